@@ -1,0 +1,34 @@
+/*
+ * buf.h — a growable byte buffer (kilo's abuf, notcurses' fbuf).
+ *
+ * The encoder and the recorder write into a buf, never to a file descriptor, so a
+ * test can read the exact bytes. Allocation failure is fatal (the process aborts,
+ * and the crash handler restores the terminal): callers never check.
+ */
+#ifndef SWIRL_BUF_H
+#define SWIRL_BUF_H
+
+#include <stddef.h>
+
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+
+void buf_init(struct buf *b);
+void buf_free(struct buf *b);
+void buf_reserve(struct buf *b, size_t extra);
+void buf_put(struct buf *b, const void *data, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_putc(struct buf *b, char c);
+void buf_putu(struct buf *b, unsigned v); /* decimal */
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Drops the first n bytes (what a partial write sent). */
+void buf_consume(struct buf *b, size_t n);
+static inline void buf_clear(struct buf *b) { b->len = 0; }
+
+/* Checked allocation: aborts with a message when memory runs out. */
+void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t size);
+
+#endif

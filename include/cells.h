@@ -1,0 +1,57 @@
+/*
+ * cells.h — the terminal screen as the program means it: cols x rows cells, each
+ * a glyph (a Unicode code point of width 1) with a foreground and a background
+ * colour (rgb_t, or COLOR_DEFAULT). Row-major, (0,0) top-left.
+ *
+ * The blit turns an image into cells (▀ with fg = upper pixel, bg = lower); the
+ * HUD and overlays write text over them; the encoder turns them into bytes.
+ */
+#ifndef SWIRL_CELLS_H
+#define SWIRL_CELLS_H
+
+#include "image.h"
+#include "palette.h"
+
+#define GLYPH_UPPER 0x2580u /* ▀ */
+#define GLYPH_LOWER 0x2584u /* ▄ */
+#define GLYPH_FULL 0x2588u  /* █ */
+
+struct cell {
+    uint32_t ch;
+    rgb_t fg, bg;
+};
+
+struct cells {
+    int cols, rows;
+    struct cell *c;
+};
+
+enum glyph_set { GLYPHS_HALF, GLYPHS_ASCII };
+
+void cells_init(struct cells *s, int cols, int rows);
+void cells_free(struct cells *s);
+void cells_resize(struct cells *s, int cols, int rows);
+static inline struct cell *cells_at(struct cells *s, int col, int row)
+{
+    return &s->c[(size_t)row * (size_t)s->cols + (size_t)col];
+}
+/* Fills a row range with spaces of background bg. */
+void cells_clear(struct cells *s, int row0, int row1, rgb_t bg);
+/* Writes ASCII text at (col,row), clipped; returns the column after it. */
+int cells_text(struct cells *s, int col, int row, const char *text, rgb_t fg, rgb_t bg);
+/* Text over whatever is there: keeps each cell's colours as a background (the
+ * mean of its two pixels) and blends fg in with weight alpha. */
+int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t fg,
+                    float alpha);
+
+/*
+ * The blit: image rows 2r and 2r+1 become cell row r, for r < im->h/2 and
+ * r < s->rows. Half-blocks: ▀ with fg = upper, bg = lower, a space when both
+ * halves are equal; in mono, each half is thresholded (ordered dither) to ' ',
+ * ▀, ▄ or █. ASCII: a luminance ramp glyph with the pair's colour as fg.
+ * Colours are dithered to what `mode` can show.
+ */
+void blit_image(const struct image *im, struct cells *s, enum color_mode mode,
+                enum glyph_set glyphs);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * cloth.h — Position Based Dynamics cloth, as in pbd.html.
+ *
+ * Units are the seed's: metres, seconds, kilograms, y up. Particle (i,j), row i
+ * 0..h-1 top to bottom, column j 0..w-1, has index i*w + j and starts at
+ * (2s*j, -2s*i) with s = spacing/2 (the seed's s = 0.1, spacing 0.2). Constraints,
+ * in this order: horizontal (each row), vertical, then per cell both diagonals
+ * ((i,j)-(i+1,j+1) then (i,j+1)-(i+1,j)). Fixed particles: 1 -> particle 0;
+ * 2 -> also w-1; 4 -> also (h-1)*w and h*w-1. Fixed and grabbed particles have
+ * inverse mass 0: never integrated, never corrected.
+ *
+ * One step: symplectic Euler prediction under gravity; `iterations` Gauss-Seidel
+ * sweeps over the constraints in order with mass-weighted corrections; velocity
+ * from the displacement. Options beyond the seed (off in the seed preset):
+ * XPBD compliance (alpha, m/N; stiffness independent of iterations and dt),
+ * substeps, tearing (a constraint stretched beyond tear_strain is removed after
+ * the solve, order of the others kept), release with the pointer's velocity.
+ */
+#ifndef SWIRL_CLOTH_H
+#define SWIRL_CLOTH_H
+
+#include <stdbool.h>
+
+struct cloth_link;
+
+struct cloth_params {
+    int w, h;            /* particles across and down (seed 40 x 30) */
+    int fixed;           /* 1, 2 or 4 pinned corners (seed 2) */
+    float spacing;       /* rest distance between neighbours, 0.2 m */
+    float dt;            /* time step, 0.005 s */
+    int iterations;      /* Gauss-Seidel sweeps, 2 */
+    float gravity;       /* m/s^2 along y, -9.81 */
+    float mass;          /* mass of every particle, 0.5 kg */
+    float compliance;    /* XPBD alpha; 0 = the seed's PBD */
+    int substeps;        /* 1 in the seed */
+    bool tearing;        /* off in the seed */
+    float tear_strain;   /* |len-rest|/rest beyond which a constraint breaks */
+};
+
+void cloth_params_seed(struct cloth_params *p);
+
+struct cloth {
+    struct cloth_params prm;
+    int n;               /* w*h particles */
+    float *x, *y, *xold, *yold, *vx, *vy;
+    float *w;            /* inverse mass (0 for fixed and grabbed); derived from
+                          * prm.mass, the pins and the grab: read only */
+    unsigned char *fixed;
+    int nc, nc_cap;      /* constraints alive, and allocated */
+    int *c1, *c2;
+    float *rest, *lambda;
+    float time;
+    int grabbed;         /* -1 or the kinematic particle */
+    int torn;            /* constraints removed by tearing so far */
+    /* Private to cloth.c. link[] holds the live constraints once more, four to
+     * a record, in the order the solver visits them: each particle meets its
+     * constraints in the same sequence as in c1/c2 (so a sweep gives bit for
+     * bit the in-order Gauss-Seidel result), while the four of a record share
+     * no particle and are projected together. */
+    struct cloth_link *link;
+    int nlink;           /* records */
+    int *link_con;       /* 4*nlink slots: the constraint in each lane, or -1 */
+    float *xy;           /* 2n: positions interleaved, the solver's working copy */
+    int *scratch;        /* nc_cap ints, for tearing without allocating */
+    float wmass;         /* the prm.mass that w was derived from */
+    bool wdirty;         /* w changed since link[] copied it */
+};
+
+int cloth_init(struct cloth *c, const struct cloth_params *p);
+void cloth_free(struct cloth *c);
+void cloth_step(struct cloth *c);
+
+/* Projects constraint k once (PBD, or XPBD with alpha_tilde = compliance/dt^2). */
+void cloth_project(struct cloth *c, int k, float alpha_tilde);
+
+int cloth_nearest(const struct cloth *c, float x, float y, float maxdist);
+void cloth_grab(struct cloth *c, int i, float x, float y);
+void cloth_move_grab(struct cloth *c, float x, float y);
+/* Lets go; with_velocity gives it (vx,vy), else it keeps its old velocity (seed). */
+void cloth_release(struct cloth *c, bool with_velocity, float vx, float vy);
+
+/* Statistics over the live constraints and particles. */
+void cloth_strain(const struct cloth *c, float *mean, float *max);
+void cloth_centroid(const struct cloth *c, float *cx, float *cy, float *miny);
+float cloth_kinetic_energy(const struct cloth *c);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * encode.h — turns cells into the bytes that draw them, against a shadow of the
+ * cells already on screen.
+ *
+ * The encoder keeps the cells as last sent (the shadow), the cursor position and
+ * the SGR colours in force. encode_frame() appends to a buffer only what changed:
+ * a cell is sent when its glyph differs or a colour it shows differs from the
+ * shadow by more than `tolerance` in some channel (the shadow keeps what was
+ * sent, so small drifts add up and are sent once they exceed it). Cursor moves
+ * are CUF on the same row or CUP otherwise, and only when the next cell to send
+ * is not where the cursor already is; fg and bg SGRs are elided when equal to
+ * those in force (a space shows no fg, so its fg is never sent). An unchanged
+ * frame appends nothing; a frame that sends something may be wrapped in
+ * synchronized-output marks (CSI ?2026 h ... l). After encode_invalidate() (start,
+ * resize, return from Ctrl-Z) the next frame resets SGR and sends every cell.
+ */
+#ifndef SWIRL_ENCODE_H
+#define SWIRL_ENCODE_H
+
+#include "buf.h"
+#include "cells.h"
+
+struct encoder {
+    enum color_mode mode;
+    int tolerance;       /* per-channel, 0..255, truecolor only */
+    bool sync;           /* wrap frames in CSI ?2026 h/l */
+    int cols, rows;
+    struct cell *shadow;
+    bool valid;          /* shadow matches the screen */
+    int cur_row, cur_col; /* -1: unknown */
+    rgb_t cur_fg, cur_bg; /* SGR in force */
+};
+
+void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sync);
+void encode_free(struct encoder *e);
+void encode_invalidate(struct encoder *e);
+/* Appends the bytes that bring the screen from the shadow to `s`; returns how
+ * many cells it sent. */
+int encode_frame(struct encoder *e, const struct cells *s, struct buf *out);
+/* What redrawing every cell of s would cost, with no shadow and no elision: a CUP
+ * per row and a full fg+bg SGR before every cell (the bandwidth baseline). */
+void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out);
+/* Appends the UTF-8 form of code point cp. */
+void encode_utf8(struct buf *out, uint32_t cp);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * input.h — terminal input bytes to events: keys and SGR mouse reports.
+ *
+ * swirl reads raw bytes (ncurses' keypad off) and parses them itself, so keys
+ * and mouse work the same whatever the terminfo entry says. Understood: printable
+ * UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3 forms, with or without
+ * modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse reports CSI < b ; x ; y M/m
+ * (any column), legacy X10 reports CSI M b x y, and the DSR answer CSI 0 n (used
+ * to pace output). Unknown CSI sequences are skipped whole; a malformed one is
+ * dropped at the first byte that cannot belong to it, which is then parsed anew.
+ * A lone ESC stays pending until more bytes come or input_flush() is called
+ * (after ESCDELAY), when it becomes the Esc key. Cell coordinates are 0-based.
+ */
+#ifndef SWIRL_INPUT_H
+#define SWIRL_INPUT_H
+
+#include <stddef.h>
+
+/* Key codes beyond Unicode. */
+enum {
+    IK_NONE = 0,
+    IK_ENTER = '\r',
+    IK_TAB = '\t',
+    IK_ESC = 27,
+    IK_BACKSPACE = 127,
+    IK_CTRL_C = 3,
+    IK_UP = 0x110001,
+    IK_DOWN,
+    IK_LEFT,
+    IK_RIGHT,
+    IK_HOME,
+    IK_END,
+    IK_PGUP,
+    IK_PGDN,
+    IK_DELETE,
+    IK_BACKTAB,
+};
+
+enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG };
+enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
+
+struct input_event {
+    enum input_type type;
+    int key;        /* INPUT_KEY: code point or IK_* */
+    int alt;        /* key came with ESC prefix (Alt) */
+    enum mouse_action action;
+    int button;     /* 0 left, 1 middle, 2 right; wheel: +1 up, -1 down */
+    int x, y;       /* cell, 0-based */
+};
+
+struct input {
+    unsigned char pend[64];
+    size_t npend;
+};
+
+void input_init(struct input *in);
+/* Parses bytes; writes at most max events and returns how many. Bytes that may
+ * start an unfinished sequence stay pending. */
+int input_feed(struct input *in, const unsigned char *bytes, size_t n,
+               struct input_event *ev, int max);
+/* The pending bytes as keys: call after ESCDELAY without further input. */
+int input_flush(struct input *in, struct input_event *ev, int max);
+static inline int input_pending(const struct input *in) { return in->npend > 0; }
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * pbf.h — Position Based Fluids (Macklin & Müller 2013) in 2D, as in pbf.html.
+ *
+ * Units are the seed's: metres, seconds, kilograms, y up. Particles 0..nfluid-1 are
+ * water; nfluid..n-1 are the static boundary particles of the box (Akinci et al.
+ * 2012), each with pseudo-mass psi = rho0 / sum_k W_ik over its boundary
+ * neighbours (itself included). Geometry follows the seed: a box of box_w x box_h
+ * particle diameters whose bottom-left wall particle sits at
+ * (-box_w*d/2, 0), walls one diameter apart; the fluid block of block_w x block_h
+ * particles starts one diameter in from the bottom-left corner, at
+ * (-box_w*d/2 + d + r, d + r).
+ *
+ * One step (pbf_step): symplectic Euler prediction with gravity plus the XSPH
+ * acceleration of the previous step; neighbour search (nsearch, support radius
+ * h = 4r, built once); loop {lambda_i = -C_i / (sum |grad C|^2 + eps) with
+ * C_i = max(rho_i/rho0 - 1, 0), eps = 1e-6; symmetric corrections} until the mean
+ * density error drops to max_error_pct or max_iter is reached; v = (x - x_old)/dt;
+ * XSPH viscosity as an acceleration for the next step. Options beyond the seed,
+ * off by default: the tensile-instability term s_corr (k = 0.1, n = 4,
+ * dq = 0.2h) and vorticity confinement. A grabbed particle is kinematic: it is
+ * placed where the pointer puts it and released with a given velocity.
+ */
+#ifndef SWIRL_PBF_H
+#define SWIRL_PBF_H
+
+#include "nsearch.h"
+#include <stdbool.h>
+
+struct pbf_params {
+    float radius;        /* particle radius r, 0.025 m */
+    float density0;      /* rest density, 1000 kg/m^3 */
+    float dt;            /* time step, 0.005 s */
+    float max_error_pct; /* stop when the mean density error is below this, 0.1 % */
+    int max_iter;        /* iteration cap, 100 */
+    float viscosity;     /* XSPH coefficient, 0.05 */
+    float gravity;       /* m/s^2 along y, -9.81 */
+    bool scorr;          /* tensile instability term (off in the seed) */
+    float vorticity;     /* vorticity confinement epsilon; 0 = off (seed) */
+    bool seed_quirk;     /* keep pbf.html's running error sum across iterations */
+};
+
+/* The seed page's values (pbf.html with its GUI inputs). */
+void pbf_params_seed(struct pbf_params *p);
+
+struct pbf {
+    struct pbf_params prm;
+    int nfluid, n;       /* fluid particles first, then boundary */
+    int box_w, box_h;    /* box size in diameters */
+    float xmin, ymin, xmax, ymax; /* the wall particles' extent (metres) */
+    float *x, *y, *xold, *yold, *vx, *vy, *ax, *ay;
+    float *dx, *dy, *density, *lambda;
+    float *psi;          /* mass of each particle: m for water, the pseudo-mass for
+                          * boundary particles (computed once by pbf_init) */
+    float *omega;        /* vorticity (scratch for vorticity confinement) */
+    float *gcx, *gcy, *gc2; /* scratch sums: grad C_i and sum |grad_j C_i|^2 in the
+                          * lambda pass, grad |omega| for vorticity confinement */
+    /* Half neighbour lists, rebuilt from ns every step: for water particle i,
+     * half_nbr[half_start[i] .. half_split[i]-1] are its water neighbours j > i
+     * (so each water pair appears once) and half_nbr[half_split[i] ..
+     * half_start[i+1]-1] its boundary neighbours. pair_w and pair_g cache, per
+     * entry, W_ij and the factor g with grad W_ij = g (x_i - x_j) within one
+     * iteration. Grown as needed and kept between steps. */
+    int *half_start, *half_split, *half_nbr;
+    float *pair_w, *pair_g;
+    int half_cap;
+    float mass;          /* (2r)^2 * rho0 */
+    float h;             /* support radius 4r */
+    float time;
+    int iter;            /* iterations of the last step */
+    float avg_err;       /* the mean density error the solve stopped at (kg/m^3) */
+    int grabbed;         /* -1 or the index of the kinematic particle */
+    float grab_x, grab_y;
+    struct nsearch ns;
+};
+
+/* Returns 0 or -1 (out of memory, a size below 1, a radius or density0 that is not
+ * positive, or a block that does not fit: box_w >= block_w + 2 and
+ * box_h >= block_h + 1 are needed). radius and density0 are read here only; the
+ * other parameters in s->prm may be changed between steps. */
+int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h,
+             int box_w, int box_h);
+void pbf_free(struct pbf *s);
+void pbf_step(struct pbf *s);
+
+/* Cubic spline kernel (2D) and its gradient, for support radius s->h. */
+float pbf_kernel(const struct pbf *s, float r);
+void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *gy);
+
+/* Pointer: nearest fluid particle within maxdist (or -1); grab keeps it at (x,y)
+ * until released with velocity (vx,vy). */
+int pbf_nearest(const struct pbf *s, float x, float y, float maxdist);
+void pbf_grab(struct pbf *s, int i, float x, float y);
+void pbf_release(struct pbf *s, float vx, float vy);
+/* Adds velocity (vx,vy) to fluid particles within radius of (x,y), falling off
+ * smoothly (the "push" gesture). */
+void pbf_push(struct pbf *s, float x, float y, float radius, float vx, float vy);
+
+/* Statistics at the current state. */
+float pbf_density_err_pct(struct pbf *s); /* mean of max(rho-rho0,0)/rho0*100 */
+void pbf_centroid(const struct pbf *s, float *cx, float *cy);
+float pbf_kinetic_energy(const struct pbf *s);
+
+#endif

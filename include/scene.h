@@ -1,0 +1,87 @@
+/*
+ * scene.h — what a scene is: a const table of operations over its own state.
+ *
+ * A scene owns a solver and knows how to draw it into the canvas image (w x h
+ * pixels, see swirl.h), which parameters it exposes, what statistics it reports
+ * and how it answers the pointer. The app calls step() a fixed number of times a
+ * frame (steps_per_frame at the reference 30 fps), each time with the part of the
+ * pointer's path that falls in that step. Scenes never see the terminal.
+ */
+#ifndef SWIRL_SCENE_H
+#define SWIRL_SCENE_H
+
+#include "buf.h"
+#include "image.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The pointer as a scene sees it during one step, in canvas pixels. */
+struct pointer {
+    bool down;           /* a button is held */
+    int button;          /* 0 left, 2 right */
+    bool pressed;        /* went down at the start of this step */
+    bool released;       /* went up at the start of this step */
+    float x0, y0;        /* where it was at the start of the step */
+    float x1, y1;        /* where it is at the end of the step */
+    float vx, vy;        /* its velocity, pixels per second */
+    float dt;            /* wall-clock seconds this step stands for */
+};
+
+enum {
+    PARAM_INT = 1,       /* whole numbers */
+    PARAM_RESTART = 2,   /* changing it restarts the scene */
+    PARAM_LOG = 4,       /* steps multiply by `step` instead of adding it */
+    PARAM_BOOL = 8,      /* 0 or 1 */
+};
+
+struct param_def {
+    const char *name;
+    float min, max, step;
+    int flags;
+};
+
+/* Options from the command line that a scene may use. */
+struct scene_opts {
+    uint64_t seed;
+    bool preset_seed;    /* --preset seed: the seed page's setup and units */
+    int grid_w, grid_h;  /* dye: --grid WxH (0: from the canvas) */
+};
+
+struct scene_ops {
+    const char *name;    /* "dye", "pbf", "cloth" */
+    const char *title;   /* one line: what it is */
+    const char *hint;    /* shown at start, then fades: "drag to stir" */
+    const char *mouse;   /* what the pointer does, for help */
+    const char *keys;    /* scene keys for help, or NULL */
+    void *(*create)(const struct scene_opts *o, int w, int h);
+    void (*destroy)(void *s);
+    void (*resize)(void *s, int w, int h);
+    void (*restart)(void *s);
+    int (*steps_per_frame)(void *s);
+    void (*step)(void *s, const struct pointer *p);
+    void (*draw)(void *s, struct image *im);
+    /* Wheel clicks (+ up) at canvas pixel (x,y). May be NULL. */
+    void (*zoom)(void *s, float x, float y, int clicks);
+    /* Scene keys; returns true when the key was the scene's. */
+    bool (*key)(void *s, int key);
+    /* Statistics: a short line for the HUD, and JSON fields for --headless. */
+    void (*hud)(void *s, char *out, size_t n);
+    void (*json)(void *s, struct buf *out);
+    /* The scripted pointer of --auto at time t (seconds since the scene was
+     * shown) on a w x h canvas; deterministic, as the scene's state is. */
+    void (*autopilot)(void *s, double t, int w, int h, float *x, float *y, bool *down,
+                      int *button);
+    const struct param_def *params;
+    int nparams;
+    float *(*param)(void *s, int i);
+    void (*param_changed)(void *s, int i);
+};
+
+extern const struct scene_ops scene_dye, scene_pbf, scene_cloth;
+/* All scenes in key order: 1 dye, 2 pbf, 3 cloth. */
+extern const struct scene_ops *const scenes[];
+#define SCENE_COUNT 3
+const struct scene_ops *scene_find(const char *name);
+
+#endif

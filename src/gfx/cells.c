@@ -1,0 +1,159 @@
+/*
+ * cells.c — the cell grid, text on it, and the blit from pixels to cells
+ * (see cells.h).
+ *
+ * Luminance for thresholds and the ASCII ramp is Rec. 601 luma on the sRGB values
+ * (cheap, and what a person sees as "brighter" closely enough for glyph choice).
+ */
+#include "cells.h"
+#include "buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char ascii_ramp[] = " .:-=+*#%@";
+
+void cells_init(struct cells *s, int cols, int rows)
+{
+    s->cols = s->rows = 0;
+    s->c = NULL;
+    cells_resize(s, cols, rows);
+}
+
+void cells_free(struct cells *s)
+{
+    free(s->c);
+    s->c = NULL;
+    s->cols = s->rows = 0;
+}
+
+void cells_resize(struct cells *s, int cols, int rows)
+{
+    if (cols < 1)
+        cols = 1;
+    if (rows < 1)
+        rows = 1;
+    if (cols == s->cols && rows == s->rows && s->c)
+        return;
+    s->c = xrealloc(s->c, (size_t)cols * (size_t)rows * sizeof *s->c);
+    s->cols = cols;
+    s->rows = rows;
+    cells_clear(s, 0, rows, COLOR_DEFAULT);
+}
+
+void cells_clear(struct cells *s, int row0, int row1, rgb_t bg)
+{
+    for (int r = clampi(row0, 0, s->rows); r < clampi(row1, 0, s->rows); r++)
+        for (int c = 0; c < s->cols; c++)
+            *cells_at(s, c, r) = (struct cell){' ', COLOR_DEFAULT, bg};
+}
+
+int cells_text(struct cells *s, int col, int row, const char *text, rgb_t fg, rgb_t bg)
+{
+    if (row < 0 || row >= s->rows)
+        return col;
+    for (; *text; text++, col++) {
+        if (col < 0 || col >= s->cols)
+            continue;
+        unsigned char ch = (unsigned char)*text;
+        *cells_at(s, col, row) = (struct cell){ch >= 32 && ch < 127 ? ch : '?', fg, bg};
+    }
+    return col;
+}
+
+static int luma(rgb_t c)
+{
+    return (299 * rgb_r(c) + 587 * rgb_g(c) + 114 * rgb_b(c)) / 1000;
+}
+
+/* The colour a cell shows on average (for text laid over the picture). */
+static rgb_t cell_mean(const struct cell *c)
+{
+    rgb_t bg = c->bg & COLOR_DEFAULT ? 0 : c->bg;
+    if (c->ch != GLYPH_UPPER || (c->fg & COLOR_DEFAULT))
+        return bg;
+    return rgb_mix(c->fg, bg, 0.5f);
+}
+
+int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t fg,
+                    float alpha)
+{
+    if (row < 0 || row >= s->rows)
+        return col;
+    for (; *text; text++, col++) {
+        if (col < 0 || col >= s->cols)
+            continue;
+        struct cell *c = cells_at(s, col, row);
+        rgb_t under = cell_mean(c);
+        /* Darken under text a little so it stays readable over bright dye. */
+        rgb_t bg = rgb_mix(under, 0, 0.55f * alpha);
+        unsigned char ch = (unsigned char)*text;
+        *c = (struct cell){ch >= 32 && ch < 127 ? ch : '?', rgb_mix(bg, fg, alpha), bg};
+    }
+    return col;
+}
+
+static void blit_half(const struct image *im, struct cells *s, enum color_mode mode,
+                      int rows)
+{
+    for (int r = 0; r < rows; r++) {
+        const rgb_t *up = im->px + (size_t)(2 * r) * (size_t)im->w;
+        const rgb_t *lo = up + im->w;
+        struct cell *out = cells_at(s, 0, r);
+        for (int x = 0; x < s->cols; x++) {
+            if (x >= im->w) {
+                out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
+                continue;
+            }
+            if (mode == COLOR_MONO) {
+                bool a = luma(up[x]) > 255.0f * palette_bayer(x, 2 * r);
+                bool b = luma(lo[x]) > 255.0f * palette_bayer(x, 2 * r + 1);
+                uint32_t g = a ? (b ? GLYPH_FULL : GLYPH_UPPER) : (b ? GLYPH_LOWER : ' ');
+                out[x] = (struct cell){g, COLOR_DEFAULT, COLOR_DEFAULT};
+                continue;
+            }
+            rgb_t fg = palette_dither(mode, up[x], x, 2 * r);
+            rgb_t bg = palette_dither(mode, lo[x], x, 2 * r + 1);
+            out[x] = fg == bg ? (struct cell){' ', COLOR_DEFAULT, bg}
+                              : (struct cell){GLYPH_UPPER, fg, bg};
+        }
+    }
+}
+
+static void blit_ascii(const struct image *im, struct cells *s, enum color_mode mode,
+                       int rows)
+{
+    const int nramp = (int)sizeof ascii_ramp - 1;
+    for (int r = 0; r < rows; r++) {
+        struct cell *out = cells_at(s, 0, r);
+        for (int x = 0; x < s->cols; x++) {
+            if (x >= im->w) {
+                out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
+                continue;
+            }
+            rgb_t m = rgb_mix(image_get(im, x, 2 * r), image_get(im, x, 2 * r + 1), 0.5f);
+            int l = luma(m);
+            /* Dither between neighbouring ramp glyphs so gradients keep steps. */
+            float v = (float)l / 256.0f * (float)(nramp - 1) + palette_bayer(x, r) - 0.5f;
+            int gi = clampi((int)lrintf(v), 0, nramp - 1);
+            rgb_t fg = COLOR_DEFAULT;
+            if (mode != COLOR_MONO && gi > 0) {
+                /* The glyph carries the brightness; the colour carries the hue. */
+                int mx = rgb_r(m) > rgb_g(m) ? rgb_r(m) : rgb_g(m);
+                mx = mx > rgb_b(m) ? mx : rgb_b(m);
+                fg = palette_nearest(mode, rgb_scale(m, mx > 0 ? 255.0f / (float)mx : 0));
+            }
+            out[x] = (struct cell){(uint32_t)ascii_ramp[gi], fg, COLOR_DEFAULT};
+        }
+    }
+}
+
+void blit_image(const struct image *im, struct cells *s, enum color_mode mode,
+                enum glyph_set glyphs)
+{
+    int rows = im->h / 2 < s->rows ? im->h / 2 : s->rows;
+    if (glyphs == GLYPHS_ASCII)
+        blit_ascii(im, s, mode, rows);
+    else
+        blit_half(im, s, mode, rows);
+}

@@ -1,0 +1,218 @@
+/*
+ * encode.c — cells to bytes with damage tracking (see encode.h).
+ *
+ * Coordinates: cells (col,row) from 0; escape sequences use 1-based positions.
+ * After a glyph in the last column the terminal's cursor is in the "pending wrap"
+ * state, so the encoder forgets where it is and positions explicitly next time.
+ * Colours are written with semicolons (38;2;r;g;b), which every terminal that
+ * speaks truecolor accepts.
+ */
+#include "encode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sync)
+{
+    memset(e, 0, sizeof *e);
+    e->mode = mode;
+    e->tolerance = clampi(tolerance, 0, 255);
+    e->sync = sync;
+    encode_invalidate(e);
+}
+
+void encode_free(struct encoder *e)
+{
+    free(e->shadow);
+    e->shadow = NULL;
+}
+
+void encode_invalidate(struct encoder *e)
+{
+    e->valid = false;
+    e->cur_row = e->cur_col = -1;
+}
+
+void encode_utf8(struct buf *out, uint32_t cp)
+{
+    char b[4];
+    if (cp < 0x80) {
+        buf_putc(out, (char)cp);
+    } else if (cp < 0x800) {
+        b[0] = (char)(0xC0 | (cp >> 6));
+        b[1] = (char)(0x80 | (cp & 0x3F));
+        buf_put(out, b, 2);
+    } else if (cp < 0x10000) {
+        b[0] = (char)(0xE0 | (cp >> 12));
+        b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (char)(0x80 | (cp & 0x3F));
+        buf_put(out, b, 3);
+    } else {
+        b[0] = (char)(0xF0 | (cp >> 18));
+        b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = (char)(0x80 | (cp & 0x3F));
+        buf_put(out, b, 4);
+    }
+}
+
+/* Does the glyph show its foreground colour? A space shows only the background. */
+static bool shows_fg(uint32_t ch) { return ch != ' '; }
+
+static bool colour_differs(rgb_t a, rgb_t b, int tol)
+{
+    if (a == b)
+        return false;
+    if ((a | b) & COLOR_DEFAULT)
+        return true;
+    return abs(rgb_r(a) - rgb_r(b)) > tol || abs(rgb_g(a) - rgb_g(b)) > tol ||
+           abs(rgb_b(a) - rgb_b(b)) > tol;
+}
+
+static bool cell_differs(const struct cell *old, const struct cell *now, int tol)
+{
+    if (old->ch != now->ch)
+        return true;
+    if (colour_differs(old->bg, now->bg, tol))
+        return true;
+    return shows_fg(now->ch) && colour_differs(old->fg, now->fg, tol);
+}
+
+/* One SGR colour parameter; fg when fore, else bg. */
+static void put_colour(struct buf *out, enum color_mode mode, rgb_t c, bool fore)
+{
+    if (c & COLOR_DEFAULT) {
+        buf_puts(out, fore ? "39" : "49");
+        return;
+    }
+    if (mode == COLOR_TRUE) {
+        buf_puts(out, fore ? "38;2;" : "48;2;");
+        buf_putu(out, (unsigned)rgb_r(c));
+        buf_putc(out, ';');
+        buf_putu(out, (unsigned)rgb_g(c));
+        buf_putc(out, ';');
+        buf_putu(out, (unsigned)rgb_b(c));
+        return;
+    }
+    int i = palette_index(mode, c);
+    if (mode == COLOR_256) {
+        buf_puts(out, fore ? "38;5;" : "48;5;");
+        buf_putu(out, (unsigned)i);
+    } else if (i < 8) {
+        buf_putu(out, (unsigned)((fore ? 30 : 40) + i));
+    } else {
+        buf_putu(out, (unsigned)((fore ? 90 : 100) + i - 8));
+    }
+}
+
+static void move_to(struct encoder *e, struct buf *out, int row, int col)
+{
+    if (e->cur_row == row && e->cur_col == col)
+        return;
+    if (e->cur_row == row && e->cur_col >= 0 && col > e->cur_col) {
+        int n = col - e->cur_col;
+        buf_puts(out, "\x1b[");
+        if (n > 1)
+            buf_putu(out, (unsigned)n);
+        buf_putc(out, 'C');
+    } else {
+        buf_puts(out, "\x1b[");
+        if (row > 0 || col > 0)
+            buf_putu(out, (unsigned)row + 1);
+        if (col > 0) {
+            buf_putc(out, ';');
+            buf_putu(out, (unsigned)col + 1);
+        }
+        buf_putc(out, 'H');
+    }
+    e->cur_row = row;
+    e->cur_col = col;
+}
+
+static void set_colours(struct encoder *e, struct buf *out, const struct cell *c)
+{
+    if (e->mode == COLOR_MONO)
+        return;
+    bool fg = shows_fg(c->ch) && c->fg != e->cur_fg;
+    bool bg = c->bg != e->cur_bg;
+    if (!fg && !bg)
+        return;
+    buf_puts(out, "\x1b[");
+    if (fg) {
+        put_colour(out, e->mode, c->fg, true);
+        e->cur_fg = c->fg;
+    }
+    if (bg) {
+        if (fg)
+            buf_putc(out, ';');
+        put_colour(out, e->mode, c->bg, false);
+        e->cur_bg = c->bg;
+    }
+    buf_putc(out, 'm');
+}
+
+int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
+{
+    size_t n = (size_t)s->cols * (size_t)s->rows;
+    if (s->cols != e->cols || s->rows != e->rows || !e->shadow) {
+        e->shadow = xrealloc(e->shadow, n * sizeof *e->shadow);
+        e->cols = s->cols;
+        e->rows = s->rows;
+        e->valid = false;
+    }
+    size_t start = out->len;
+    int sent = 0;
+    int tol = e->mode == COLOR_TRUE ? e->tolerance : 0;
+    if (e->sync)
+        buf_puts(out, "\x1b[?2026h");
+    if (!e->valid) {
+        /* Unknown screen: reset attributes, home, and send every cell. */
+        buf_puts(out, "\x1b[0m");
+        e->cur_fg = e->cur_bg = COLOR_DEFAULT;
+        e->cur_row = e->cur_col = -1;
+    }
+    for (int r = 0; r < s->rows; r++) {
+        for (int c = 0; c < s->cols; c++) {
+            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            const struct cell *now = &s->c[i];
+            if (e->valid && !cell_differs(&e->shadow[i], now, tol))
+                continue;
+            move_to(e, out, r, c);
+            set_colours(e, out, now);
+            encode_utf8(out, now->ch);
+            e->shadow[i] = *now;
+            e->cur_col = c + 1 < s->cols ? c + 1 : -1;
+            if (e->cur_col < 0)
+                e->cur_row = -1;
+            sent++;
+        }
+    }
+    if (sent == 0 && e->valid) {
+        out->len = start; /* nothing changed: nothing at all is written */
+        return 0;
+    }
+    if (e->sync)
+        buf_puts(out, "\x1b[?2026l");
+    e->valid = true;
+    return sent;
+}
+
+void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out)
+{
+    for (int r = 0; r < s->rows; r++) {
+        buf_puts(out, "\x1b[");
+        buf_putu(out, (unsigned)r + 1);
+        buf_puts(out, ";1H");
+        for (int c = 0; c < s->cols; c++) {
+            const struct cell *cl = &s->c[(size_t)r * (size_t)s->cols + (size_t)c];
+            if (mode != COLOR_MONO) {
+                buf_puts(out, "\x1b[");
+                put_colour(out, mode, cl->fg, true);
+                buf_putc(out, ';');
+                put_colour(out, mode, cl->bg, false);
+                buf_putc(out, 'm');
+            }
+            encode_utf8(out, cl->ch);
+        }
+    }
+}

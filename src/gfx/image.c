@@ -1,0 +1,145 @@
+/*
+ * image.c — the RGB canvas and its anti-aliased drawing helpers (see image.h).
+ *
+ * Coordinates are floats in pixels; pixel (i,j) covers [i,i+1) x [j,j+1) and its
+ * centre is (i+0.5, j+0.5). Everything clips silently, so a scene may draw
+ * shapes that are partly or wholly outside the canvas.
+ */
+#include "image.h"
+#include "buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+void image_init(struct image *im, int w, int h)
+{
+    im->w = im->h = 0;
+    im->px = NULL;
+    image_resize(im, w, h);
+}
+
+void image_free(struct image *im)
+{
+    free(im->px);
+    im->px = NULL;
+    im->w = im->h = 0;
+}
+
+void image_resize(struct image *im, int w, int h)
+{
+    if (w < 1)
+        w = 1;
+    if (h < 1)
+        h = 1;
+    if (w == im->w && h == im->h && im->px)
+        return;
+    im->px = xrealloc(im->px, (size_t)w * (size_t)h * sizeof *im->px);
+    im->w = w;
+    im->h = h;
+    image_fill(im, 0);
+}
+
+void image_fill(struct image *im, rgb_t c)
+{
+    size_t n = (size_t)im->w * (size_t)im->h;
+    for (size_t i = 0; i < n; i++)
+        im->px[i] = c;
+}
+
+rgb_t rgb_mix(rgb_t a, rgb_t b, float t)
+{
+    t = clampf(t, 0.0f, 1.0f);
+    int r = rgb_r(a) + (int)lrintf((float)(rgb_r(b) - rgb_r(a)) * t);
+    int g = rgb_g(a) + (int)lrintf((float)(rgb_g(b) - rgb_g(a)) * t);
+    int bl = rgb_b(a) + (int)lrintf((float)(rgb_b(b) - rgb_b(a)) * t);
+    return RGB(r, g, bl);
+}
+
+rgb_t rgb_scale(rgb_t c, float s)
+{
+    s = clampf(s, 0.0f, 16.0f);
+    int r = clampi((int)lrintf((float)rgb_r(c) * s), 0, 255);
+    int g = clampi((int)lrintf((float)rgb_g(c) * s), 0, 255);
+    int b = clampi((int)lrintf((float)rgb_b(c) * s), 0, 255);
+    return RGB(r, g, b);
+}
+
+void image_blend(struct image *im, int x, int y, rgb_t c, float a)
+{
+    if (x < 0 || y < 0 || x >= im->w || y >= im->h || !(a > 0.0f))
+        return;
+    rgb_t *p = &im->px[(size_t)y * (size_t)im->w + (size_t)x];
+    *p = a >= 1.0f ? c : rgb_mix(*p, c, a);
+}
+
+static float fpart(float v) { return v - floorf(v); }
+
+void image_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c)
+{
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+        return;
+    /* Work in pixel-centre coordinates. */
+    x0 -= 0.5f, y0 -= 0.5f, x1 -= 0.5f, y1 -= 0.5f;
+    bool steep = fabsf(y1 - y0) > fabsf(x1 - x0);
+    float t;
+    if (steep) {
+        t = x0, x0 = y0, y0 = t;
+        t = x1, x1 = y1, y1 = t;
+    }
+    if (x0 > x1) {
+        t = x0, x0 = x1, x1 = t;
+        t = y0, y0 = y1, y1 = t;
+    }
+    float dx = x1 - x0, dy = y1 - y0;
+    float grad = dx > 1e-6f ? dy / dx : 0.0f;
+    /* Limit the walk to the canvas so a huge coordinate costs nothing. */
+    float lim = (float)(steep ? im->h : im->w) + 1.0f;
+    float xa = fmaxf(x0, -1.0f), xb = fminf(x1, lim);
+    if (dx < 1.0f) {
+        /* Shorter than a pixel: a dot at the midpoint weighted by length. */
+        float mx = 0.5f * (x0 + x1), my = 0.5f * (y0 + y1);
+        int ix = (int)lrintf(mx), iy = (int)floorf(my);
+        float f = my - (float)iy, w = fmaxf(dx, 0.35f);
+        if (steep) {
+            image_blend(im, iy, ix, c, (1 - f) * w);
+            image_blend(im, iy + 1, ix, c, f * w);
+        } else {
+            image_blend(im, ix, iy, c, (1 - f) * w);
+            image_blend(im, ix, iy + 1, c, f * w);
+        }
+        return;
+    }
+    for (int x = (int)ceilf(xa); (float)x <= xb; x++) {
+        float y = y0 + grad * ((float)x - x0);
+        int iy = (int)floorf(y);
+        float f = fpart(y);
+        if (steep) {
+            image_blend(im, iy, x, c, 1 - f);
+            image_blend(im, iy + 1, x, c, f);
+        } else {
+            image_blend(im, x, iy, c, 1 - f);
+            image_blend(im, x, iy + 1, c, f);
+        }
+    }
+}
+
+void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a)
+{
+    if (!isfinite(cx) || !isfinite(cy) || !(r > 0.0f))
+        return;
+    /* Coverage falls from 1 to 0 over one pixel around the rim; a disc smaller
+     * than a pixel spreads its area over the pixels it touches. */
+    float rr = fmaxf(r, 0.5f);
+    float area_scale = r < 0.5f ? (r * r) / (0.25f) : 1.0f;
+    int x0 = (int)floorf(cx - rr - 0.5f), x1 = (int)ceilf(cx + rr + 0.5f);
+    int y0 = (int)floorf(cy - rr - 0.5f), y1 = (int)ceilf(cy + rr + 0.5f);
+    x0 = clampi(x0, 0, im->w), x1 = clampi(x1, 0, im->w);
+    y0 = clampi(y0, 0, im->h), y1 = clampi(y1, 0, im->h);
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            float dx = (float)x + 0.5f - cx, dy = (float)y + 0.5f - cy;
+            float d = sqrtf(dx * dx + dy * dy);
+            float cov = clampf(rr + 0.5f - d, 0.0f, 1.0f) * area_scale;
+            image_blend(im, x, y, c, cov * a);
+        }
+}

@@ -1,0 +1,329 @@
+/*
+ * cloth.c — the cloth scene: Position Based Dynamics cloth (seed 002).
+ *
+ * The solver works in the seed's units (metres, y up, particle (0,0) at the
+ * origin); the view fits the cloth, hanging from its top corners, into the
+ * canvas. Off the seed preset the cloth's particle count follows the canvas (a
+ * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: anti-aliased lines
+ * along the structural constraints (rows and columns), coloured by strain from
+ * cool blue (slack) through white to red (stretched); pinned particles in
+ * yellow, the grabbed one in red.
+ */
+#include "cloth.h"
+#include "scene.h"
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+    P_WIDTH,
+    P_HEIGHT,
+    P_FIXED,
+    P_DT,
+    P_ITER,
+    P_GRAVITY,
+    P_MASS,
+    P_COMPLIANCE,
+    P_SUBSTEPS,
+    P_TEARING,
+    P_TEAR_STRAIN,
+    P_THROW,
+    P_COUNT
+};
+
+static const struct param_def cloth_params[P_COUNT] = {
+    [P_WIDTH] = {"width", 2, 300, 1, PARAM_INT | PARAM_RESTART},
+    [P_HEIGHT] = {"height", 2, 300, 1, PARAM_INT | PARAM_RESTART},
+    [P_FIXED] = {"fixed particles 1/2/4", 1, 4, 1, PARAM_INT | PARAM_RESTART},
+    [P_DT] = {"time step", 0.001f, 0.05f, 0.001f, 0},
+    [P_ITER] = {"iterations", 1, 200, 1, PARAM_INT},
+    [P_GRAVITY] = {"gravity", -1000.0f, 1000.0f, 0.5f, 0},
+    [P_MASS] = {"mass", 0.01f, 100.0f, 0.05f, 0},
+    [P_COMPLIANCE] = {"XPBD compliance", 0.0f, 1.0f, 1e-5f, 0},
+    [P_SUBSTEPS] = {"substeps", 1, 50, 1, PARAM_INT},
+    [P_TEARING] = {"tearing (t)", 0, 1, 1, PARAM_BOOL},
+    [P_TEAR_STRAIN] = {"tear strain", 0.05f, 5.0f, 0.05f, 0},
+    [P_THROW] = {"release with velocity", 0, 1, 1, PARAM_BOOL},
+};
+
+#define CLOTH_PX 3.2f       /* canvas pixels between neighbours, off the preset */
+#define STEPS_PER_FRAME 8   /* as the seed page */
+#define GRAB_PX 4.0f
+#define STRAIN_RED 0.25f    /* strain drawn fully red */
+
+struct cloth_scene {
+    struct scene_opts opt;
+    float prm[P_COUNT];
+    float fixed_prev;
+    struct cloth c;
+    bool ok;
+    int w, h;
+    struct view view;
+};
+
+static void push_params(struct cloth_scene *s)
+{
+    struct cloth_params *p = &s->c.prm;
+    p->dt = s->prm[P_DT];
+    p->iterations = (int)s->prm[P_ITER];
+    p->gravity = s->prm[P_GRAVITY];
+    p->mass = s->prm[P_MASS];
+    p->compliance = s->prm[P_COMPLIANCE];
+    p->substeps = (int)s->prm[P_SUBSTEPS];
+    p->tearing = s->prm[P_TEARING] != 0.0f;
+    p->tear_strain = s->prm[P_TEAR_STRAIN];
+    for (int i = 0; i < s->c.n; i++)
+        if (!s->c.fixed[i] && i != s->c.grabbed)
+            s->c.w[i] = 1.0f / p->mass;
+}
+
+/* The view that shows the cloth hanging: its rest rectangle, a little room below. */
+static void fit_view(struct cloth_scene *s)
+{
+    float sp = s->c.prm.spacing;
+    float cw = sp * (float)(s->c.prm.w - 1), ch = sp * (float)(s->c.prm.h - 1);
+    view_fit(&s->view, -0.25f * cw, -1.25f * ch, 1.25f * cw, 0.1f * ch, s->w, s->h, 1.0f);
+}
+
+static void build(struct cloth_scene *s)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    p.w = (int)s->prm[P_WIDTH];
+    p.h = (int)s->prm[P_HEIGHT];
+    p.fixed = (int)s->prm[P_FIXED];
+    if (s->ok)
+        cloth_free(&s->c);
+    s->ok = cloth_init(&s->c, &p) == 0;
+    if (s->ok) {
+        push_params(s);
+        fit_view(s);
+    }
+}
+
+static void *cloth_create(const struct scene_opts *o, int w, int h)
+{
+    struct cloth_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->opt = *o;
+    s->w = w, s->h = h;
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    if (!o->preset_seed) {
+        /* 4:3 like the seed, filling about 60 % of the canvas's width. */
+        int cw = clampi((int)(0.6f * (float)w / CLOTH_PX) + 1, 6, 160);
+        int ch = clampi((int)(0.75f * (float)(cw - 1)) + 1, 4, 120);
+        int chmax = clampi((int)(0.75f * (float)h / CLOTH_PX) + 1, 4, 120);
+        p.w = cw, p.h = ch < chmax ? ch : chmax;
+    }
+    s->prm[P_WIDTH] = (float)p.w;
+    s->prm[P_HEIGHT] = (float)p.h;
+    s->prm[P_FIXED] = s->fixed_prev = (float)p.fixed;
+    s->prm[P_DT] = p.dt;
+    s->prm[P_ITER] = (float)p.iterations;
+    s->prm[P_GRAVITY] = p.gravity;
+    s->prm[P_MASS] = p.mass;
+    s->prm[P_COMPLIANCE] = p.compliance;
+    s->prm[P_SUBSTEPS] = (float)p.substeps;
+    s->prm[P_TEARING] = p.tearing ? 1.0f : 0.0f;
+    s->prm[P_TEAR_STRAIN] = p.tear_strain;
+    s->prm[P_THROW] = o->preset_seed ? 0.0f : 1.0f;
+    build(s);
+    if (!s->ok) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void cloth_destroy(void *p)
+{
+    struct cloth_scene *s = p;
+    if (s->ok)
+        cloth_free(&s->c);
+    free(s);
+}
+
+static void cloth_resize(void *p, int w, int h)
+{
+    struct cloth_scene *s = p;
+    s->w = w, s->h = h;
+    if (s->ok)
+        fit_view(s);
+}
+
+static void cloth_restart(void *p) { build(p); }
+
+static int cloth_steps_per_frame(void *p)
+{
+    (void)p;
+    return STEPS_PER_FRAME;
+}
+
+static void cloth_scene_step(void *p, const struct pointer *ptr)
+{
+    struct cloth_scene *s = p;
+    if (!s->ok)
+        return;
+    const struct view *v = &s->view;
+    if (ptr->pressed && s->c.grabbed < 0) {
+        float x = view_wx(v, ptr->x0), y = view_wy(v, ptr->y0);
+        int i = cloth_nearest(&s->c, x, y, GRAB_PX / v->zoom);
+        if (i >= 0)
+            cloth_grab(&s->c, i, x, y);
+    }
+    if (s->c.grabbed >= 0) {
+        if (ptr->down)
+            cloth_move_grab(&s->c, view_wx(v, ptr->x1), view_wy(v, ptr->y1));
+        else
+            cloth_release(&s->c, s->prm[P_THROW] != 0.0f, ptr->vx / v->zoom, -ptr->vy / v->zoom);
+    }
+    cloth_step(&s->c);
+}
+
+static rgb_t strain_colour(float e)
+{
+    /* Compressed -> steel blue, rest -> pale, stretched -> red. */
+    if (e < 0.0f)
+        return rgb_mix(RGB(200, 215, 235), RGB(70, 110, 200), clampf(-e / STRAIN_RED, 0, 1));
+    return rgb_mix(RGB(200, 215, 235), RGB(255, 60, 40), clampf(e / STRAIN_RED, 0, 1));
+}
+
+static void cloth_draw(void *p, struct image *im)
+{
+    struct cloth_scene *s = p;
+    image_fill(im, RGB(12, 12, 18));
+    if (!s->ok)
+        return;
+    const struct cloth *c = &s->c;
+    const struct view *v = &s->view;
+    for (int k = 0; k < c->nc; k++) {
+        int a = c->c1[k], b = c->c2[k];
+        /* Structural constraints join row or column neighbours. */
+        int da = abs(a - b);
+        if (da != 1 && da != c->prm.w)
+            continue;
+        float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
+        float e = (sqrtf(dx * dx + dy * dy) - c->rest[k]) / c->rest[k];
+        image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[b]),
+                   view_py(v, c->y[b]), strain_colour(e));
+    }
+    for (int i = 0; i < c->n; i++)
+        if (c->fixed[i])
+            image_disc(im, view_px(v, c->x[i]), view_py(v, c->y[i]), 1.2f, RGB(255, 210, 60), 1.0f);
+    if (c->grabbed >= 0)
+        image_disc(im, view_px(v, c->x[c->grabbed]), view_py(v, c->y[c->grabbed]), 1.5f,
+                   RGB(255, 30, 30), 1.0f);
+}
+
+static void cloth_zoom(void *p, float x, float y, int clicks)
+{
+    struct cloth_scene *s = p;
+    view_zoom(&s->view, x, y, clicks);
+}
+
+static bool cloth_key(void *p, int key)
+{
+    struct cloth_scene *s = p;
+    if (key != 't')
+        return false;
+    s->prm[P_TEARING] = s->prm[P_TEARING] != 0.0f ? 0.0f : 1.0f;
+    push_params(s);
+    return true;
+}
+
+static void cloth_hud(void *p, char *out, size_t n)
+{
+    struct cloth_scene *s = p;
+    snprintf(out, n, "t %.2fs  particles %d  constraints %d%s", (double)s->c.time, s->c.n,
+             s->c.nc, s->c.prm.tearing ? "  tearing" : "");
+}
+
+static void cloth_json(void *p, struct buf *out)
+{
+    struct cloth_scene *s = p;
+    float cx, cy, miny, mean, max;
+    cloth_centroid(&s->c, &cx, &cy, &miny);
+    cloth_strain(&s->c, &mean, &max);
+    buf_printf(out,
+               "\"t\":%.4f,\"particles\":%d,\"constraints\":%d,\"cx\":%.6g,\"cy\":%.6g,"
+               "\"miny\":%.6g,\"ke\":%.6g,\"mean_strain\":%.6g,\"max_strain\":%.6g",
+               (double)s->c.time, s->c.n, s->c.nc, (double)cx, (double)cy, (double)miny,
+               (double)cloth_kinetic_energy(&s->c), (double)mean, (double)max);
+}
+
+/* --auto: grab the middle of the bottom edge, pull it around, let go, repeat. */
+static void cloth_autopilot(void *p, double t, int w, int h, float *x, float *y, bool *down,
+                            int *button)
+{
+    struct cloth_scene *s = p;
+    const double period = 6.0;
+    double ph = fmod(t, period) / period;
+    *button = 0;
+    *down = false;
+    int i = s->ok ? (s->c.prm.h - 1) * s->c.prm.w + s->c.prm.w / 2 : -1;
+    if (i < 0 || i >= s->c.n) {
+        *x = (float)w * 0.5f, *y = (float)h * 0.5f;
+        return;
+    }
+    float px = view_px(&s->view, s->c.x[i]), py = view_py(&s->view, s->c.y[i]);
+    if (ph < 0.05 || ph >= 0.6) {
+        *x = px, *y = py; /* hover over the particle, then press on it */
+        *down = ph < 0.05 && ph > 0.02;
+        return;
+    }
+    double q = (ph - 0.05) / 0.55;
+    double a = 2.0 * 3.14159265 * q;
+    *down = true;
+    *x = (float)(w * (0.5 + 0.3 * sin(a)));
+    *y = (float)(h * (0.78 - 0.18 * (1.0 - cos(a))));
+}
+
+static float *cloth_param(void *p, int i)
+{
+    struct cloth_scene *s = p;
+    return &s->prm[i];
+}
+
+static void cloth_param_changed(void *p, int i)
+{
+    struct cloth_scene *s = p;
+    if (i == P_FIXED) {
+        /* 1, 2 or 4: the step from 2 goes to 4 or 1, from 4 to 2. */
+        float v = s->prm[P_FIXED];
+        if (v == 3.0f)
+            v = s->fixed_prev == 2.0f ? 4.0f : 2.0f;
+        s->prm[P_FIXED] = s->fixed_prev = v;
+    }
+    if (cloth_params[i].flags & PARAM_RESTART)
+        build(s);
+    else
+        push_params(s);
+}
+
+const struct scene_ops scene_cloth = {
+    .name = "cloth",
+    .title = "Position Based Dynamics: a cloth hanging from its corners",
+    .hint = "drag the cloth",
+    .mouse = "drag grabs the nearest particle and pulls; release lets go",
+    .keys = "t tearing on/off",
+    .create = cloth_create,
+    .destroy = cloth_destroy,
+    .resize = cloth_resize,
+    .restart = cloth_restart,
+    .steps_per_frame = cloth_steps_per_frame,
+    .step = cloth_scene_step,
+    .draw = cloth_draw,
+    .zoom = cloth_zoom,
+    .key = cloth_key,
+    .hud = cloth_hud,
+    .json = cloth_json,
+    .autopilot = cloth_autopilot,
+    .params = cloth_params,
+    .nparams = P_COUNT,
+    .param = cloth_param,
+    .param_changed = cloth_param_changed,
+};

@@ -1,0 +1,306 @@
+/*
+ * pbf.c — the pbf scene: Position Based Fluids water in a box (seed 000).
+ *
+ * The solver works in the seed's units (metres, y up); the view maps them to the
+ * canvas. The box is sized to the canvas's aspect when the scene starts (about
+ * PX_PER_DIAM pixels a particle diameter, the water block a third of each side,
+ * the seed's fill); a resize re-fits the view to the box, and `r` rebuilds the
+ * box for the new aspect. --preset seed builds the seed page's 30x30 block in a
+ * 90x90 box with its parameters. Particles are drawn as smooth dots coloured by
+ * speed with the seed's blue ramp (hsl 225, lightness 25..75 % for 0..8 m/s),
+ * the walls in grey, a grabbed particle in red.
+ */
+#include "pbf.h"
+#include "scene.h"
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+    P_BLOCK_W,
+    P_BLOCK_H,
+    P_DT,
+    P_MAX_ERROR,
+    P_MAX_ITER,
+    P_VISCOSITY,
+    P_GRAVITY,
+    P_SCORR,
+    P_VORTICITY,
+    P_COUNT
+};
+
+static const struct param_def pbf_params[P_COUNT] = {
+    [P_BLOCK_W] = {"block width", 1, 200, 1, PARAM_INT | PARAM_RESTART},
+    [P_BLOCK_H] = {"block height", 1, 200, 1, PARAM_INT | PARAM_RESTART},
+    [P_DT] = {"time step", 0.001f, 0.02f, 0.001f, 0},
+    [P_MAX_ERROR] = {"max density error %", 0.01f, 10.0f, 0.05f, 0},
+    [P_MAX_ITER] = {"max iterations", 1, 500, 1, PARAM_INT},
+    [P_VISCOSITY] = {"viscosity", 0.0f, 10.0f, 0.01f, 0},
+    [P_GRAVITY] = {"gravity", -1000.0f, 1000.0f, 0.5f, 0},
+    [P_SCORR] = {"tensile term s_corr", 0, 1, 1, PARAM_BOOL},
+    [P_VORTICITY] = {"vorticity", 0.0f, 5.0f, 0.05f, 0},
+};
+
+#define PX_PER_DIAM 1.6f     /* canvas pixels per particle diameter at start */
+#define STEPS_PER_FRAME 8    /* as the seed page */
+#define GRAB_PX 3.0f         /* press this close to a particle to grab it */
+#define PUSH_PX 7.0f         /* radius of the right-drag push */
+#define PUSH_GAIN 0.12f      /* share of the pointer's velocity given per step */
+#define SPEED_MAX 8.0f       /* m/s at the top of the colour ramp */
+
+struct pbf_scene {
+    struct scene_opts opt;
+    float prm[P_COUNT];
+    struct pbf sim;
+    bool ok;
+    int w, h;
+    int box_w, box_h;
+    struct view view;
+};
+
+static void push_params(struct pbf_scene *s)
+{
+    struct pbf_params *p = &s->sim.prm;
+    p->dt = s->prm[P_DT];
+    p->max_error_pct = s->prm[P_MAX_ERROR];
+    p->max_iter = (int)s->prm[P_MAX_ITER];
+    p->viscosity = s->prm[P_VISCOSITY];
+    p->gravity = s->prm[P_GRAVITY];
+    p->scorr = s->prm[P_SCORR] != 0.0f;
+    p->vorticity = s->prm[P_VORTICITY];
+}
+
+static void fit_view(struct pbf_scene *s)
+{
+    float r = s->sim.prm.radius;
+    view_fit(&s->view, s->sim.xmin - r, s->sim.ymin - r, s->sim.xmax + r, s->sim.ymax + r, s->w,
+             s->h, 0.5f);
+}
+
+static void build(struct pbf_scene *s)
+{
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    if (!s->opt.preset_seed)
+        p.seed_quirk = false; /* the mean error, not the seed's running sum */
+    if (s->ok)
+        pbf_free(&s->sim);
+    s->ok = pbf_init(&s->sim, &p, (int)s->prm[P_BLOCK_W], (int)s->prm[P_BLOCK_H], s->box_w,
+                     s->box_h) == 0;
+    if (s->ok) {
+        push_params(s);
+        fit_view(s);
+    }
+}
+
+/* Box and block for a canvas: the canvas's aspect, the seed's fill. */
+static void size_for_canvas(struct pbf_scene *s)
+{
+    if (s->opt.preset_seed) {
+        s->box_w = 3 * (int)s->prm[P_BLOCK_W];
+        s->box_h = 3 * (int)s->prm[P_BLOCK_H];
+        return;
+    }
+    s->box_w = clampi((int)((float)s->w / PX_PER_DIAM), 9, 600);
+    s->box_h = clampi((int)((float)s->h / PX_PER_DIAM), 9, 600);
+}
+
+static void *pbf_create(const struct scene_opts *o, int w, int h)
+{
+    struct pbf_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->opt = *o;
+    s->w = w, s->h = h;
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    s->prm[P_DT] = p.dt;
+    s->prm[P_MAX_ERROR] = p.max_error_pct;
+    s->prm[P_MAX_ITER] = (float)p.max_iter;
+    s->prm[P_VISCOSITY] = p.viscosity;
+    s->prm[P_GRAVITY] = p.gravity;
+    s->prm[P_SCORR] = 0;
+    s->prm[P_VORTICITY] = 0;
+    if (o->preset_seed) {
+        s->prm[P_BLOCK_W] = s->prm[P_BLOCK_H] = 30;
+    } else {
+        size_for_canvas(s);
+        s->prm[P_BLOCK_W] = (float)(s->box_w / 3 > 1 ? s->box_w / 3 : 1);
+        s->prm[P_BLOCK_H] = (float)(s->box_h / 3 > 1 ? s->box_h / 3 : 1);
+    }
+    size_for_canvas(s);
+    build(s);
+    if (!s->ok) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void pbf_destroy(void *p)
+{
+    struct pbf_scene *s = p;
+    if (s->ok)
+        pbf_free(&s->sim);
+    free(s);
+}
+
+static void pbf_resize(void *p, int w, int h)
+{
+    struct pbf_scene *s = p;
+    s->w = w, s->h = h;
+    fit_view(s);
+}
+
+static void pbf_restart(void *p)
+{
+    struct pbf_scene *s = p;
+    size_for_canvas(s);
+    build(s);
+}
+
+static int pbf_steps_per_frame(void *p)
+{
+    (void)p;
+    return STEPS_PER_FRAME;
+}
+
+static void pbf_scene_step(void *p, const struct pointer *ptr)
+{
+    struct pbf_scene *s = p;
+    if (!s->ok)
+        return;
+    const struct view *v = &s->view;
+    float wx = view_wx(v, ptr->x1), wy = view_wy(v, ptr->y1);
+    float vx = ptr->vx / v->zoom, vy = -ptr->vy / v->zoom;
+    if (ptr->pressed && ptr->button == 0) {
+        int i = pbf_nearest(&s->sim, view_wx(v, ptr->x0), view_wy(v, ptr->y0), GRAB_PX / v->zoom);
+        if (i >= 0)
+            pbf_grab(&s->sim, i, view_wx(v, ptr->x0), view_wy(v, ptr->y0));
+    }
+    if (s->sim.grabbed >= 0) {
+        if (ptr->down && ptr->button == 0) {
+            s->sim.grab_x = wx;
+            s->sim.grab_y = wy;
+        } else {
+            pbf_release(&s->sim, vx, vy);
+        }
+    }
+    if (ptr->down && ptr->button == 2)
+        pbf_push(&s->sim, wx, wy, PUSH_PX / v->zoom, vx * PUSH_GAIN, vy * PUSH_GAIN);
+    pbf_step(&s->sim);
+}
+
+static void pbf_draw(void *p, struct image *im)
+{
+    struct pbf_scene *s = p;
+    image_fill(im, RGB(10, 12, 20));
+    if (!s->ok)
+        return;
+    const struct pbf *sim = &s->sim;
+    const struct view *v = &s->view;
+    float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
+    for (int i = sim->nfluid; i < sim->n; i++)
+        image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]), rad, RGB(136, 136, 136), 1.0f);
+    for (int i = 0; i < sim->nfluid; i++) {
+        float speed = fminf(hypotf(sim->vx[i], sim->vy[i]), SPEED_MAX);
+        if (!isfinite(speed))
+            speed = 0.0f;
+        rgb_t c = i == sim->grabbed
+                      ? RGB(255, 0, 0)
+                      : hsl_to_rgb(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
+        image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]),
+                   i == sim->grabbed ? 2.0f * rad : rad * 1.15f, c, 1.0f);
+    }
+}
+
+static void pbf_zoom(void *p, float x, float y, int clicks)
+{
+    struct pbf_scene *s = p;
+    view_zoom(&s->view, x, y, clicks);
+}
+
+static void pbf_hud(void *p, char *out, size_t n)
+{
+    struct pbf_scene *s = p;
+    snprintf(out, n, "t %.2fs  iter %d  particles %d", (double)s->sim.time, s->sim.iter,
+             s->sim.nfluid);
+}
+
+static void pbf_json(void *p, struct buf *out)
+{
+    struct pbf_scene *s = p;
+    float cx, cy;
+    pbf_centroid(&s->sim, &cx, &cy);
+    buf_printf(out,
+               "\"t\":%.4f,\"iter\":%d,\"particles\":%d,\"density_err_pct\":%.5g,\"cx\":%.6g,"
+               "\"cy\":%.6g,\"ke\":%.6g",
+               (double)s->sim.time, s->sim.iter, s->sim.nfluid,
+               (double)pbf_density_err_pct(&s->sim), (double)cx, (double)cy,
+               (double)pbf_kinetic_energy(&s->sim));
+}
+
+/* --auto: a push (right drag) sweeps under the water one way, then the other. */
+static void pbf_autopilot(void *p, double t, int w, int h, float *x, float *y, bool *down,
+                          int *button)
+{
+    (void)p;
+    const double period = 5.0;
+    double ph = fmod(t, period) / period;
+    *button = 2;
+    *down = true;
+    if (ph < 0.4) {
+        double q = ph / 0.4;
+        *x = (float)(w * (0.08 + 0.84 * q));
+        *y = (float)(h * (0.9 - 0.35 * q * q));
+    } else if (ph >= 0.5 && ph < 0.9) {
+        double q = (ph - 0.5) / 0.4;
+        *x = (float)(w * (0.92 - 0.84 * q));
+        *y = (float)(h * (0.9 - 0.35 * q * q));
+    } else {
+        *down = false;
+        *x = (float)(w * (ph < 0.5 ? 0.92 : 0.08));
+        *y = (float)(h * 0.9);
+    }
+}
+
+static float *pbf_param(void *p, int i)
+{
+    struct pbf_scene *s = p;
+    return &s->prm[i];
+}
+
+static void pbf_param_changed(void *p, int i)
+{
+    struct pbf_scene *s = p;
+    if (pbf_params[i].flags & PARAM_RESTART)
+        pbf_restart(s);
+    else if (s->ok)
+        push_params(s);
+}
+
+const struct scene_ops scene_pbf = {
+    .name = "pbf",
+    .title = "Position Based Fluids: a block of water in a box",
+    .hint = "drag a particle to throw the water",
+    .mouse = "left drag grabs and throws water; right drag pushes it",
+    .keys = NULL,
+    .create = pbf_create,
+    .destroy = pbf_destroy,
+    .resize = pbf_resize,
+    .restart = pbf_restart,
+    .steps_per_frame = pbf_steps_per_frame,
+    .step = pbf_scene_step,
+    .draw = pbf_draw,
+    .zoom = pbf_zoom,
+    .key = NULL,
+    .hud = pbf_hud,
+    .json = pbf_json,
+    .autopilot = pbf_autopilot,
+    .params = pbf_params,
+    .nparams = P_COUNT,
+    .param = pbf_param,
+    .param_changed = pbf_param_changed,
+};

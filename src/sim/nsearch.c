@@ -1,0 +1,217 @@
+/*
+ * nsearch.c — fixed-radius neighbour search with a counting-sort cell grid.
+ *
+ * Data: each build lays a grid of gw x gh square cells over the bounding box of
+ * the finite points, cell (cx, cy) having index cy*gw + cx and its lower-left
+ * corner at (minx + cx*cell, miny + cy*cell). Points are sorted by cell with a
+ * stable counting sort: cell_start[c] counts, a prefix sum turns the counts into
+ * offsets, and a scatter writes sorted[] so that the points of cell c are
+ * sorted[cell_start[c] .. cell_start[c+1]-1] in increasing index. The cells of
+ * one grid row are contiguous in sorted[], so the 3x3 block around a point is
+ * three contiguous runs.
+ *
+ * The cell is the search radius widened to the reach of the criterion
+ * dist2 - radius2 < 1e-6 (plus a relative margin for float rounding), so the
+ * result is exactly the brute-force set. If a far-flung point would make the
+ * grid huge, the cell doubles until the grid fits a budget proportional to the
+ * point count: the lists stay exact, only the scan gets longer. Points with a NaN
+ * or infinite coordinate go to a clamped cell and match nothing (their distances
+ * are never below the radius). Cell coordinates are computed in double so that
+ * a point's cell is exact to far below the margin.
+ *
+ * Output, for the first nquery points: neighbours of i are
+ * nbr[start[i] .. start[i+1]-1], in cell-scan order (rows bottom to top, cells
+ * left to right, then point index). All arrays grow with realloc and are kept.
+ */
+#include "nsearch.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The criterion's absolute slack, as in pbf.html: dist2 - radius2 < 1e-6. */
+#define NSEARCH_SLACK 1e-6f
+/* Relative widening of the cell over the criterion's reach (float rounding). */
+#define NSEARCH_CELL_MARGIN 1e-4
+/* Grid budget: at most this many cells per point, and never less than the floor. */
+#define NSEARCH_CELLS_PER_POINT 4.0
+#define NSEARCH_MIN_CELL_BUDGET 65536.0
+/* Growth factor of the neighbour list when it fills up. */
+#define NSEARCH_GROWTH 2
+
+void nsearch_init(struct nsearch *ns)
+{
+    memset(ns, 0, sizeof *ns);
+}
+
+void nsearch_free(struct nsearch *ns)
+{
+    free(ns->cell_start);
+    free(ns->cell_of);
+    free(ns->sorted);
+    free(ns->start);
+    free(ns->nbr);
+    nsearch_init(ns);
+}
+
+/* Resizes *p to n ints unless it already holds that many; 0 or -1. */
+static int grow_ints(int **p, int *cap, int n)
+{
+    if (n <= *cap)
+        return 0;
+    int *q = realloc(*p, (size_t)n * sizeof *q);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+static int grow_points(struct nsearch *ns, int n)
+{
+    if (n <= ns->npoint_cap)
+        return 0;
+    int cap = n;
+    int *a = realloc(ns->cell_of, (size_t)cap * sizeof *a);
+    if (!a)
+        return -1;
+    ns->cell_of = a;
+    a = realloc(ns->sorted, (size_t)cap * sizeof *a);
+    if (!a)
+        return -1;
+    ns->sorted = a;
+    a = realloc(ns->start, ((size_t)cap + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    ns->start = a;
+    ns->npoint_cap = cap;
+    return 0;
+}
+
+/* Leaves empty lists behind after a failure (when there is room to say so). */
+static int fail(struct nsearch *ns, int nquery)
+{
+    if (ns->start && nquery >= 0 && nquery < ns->npoint_cap + 1)
+        memset(ns->start, 0, ((size_t)nquery + 1) * sizeof *ns->start);
+    return -1;
+}
+
+/* Cell coordinate along one axis, clamped to [0, ncell-1]; NaN goes to 0. */
+static int cell_coord(float v, double lo, double inv_cell, int ncell)
+{
+    double c = ((double)v - lo) * inv_cell;
+    if (!(c >= 0.0))
+        return 0;
+    if (c >= (double)(ncell - 1))
+        return ncell - 1;
+    return (int)c;
+}
+
+int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
+                  float radius)
+{
+    if (n < 0 || nquery < 0 || nquery > n || !(radius > 0.0f) || !isfinite(radius))
+        return fail(ns, 0);
+    if (grow_points(ns, n < 1 ? 1 : n) != 0)
+        return fail(ns, 0);
+    ns->radius = radius;
+    ns->start[0] = 0;
+
+    /* Bounding box of the finite points. */
+    double minx = 0.0, miny = 0.0, maxx = 0.0, maxy = 0.0;
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i]))
+            continue;
+        if (!any) {
+            minx = maxx = x[i];
+            miny = maxy = y[i];
+            any = true;
+        }
+        minx = x[i] < minx ? x[i] : minx;
+        maxx = x[i] > maxx ? x[i] : maxx;
+        miny = y[i] < miny ? y[i] : miny;
+        maxy = y[i] > maxy ? y[i] : maxy;
+    }
+
+    /* Cell size: the criterion's reach, doubled while the grid is over budget. */
+    const float radius2 = radius * radius;
+    double cell = sqrt((double)radius2 + NSEARCH_SLACK) * (1.0 + NSEARCH_CELL_MARGIN);
+    double budget = NSEARCH_CELLS_PER_POINT * n;
+    if (budget < NSEARCH_MIN_CELL_BUDGET)
+        budget = NSEARCH_MIN_CELL_BUDGET;
+    double fw, fh;
+    for (;;) {
+        fw = floor((maxx - minx) / cell) + 1.0;
+        fh = floor((maxy - miny) / cell) + 1.0;
+        if (fw * fh <= budget)
+            break;
+        cell *= 2.0;
+    }
+    ns->gw = (int)fw;
+    ns->gh = (int)fh;
+    const int ncell = ns->gw * ns->gh;
+    const double inv_cell = 1.0 / cell;
+    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ncell + 1) != 0)
+        return fail(ns, nquery);
+
+    /* Counting sort: count per cell, inclusive prefix sum (cell ends), then a
+     * backwards scatter that leaves cell_start[c] at the start of cell c and the
+     * points of a cell in increasing index. */
+    int *cs = ns->cell_start;
+    memset(cs, 0, ((size_t)ncell + 1) * sizeof *cs);
+    for (int i = 0; i < n; i++) {
+        int cx = cell_coord(x[i], minx, inv_cell, ns->gw);
+        int cy = cell_coord(y[i], miny, inv_cell, ns->gh);
+        int c = cy * ns->gw + cx;
+        ns->cell_of[i] = c;
+        cs[c]++;
+    }
+    for (int c = 1; c < ncell; c++)
+        cs[c] += cs[c - 1];
+    cs[ncell] = n;
+    for (int i = n - 1; i >= 0; i--)
+        ns->sorted[--cs[ns->cell_of[i]]] = i;
+
+    /* Neighbour lists of the query points. */
+    int len = 0;
+    for (int i = 0; i < nquery; i++) {
+        const int c = ns->cell_of[i];
+        const int cx = c % ns->gw, cy = c / ns->gw;
+        const int x0 = cx > 0 ? cx - 1 : 0, x1 = cx < ns->gw - 1 ? cx + 1 : cx;
+        const int y0 = cy > 0 ? cy - 1 : 0, y1 = cy < ns->gh - 1 ? cy + 1 : cy;
+
+        int candidates = 0;
+        for (int row = y0; row <= y1; row++)
+            candidates += cs[row * ns->gw + x1 + 1] - cs[row * ns->gw + x0];
+        if ((long long)len + candidates > INT_MAX)
+            return fail(ns, nquery);
+        if (len + candidates > ns->nbr_cap) {
+            long long want = (long long)ns->nbr_cap * NSEARCH_GROWTH;
+            if (want < len + candidates)
+                want = len + candidates;
+            if (want > INT_MAX)
+                want = INT_MAX;
+            if (grow_ints(&ns->nbr, &ns->nbr_cap, (int)want) != 0)
+                return fail(ns, nquery);
+        }
+
+        const float xi = x[i], yi = y[i];
+        for (int row = y0; row <= y1; row++) {
+            const int end = cs[row * ns->gw + x1 + 1];
+            for (int k = cs[row * ns->gw + x0]; k < end; k++) {
+                /* Branch-free compaction: always write, advance on a match (the
+                 * capacity covers every candidate). */
+                const int j = ns->sorted[k];
+                const float dx = xi - x[j], dy = yi - y[j];
+                const float dist2 = dx * dx + dy * dy;
+                ns->nbr[len] = j;
+                len += (j != i) & (dist2 - radius2 < NSEARCH_SLACK);
+            }
+        }
+        ns->start[i + 1] = len;
+    }
+    return 0;
+}

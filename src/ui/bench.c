@@ -1,0 +1,343 @@
+/*
+ * bench.c — `make bench`: the figures the issues ask for, each a ratio or a rate
+ * measured in this one run on this machine. Nothing here is a test; the tests
+ * never look at a clock.
+ *
+ *  dye   our step vs Stam's reference step at 150x150 with RGB dye (the
+ *        reference is written here from the paper: every field diffused with 20
+ *        Gauss-Seidel sweeps, projection by 20 sweeps before and after
+ *        self-advection, dye channels advected one by one); the pressure
+ *        residual; the whole pipeline (step + draw + encode) at 200x60; bytes per
+ *        frame at 120x40 under --auto against a naive full redraw.
+ *  pbf   the seed preset against the seed page's own JavaScript under node (when
+ *        node and ../shared/seeds are there); cost growth for 10x the particles;
+ *        the largest block that runs in real time.
+ *  cloth the seed preset against the seed's JavaScript; 200x150 at 10 iterations.
+ */
+#include "cloth.h"
+#include "fluid.h"
+#include "pbf.h"
+#include "term.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- Stam's reference solver (GDC 2003), as the paper writes it ---------- */
+
+struct stam {
+    int n;
+    float *u, *v, *u0, *v0, *d[3], *d0[3];
+};
+
+#define SIX(n, i, j) ((i) + ((n) + 2) * (j))
+
+static void stam_set_bnd(int n, int b, float *x)
+{
+    for (int i = 1; i <= n; i++) {
+        x[SIX(n, 0, i)] = b == 1 ? -x[SIX(n, 1, i)] : x[SIX(n, 1, i)];
+        x[SIX(n, n + 1, i)] = b == 1 ? -x[SIX(n, n, i)] : x[SIX(n, n, i)];
+        x[SIX(n, i, 0)] = b == 2 ? -x[SIX(n, i, 1)] : x[SIX(n, i, 1)];
+        x[SIX(n, i, n + 1)] = b == 2 ? -x[SIX(n, i, n)] : x[SIX(n, i, n)];
+    }
+    x[SIX(n, 0, 0)] = 0.5f * (x[SIX(n, 1, 0)] + x[SIX(n, 0, 1)]);
+    x[SIX(n, 0, n + 1)] = 0.5f * (x[SIX(n, 1, n + 1)] + x[SIX(n, 0, n)]);
+    x[SIX(n, n + 1, 0)] = 0.5f * (x[SIX(n, n, 0)] + x[SIX(n, n + 1, 1)]);
+    x[SIX(n, n + 1, n + 1)] = 0.5f * (x[SIX(n, n, n + 1)] + x[SIX(n, n + 1, n)]);
+}
+
+static void stam_lin_solve(int n, int b, float *x, const float *x0, float a, float c)
+{
+    for (int k = 0; k < 20; k++) {
+        for (int i = 1; i <= n; i++)
+            for (int j = 1; j <= n; j++)
+                x[SIX(n, i, j)] = (x0[SIX(n, i, j)] + a * (x[SIX(n, i - 1, j)] + x[SIX(n, i + 1, j)] +
+                                                        x[SIX(n, i, j - 1)] + x[SIX(n, i, j + 1)])) / c;
+        stam_set_bnd(n, b, x);
+    }
+}
+
+static void stam_diffuse(int n, int b, float *x, const float *x0, float diff, float dt)
+{
+    float a = dt * diff * (float)n * (float)n;
+    stam_lin_solve(n, b, x, x0, a, 1 + 4 * a);
+}
+
+static void stam_advect(int n, int b, float *d, const float *d0, const float *u, const float *v,
+                        float dt)
+{
+    float dt0 = dt * (float)n;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= n; j++) {
+            float x = (float)i - dt0 * u[SIX(n, i, j)], y = (float)j - dt0 * v[SIX(n, i, j)];
+            x = clampf(x, 0.5f, (float)n + 0.5f);
+            y = clampf(y, 0.5f, (float)n + 0.5f);
+            int i0 = (int)x, j0 = (int)y;
+            float s1 = x - (float)i0, s0 = 1 - s1, t1 = y - (float)j0, t0 = 1 - t1;
+            d[SIX(n, i, j)] = s0 * (t0 * d0[SIX(n, i0, j0)] + t1 * d0[SIX(n, i0, j0 + 1)]) +
+                              s1 * (t0 * d0[SIX(n, i0 + 1, j0)] + t1 * d0[SIX(n, i0 + 1, j0 + 1)]);
+        }
+    stam_set_bnd(n, b, d);
+}
+
+static void stam_project(int n, float *u, float *v, float *p, float *div)
+{
+    float h = 1.0f / (float)n;
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= n; j++) {
+            div[SIX(n, i, j)] = -0.5f * h * (u[SIX(n, i + 1, j)] - u[SIX(n, i - 1, j)] +
+                                             v[SIX(n, i, j + 1)] - v[SIX(n, i, j - 1)]);
+            p[SIX(n, i, j)] = 0;
+        }
+    stam_set_bnd(n, 0, div);
+    stam_set_bnd(n, 0, p);
+    stam_lin_solve(n, 0, p, div, 1, 4);
+    for (int i = 1; i <= n; i++)
+        for (int j = 1; j <= n; j++) {
+            u[SIX(n, i, j)] -= 0.5f * (float)n * (p[SIX(n, i + 1, j)] - p[SIX(n, i - 1, j)]);
+            v[SIX(n, i, j)] -= 0.5f * (float)n * (p[SIX(n, i, j + 1)] - p[SIX(n, i, j - 1)]);
+        }
+    stam_set_bnd(n, 1, u);
+    stam_set_bnd(n, 2, v);
+}
+
+#define SWAPF(a, b) do { float *t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+static void stam_step(struct stam *s, float visc, float diff, float dt)
+{
+    int n = s->n;
+    size_t size = (size_t)(n + 2) * (size_t)(n + 2);
+    /* add_source with a source field: a stirring blob each step */
+    for (size_t k = 0; k < size; k++)
+        s->u[k] += dt * s->u0[k], s->v[k] += dt * s->v0[k];
+    SWAPF(s->u0, s->u); stam_diffuse(n, 1, s->u, s->u0, visc, dt);
+    SWAPF(s->v0, s->v); stam_diffuse(n, 2, s->v, s->v0, visc, dt);
+    stam_project(n, s->u, s->v, s->u0, s->v0);
+    SWAPF(s->u0, s->u); SWAPF(s->v0, s->v);
+    stam_advect(n, 1, s->u, s->u0, s->u0, s->v0, dt);
+    stam_advect(n, 2, s->v, s->v0, s->u0, s->v0, dt);
+    stam_project(n, s->u, s->v, s->u0, s->v0);
+    for (int c = 0; c < 3; c++) {
+        SWAPF(s->d0[c], s->d[c]); stam_diffuse(n, 0, s->d[c], s->d0[c], diff, dt);
+        SWAPF(s->d0[c], s->d[c]); stam_advect(n, 0, s->d[c], s->d0[c], s->u, s->v, dt);
+    }
+    memset(s->u0, 0, size * sizeof(float));
+    memset(s->v0, 0, size * sizeof(float));
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static double ms_since(double t0) { return (mono_now() - t0) * 1000.0; }
+
+/* Runs node on the seed page's own code; returns ms per step or -1. */
+static double seed_js(const char *seed_file, const char *kind, int steps)
+{
+    const char *dir = getenv("SWIRL_SEEDS");
+    char path[512], cmd[1200], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "../shared/seeds", seed_file);
+    if (access(path, R_OK) != 0) {
+        printf("  (seed page %s not found: set SWIRL_SEEDS)\n", path);
+        return -1;
+    }
+    if (system("node --version >/dev/null 2>&1") != 0) {
+        printf("  (node is not installed: the JavaScript comparison is skipped)\n");
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "node tests/bench/seedrun.js '%s' %s %d", path, kind, steps);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    double ms = -1;
+    while (fgets(line, sizeof line, p)) {
+        char *m = strstr(line, "\"ms_per_step\":");
+        if (m)
+            ms = atof(m + 14);
+    }
+    pclose(p);
+    return ms;
+}
+
+static void splat_stir(struct fluid *f, int k)
+{
+    float a = 0.15f * (float)k;
+    float x = (0.5f + 0.3f * cosf(a)) * (float)f->dw, y = (0.5f + 0.3f * sinf(a)) * (float)f->dh;
+    float rgb[3] = {0.5f, 0.3f, 0.2f};
+    fluid_splat(f, x, y, 4.0f, -60.0f * sinf(a), 60.0f * cosf(a), 20.0f, rgb);
+}
+
+/* ---- dye ------------------------------------------------------------------ */
+
+static void bench_dye(void)
+{
+    const int n = 150, steps = 60;
+    printf("dye (Stable Fluids)\n");
+    struct fluid_params p;
+    fluid_params_default(&p);
+    struct fluid f;
+    fluid_init(&f, &p, n, n, n, n);
+    float worst = 0.0f;
+    for (int k = 0; k < 10; k++)
+        splat_stir(&f, k), fluid_step(&f);
+    double t0 = mono_now();
+    for (int k = 0; k < steps; k++) {
+        splat_stir(&f, k);
+        fluid_step(&f);
+        worst = fmaxf(worst, f.residual);
+    }
+    double ours = ms_since(t0) / steps;
+    fluid_free(&f);
+
+    struct stam s = {n, 0, 0, 0, 0, {0}, {0}};
+    size_t size = (size_t)(n + 2) * (size_t)(n + 2);
+    s.u = calloc(size, 4), s.v = calloc(size, 4), s.u0 = calloc(size, 4), s.v0 = calloc(size, 4);
+    for (int c = 0; c < 3; c++)
+        s.d[c] = calloc(size, 4), s.d0[c] = calloc(size, 4);
+    t0 = mono_now();
+    for (int k = 0; k < steps / 3; k++) {
+        s.u0[SIX(n, n / 2, n / 2)] = 50.0f;
+        stam_step(&s, p.viscosity, p.diffusion, 0.1f);
+    }
+    double ref = ms_since(t0) / (steps / 3);
+    free(s.u), free(s.v), free(s.u0), free(s.v0);
+    for (int c = 0; c < 3; c++)
+        free(s.d[c]), free(s.d0[c]);
+    printf("  step at 150x150, RGB dye: %.2f ms; Stam's reference step %.2f ms; ratio 1/%.1f "
+           "(target at least 1/6)\n", ours, ref, ref / ours);
+    printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-2; "
+           "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, steps);
+
+    /* Whole pipeline: 200x60 under continuous stirring. */
+    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 3,
+                         .sync = true, .autopilot = true, .seed = 1, .scene = 0};
+    struct app a;
+    struct buf out;
+    buf_init(&out);
+    app_init(&a, &o, 200, 60);
+    int frames = 90;
+    for (int k = 0; k < 10; k++)
+        app_advance(&a, 1.0 / 30, mono_now);
+    t0 = mono_now();
+    for (int k = 0; k < frames; k++) {
+        app_advance(&a, 1.0 / 30, mono_now);
+        app_compose(&a);
+        buf_clear(&out);
+        app_encode(&a, &out);
+    }
+    printf("  whole pipeline (step + draw + encode), 200x60 terminal, stirring: %.2f ms per "
+           "frame (target <= 8)\n", ms_since(t0) / frames);
+    app_free(&a);
+    buf_free(&out);
+}
+
+/* Bytes per frame at 120x40 under --auto, exactly as the headless recorder makes them. */
+static void bench_bandwidth(void)
+{
+    printf("  bandwidth, 120x40 truecolor, --auto, 10 s at 30 fps, default tolerance: ");
+    fflush(stdout);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "./swirl --headless --scene dye --size 120x40 --auto --seconds 10 --record "
+             "/tmp/swirl-bench-%d.cast", (int)getpid());
+    FILE *p = popen(cmd, "r");
+    char line[1024] = "";
+    if (p) {
+        if (!fgets(line, sizeof line, p))
+            line[0] = 0;
+        pclose(p);
+    }
+    char *b = strstr(line, "\"bytes_per_frame\":"), *nv = strstr(line, "\"naive_bytes_per_frame\":");
+    if (b && nv)
+        printf("%.1f KB per frame; a naive full redraw %.1f KB (ratio %.2f; target <= 33 KB)\n",
+               atof(b + 18) / 1000.0, atof(nv + 24) / 1000.0, atof(b + 18) / atof(nv + 24));
+    else
+        printf("(recording failed)\n");
+    snprintf(cmd, sizeof cmd, "/tmp/swirl-bench-%d.cast", (int)getpid());
+    remove(cmd);
+}
+
+/* ---- pbf -------------------------------------------------------------------- */
+
+static double pbf_ms(int bw, int bh, int warm, int steps)
+{
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    struct pbf s;
+    if (pbf_init(&s, &p, bw, bh, 3 * bw, 3 * bh) != 0)
+        return -1;
+    for (int k = 0; k < warm; k++)
+        pbf_step(&s);
+    double t0 = mono_now();
+    for (int k = 0; k < steps; k++)
+        pbf_step(&s);
+    double ms = ms_since(t0) / steps;
+    pbf_free(&s);
+    return ms;
+}
+
+static void bench_pbf(void)
+{
+    printf("pbf (Position Based Fluids)\n");
+    double ours = pbf_ms(30, 30, 0, 400);
+    double js = seed_js("000_378ebccb4b3571bb.txt", "pbf", 400);
+    printf("  seed preset (900 particles), first 400 steps: %.3f ms per step", ours);
+    if (js > 0)
+        printf("; the seed's JavaScript under node %.3f ms: %.1fx faster (target >= 15x)", js, js / ours);
+    printf("\n");
+    double small = pbf_ms(30, 30, 100, 100), big = pbf_ms(95, 95, 100, 100);
+    printf("  10x the particles (900 -> 9025): %.1fx the time per step (target <= 12x)\n",
+           big / small);
+    int lo = 10, hi = 200;
+    while (hi - lo > 2) {
+        int mid = (lo + hi) / 2;
+        if (pbf_ms(mid, mid, 40, 40) <= 5.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    printf("  real time (1 s simulated per s at dt 0.005 = 5 ms per step), one core: up to "
+           "about %d particles (a %dx%d block)\n", lo * lo, lo, lo);
+}
+
+/* ---- cloth ------------------------------------------------------------------ */
+
+static double cloth_ms(int w, int h, int iter, int steps)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    p.w = w, p.h = h, p.iterations = iter;
+    struct cloth c;
+    if (cloth_init(&c, &p) != 0)
+        return -1;
+    double t0 = mono_now();
+    for (int k = 0; k < steps; k++)
+        cloth_step(&c);
+    double ms = ms_since(t0) / steps;
+    cloth_free(&c);
+    return ms;
+}
+
+static void bench_cloth(void)
+{
+    printf("cloth (Position Based Dynamics)\n");
+    double ours = cloth_ms(40, 30, 2, 2000);
+    double js = seed_js("002_09e9ccb6de70aff4.txt", "pbd", 2000);
+    printf("  seed preset (40x30, 2 iterations): %.4f ms per step", ours);
+    if (js > 0)
+        printf("; the seed's JavaScript under node %.4f ms: %.1fx faster (target >= 5x)", js, js / ours);
+    printf("\n");
+    double big = cloth_ms(200, 150, 10, 100);
+    printf("  200x150, 10 iterations: %.2f ms per step, %.1fx real time at dt 0.005 (target "
+           ">= 1x)\n", big, 5.0 / big);
+}
+
+int bench_run(void)
+{
+    printf("swirl %s bench (one core; ratios measured in this run)\n", SWIRL_VERSION);
+    bench_dye();
+    bench_bandwidth();
+    bench_pbf();
+    bench_cloth();
+    return 0;
+}

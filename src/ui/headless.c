@@ -1,0 +1,108 @@
+/*
+ * headless.c — the same app without a terminal: statistics as JSON lines, and
+ * recordings rendered on a simulated clock (see term.h).
+ *
+ * A recording advances the app exactly 1/fps seconds per frame and reads no
+ * wall clock for anything it draws, so the same options give the same bytes on
+ * any machine. Its summary counts the bytes of every frame and what a naive full
+ * redraw of the same cells would have cost (encode_naive).
+ */
+#include "cast.h"
+#include "term.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static double sim_now;
+static double sim_clock(void) { return sim_now; }
+
+int headless_stats(struct app_opts *o, int cols, int rows, long steps, long every)
+{
+    struct app a;
+    if (app_init(&a, o, cols, rows) != 0) {
+        fprintf(stderr, "swirl: cannot start the scene\n");
+        return 1;
+    }
+    struct buf line;
+    buf_init(&line);
+    const struct scene_ops *s = app_scene(&a);
+    int spf = s->steps_per_frame(a.st[a.cur]);
+    double step_dt = 1.0 / ((double)APP_REF_FPS * spf);
+    double block = 0.0, total = 0.0;
+    long in_block = 0;
+    for (long k = 1; k <= steps; k++) {
+        double wall = app_run_steps(&a, step_dt, 1, mono_now);
+        block += wall, total += wall, in_block++;
+        if (k % every == 0 || k == steps) {
+            buf_clear(&line);
+            app_json(&a, &line, block * 1000.0 / (double)in_block);
+            buf_putc(&line, '\n');
+            fwrite(line.p, 1, line.len, stdout);
+            block = 0.0, in_block = 0;
+        }
+    }
+    printf("{\"summary\":true,\"scene\":\"%s\",\"steps\":%ld,\"ms_per_step\":%.4f}\n", s->name,
+           steps, steps ? total * 1000.0 / (double)steps : 0.0);
+    buf_free(&line);
+    app_free(&a);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path)
+{
+    struct cast cast;
+    if (cast_open(&cast, path, cols, rows, "xterm-256color", 0, "swirl") != 0) {
+        fprintf(stderr, "swirl: cannot write %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    struct app a;
+    if (app_init(&a, o, cols, rows) != 0) {
+        cast_close(&cast);
+        fprintf(stderr, "swirl: cannot start the scene\n");
+        return 1;
+    }
+    a.sim_clock = true;
+    a.fps = o->fps;
+    struct buf out, naive;
+    buf_init(&out);
+    buf_init(&naive);
+    long frames = (long)(seconds * o->fps + 0.5);
+    double dt = 1.0 / o->fps, wall0 = mono_now();
+    size_t bytes = 0, naive_bytes = 0;
+    sim_now = 0.0;
+    cast_output(&cast, 0.0, "\x1b[?25l", 6);
+    for (long f = 0; f < frames; f++) {
+        double t = (double)f * dt;
+        if (f > 0)
+            app_advance(&a, dt, sim_clock);
+        sim_now = t;
+        app_compose(&a);
+        buf_clear(&out);
+        size_t n = app_encode(&a, &out);
+        cast_output(&cast, t, out.p, out.len);
+        bytes += n;
+        buf_clear(&naive);
+        encode_naive(&a.cells, o->color, &naive);
+        naive_bytes += naive.len;
+    }
+    cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
+    int rc = cast_close(&cast);
+    double wall = mono_now() - wall0;
+    printf("{\"summary\":true,\"scene\":\"%s\",\"frames\":%ld,\"seconds\":%.3f,\"bytes\":%zu,"
+           "\"bytes_per_frame\":%.1f,\"naive_bytes_per_frame\":%.1f,\"ratio_to_naive\":%.4f,"
+           "\"ms_per_frame\":%.3f}\n",
+           app_scene(&a)->name, frames, (double)frames * dt, bytes,
+           frames ? (double)bytes / (double)frames : 0.0,
+           frames ? (double)naive_bytes / (double)frames : 0.0,
+           naive_bytes ? (double)bytes / (double)naive_bytes : 0.0,
+           frames ? wall * 1000.0 / (double)frames : 0.0);
+    buf_free(&out);
+    buf_free(&naive);
+    app_free(&a);
+    if (rc != 0) {
+        fprintf(stderr, "swirl: writing %s failed\n", path);
+        return 1;
+    }
+    return 0;
+}

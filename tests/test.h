@@ -1,0 +1,71 @@
+/*
+ * test.h — swirl's one small test harness.
+ *
+ * A test is a function declared with TEST(name); it registers itself before main()
+ * runs (a constructor), so a test file needs nothing but its TEST blocks. CHECK*
+ * macros record a failure with file and line and let the test go on; a test passes
+ * when none of its checks failed. The runner (tests/test_main.c) runs every test
+ * (or those whose name contains an argument), and its last line is
+ * "N passed, N failed". Tests tagged with TEST_E2E drive the real binary in tmux
+ * and are skipped by `--unit`.
+ */
+#ifndef SWIRL_TEST_H
+#define SWIRL_TEST_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef void (*test_fn)(void);
+
+void test_register(const char *name, test_fn fn, bool e2e);
+void test_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define TEST_DEFINE_(name, e2e)                                              \
+    static void name(void);                                                  \
+    __attribute__((constructor)) static void name##_register_(void)         \
+    {                                                                        \
+        test_register(#name, name, e2e);                                     \
+    }                                                                        \
+    static void name(void)
+
+#define TEST(name) TEST_DEFINE_(name, false)
+#define TEST_E2E(name) TEST_DEFINE_(name, true)
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond))                                                         \
+            test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);               \
+    } while (0)
+
+#define CHECK_MSG(cond, ...)                                                 \
+    do {                                                                     \
+        if (!(cond))                                                         \
+            test_fail(__FILE__, __LINE__, __VA_ARGS__);                      \
+    } while (0)
+
+#define CHECK_INT(a, b)                                                      \
+    do {                                                                     \
+        long long a_ = (long long)(a), b_ = (long long)(b);                  \
+        if (a_ != b_)                                                        \
+            test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b,  \
+                      a_, b_);                                               \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                \
+    do {                                                                     \
+        double a_ = (double)(a), b_ = (double)(b);                           \
+        if (!(fabs(a_ - b_) <= (double)(tol)))                               \
+            test_fail(__FILE__, __LINE__, "%s ~= %s: %g vs %g (tol %g)", #a, \
+                      #b, a_, b_, (double)(tol));                            \
+    } while (0)
+
+/* Byte-exact comparison of an encoder's output with a golden string. */
+#define CHECK_BYTES(got, gotlen, want)                                       \
+    test_check_bytes(__FILE__, __LINE__, (const char *)(got), (gotlen),      \
+                     (want), sizeof(want) - 1)
+void test_check_bytes(const char *file, int line, const char *got, size_t gotlen,
+                      const char *want, size_t wantlen);
+
+#endif

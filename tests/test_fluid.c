@@ -1,0 +1,205 @@
+/*
+ * test_fluid.c — the Stable Fluids solver: projection, conservation, splats,
+ * extremes, determinism, resize.
+ */
+#include "fluid.h"
+#include "swirl.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static void stir(struct fluid *f, struct rng *r, int n)
+{
+    for (int k = 0; k < n; k++) {
+        float x = rng_float(r) * (float)f->dw, y = rng_float(r) * (float)f->dh;
+        float rgb[3] = {rng_float(r), rng_float(r), rng_float(r)};
+        fluid_splat(f, x, y, 0.08f * (float)f->dw, (rng_float(r) - 0.5f) * 400.0f,
+                    (rng_float(r) - 0.5f) * 400.0f, (rng_float(r) - 0.5f) * 200.0f, rgb);
+    }
+}
+
+static bool all_finite(const struct fluid *f)
+{
+    size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
+    size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
+    for (size_t i = 0; i < nu; i++)
+        if (!isfinite(f->u[i]))
+            return false;
+    for (size_t i = 0; i < nv; i++)
+        if (!isfinite(f->v[i]))
+            return false;
+    for (size_t i = 0; i < nd; i++)
+        if (!isfinite(f->dye[i]))
+            return false;
+    return true;
+}
+
+TEST(fluid_projection_reaches_its_target)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.tolerance = 1e-3f;
+    struct fluid f;
+    CHECK(fluid_init(&f, &p, 150, 150, 150, 150) == 0);
+    struct rng r = {7};
+    stir(&f, &r, 12);
+    float before = fluid_divergence_norm(&f);
+    fluid_project(&f);
+    CHECK(f.residual0 > 0.5f); /* a fresh field is far from divergence-free */
+    CHECK_MSG(f.residual <= 1e-3f, "residual %g after %d cycles", f.residual, f.cycles);
+    CHECK(f.cycles >= 1 && f.cycles <= 8);
+    CHECK(fluid_divergence_norm(&f) < 0.01f * before);
+    fluid_free(&f);
+}
+
+TEST(fluid_residual_below_1e2_every_step)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    struct fluid f;
+    CHECK(fluid_init(&f, &p, 96, 60, 192, 120) == 0);
+    struct rng r = {11};
+    float worst = 0.0f;
+    for (int s = 0; s < 120; s++) {
+        if (s % 10 == 0)
+            stir(&f, &r, 3);
+        fluid_step(&f);
+        worst = fmaxf(worst, f.residual);
+    }
+    CHECK_MSG(worst <= 1e-2f, "worst residual %g", worst);
+    fluid_free(&f);
+}
+
+TEST(fluid_advection_conserves_dye)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.decay = 0.0f;
+    p.diffusion = 0.0f;
+    struct fluid f;
+    CHECK(fluid_init(&f, &p, 64, 64, 128, 128) == 0);
+    struct rng r = {3};
+    stir(&f, &r, 8);
+    float total0 = fluid_total_dye(&f);
+    float first = f.dye[3 * (64 * 128 + 64)];
+    for (int s = 0; s < 100; s++)
+        fluid_step(&f);
+    float total1 = fluid_total_dye(&f);
+    CHECK_MSG(fabsf(total1 - total0) <= 0.01f * total0, "dye %g -> %g", total0, total1);
+    /* ... while it really moved. */
+    CHECK(fabsf(f.dye[3 * (64 * 128 + 64)] - first) > 1e-3f);
+    CHECK(fluid_kinetic_energy(&f) > 0.0f);
+    fluid_free(&f);
+}
+
+TEST(fluid_splat_adds_what_it_says)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    struct fluid f;
+    CHECK(fluid_init(&f, &p, 50, 50, 100, 100) == 0);
+    float rgb[3] = {1.0f, 0.5f, 0.25f};
+    float r = 6.0f;
+    fluid_splat(&f, 50.0f, 50.0f, r, 0, 0, 0, rgb);
+    /* A Gaussian exp(-d^2/r^2) of peak c holds pi r^2 c; per dye cell of 100x100. */
+    float expect = 3.14159265f * r * r * (1.0f + 0.5f + 0.25f) / (100.0f * 100.0f);
+    CHECK_NEAR(fluid_total_dye(&f), expect, 0.01f * expect);
+    /* The peak sits at the centre. */
+    float c = f.dye[3 * (49 * 100 + 49)];
+    CHECK(c > 0.9f && c <= 1.0f);
+    /* Velocity: a push to the right moves u right near the centre only. */
+    fluid_splat(&f, 50.0f, 50.0f, r, 100.0f, 0, 0, NULL);
+    CHECK(f.u[25 * 51 + 25] > 40.0f);
+    CHECK_NEAR(f.u[2 * 51 + 2], 0.0f, 1e-6);
+    fluid_free(&f);
+}
+
+static void run_extreme(struct fluid_params *p, int nx, int ny, int dw, int dh, int steps)
+{
+    struct fluid f;
+    CHECK(fluid_init(&f, p, nx, ny, dw, dh) == 0);
+    struct rng r = {99};
+    for (int s = 0; s < steps; s++) {
+        float rgb[3] = {1e6f, 1e6f, 1e6f};
+        fluid_splat(&f, rng_float(&r) * (float)dw, rng_float(&r) * (float)dh, 2.0f, 1e7f,
+                    -1e7f, 1e7f, rgb);
+        fluid_step(&f);
+    }
+    CHECK_MSG(all_finite(&f), "non-finite values on a %dx%d grid", nx, ny);
+    fluid_free(&f);
+}
+
+TEST(fluid_no_nan_at_extremes)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.viscosity = 0.0f;
+    p.vorticity = 200.0f;
+    run_extreme(&p, 4, 4, 4, 4, 1000);
+    run_extreme(&p, 1, 1, 1, 1, 50);
+    p.viscosity = 50.0f;
+    p.diffusion = 50.0f;
+    run_extreme(&p, 40, 20, 80, 40, 200);
+    p.viscosity = 0.0f;
+    p.diffusion = 0.0f;
+    run_extreme(&p, 400, 200, 400, 200, 20);
+}
+
+TEST(fluid_is_deterministic)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.viscosity = 0.5f;
+    p.diffusion = 0.2f;
+    struct fluid a, b;
+    CHECK(fluid_init(&a, &p, 40, 30, 80, 60) == 0);
+    CHECK(fluid_init(&b, &p, 40, 30, 80, 60) == 0);
+    struct rng ra = {5}, rb = {5};
+    for (int s = 0; s < 60; s++) {
+        if (s % 7 == 0)
+            {
+            stir(&a, &ra, 2);
+            stir(&b, &rb, 2);
+        }
+        fluid_step(&a);
+        fluid_step(&b);
+    }
+    CHECK(memcmp(a.u, b.u, (size_t)41 * 30 * sizeof(float)) == 0);
+    CHECK(memcmp(a.dye, b.dye, (size_t)3 * 80 * 60 * sizeof(float)) == 0);
+    fluid_free(&a);
+    fluid_free(&b);
+}
+
+TEST(fluid_resize_keeps_dye_and_shape)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    struct fluid f;
+    CHECK(fluid_init(&f, &p, 60, 40, 120, 80) == 0);
+    struct rng r = {21};
+    stir(&f, &r, 6);
+    for (int s = 0; s < 20; s++)
+        fluid_step(&f);
+    float total0 = fluid_total_dye(&f);
+    /* Where is the dye? Its centroid in relative coordinates should not move. */
+    double cx0 = 0, w0 = 0;
+    for (int j = 0; j < 80; j++)
+        for (int i = 0; i < 120; i++) {
+            float d = f.dye[3 * (j * 120 + i)];
+            cx0 += d * (i + 0.5) / 120.0, w0 += d;
+        }
+    fluid_resize(&f, 90, 35, 180, 70);
+    CHECK(f.dw == 180 && f.dh == 70);
+    float total1 = fluid_total_dye(&f);
+    CHECK_MSG(fabsf(total1 - total0) <= 0.03f * total0, "dye %g -> %g", total0, total1);
+    double cx1 = 0, w1 = 0;
+    for (int j = 0; j < 70; j++)
+        for (int i = 0; i < 180; i++) {
+            float d = f.dye[3 * (j * 180 + i)];
+            cx1 += d * (i + 0.5) / 180.0, w1 += d;
+        }
+    CHECK_NEAR(cx1 / w1, cx0 / w0, 0.01);
+    CHECK(f.residual <= 1e-2f);
+    fluid_free(&f);
+}
