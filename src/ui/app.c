@@ -603,7 +603,7 @@ static void kbd_pointer(struct app *a)
 static void too_small(struct app *a)
 {
     cells_clear(&a->cells, 0, a->rows, COLOR_DEFAULT);
-    const char *m1 = "terminal too small";
+    const char *m1 = "too small";
     char m2[48];
     snprintf(m2, sizeof m2, "need %dx%d", APP_MIN_COLS, APP_MIN_ROWS);
     int r = a->rows / 2 - (a->rows > 1 ? 1 : 0);

@@ -1,0 +1,383 @@
+/*
+ * test_e2e.c — end-to-end tests: the real ./swirl in a tmux pane, driven the way
+ * a person drives it (keys, SGR mouse reports, resizes, signals) and read back
+ * with capture-pane -e (colours included) and tmux's own view of the pane's
+ * modes. Every wait polls the screen against a deadline; nothing sleeps a fixed
+ * time and hopes. Each test uses its own tmux server socket.
+ */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DEADLINE 15.0 /* seconds: generous, for a loaded machine */
+
+static char sock[64];
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 40 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return system(cmd);
+}
+
+/* Output of a tmux command against our server, into a static buffer. */
+static const char *tmux_out(const char *args)
+{
+    static char out[1 << 20];
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "tmux -L %s %s 2>/dev/null", sock, args);
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    if (p) {
+        n = fread(out, 1, sizeof out - 1, p);
+        pclose(p);
+    }
+    out[n] = 0;
+    return out;
+}
+
+static const char *screen(void) { return tmux_out("capture-pane -p -e -t e"); }
+static const char *plain(void) { return tmux_out("capture-pane -p -t e"); }
+static const char *modes(void)
+{
+    return tmux_out("display -p -t e '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
+                    "#{mouse_sgr_flag} #{mouse_button_flag}'");
+}
+
+/* Starts `cmd` (run by sh) in a cols x rows pane. */
+static bool start(int cols, int rows, const char *cmd)
+{
+    snprintf(sock, sizeof sock, "swirl-e2e-%d-%ld", (int)getpid(), (long)(now_s() * 1000) % 100000);
+    return sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d "
+              "-y %d \"%s\"", sock, cols, rows, cmd) == 0;
+}
+
+static void stop(void) { sh("tmux -L %s kill-server 2>/dev/null", sock); }
+
+/* Starts swirl with extra arguments and environment, and waits for its HUD. */
+static bool start_swirl(int cols, int rows, const char *env, const char *args)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 %s ./swirl %s; "
+             "echo SWIRL-EXIT=$?; sleep 60", env, args);
+    return start(cols, rows, cmd);
+}
+
+static bool wait_for(const char *(*grab)(void), const char *needle)
+{
+    double t0 = now_s();
+    while (now_s() - t0 < DEADLINE) {
+        if (strstr(grab(), needle))
+            return true;
+        nap();
+    }
+    return false;
+}
+
+static bool wait_gone(const char *(*grab)(void), const char *needle)
+{
+    double t0 = now_s();
+    while (now_s() - t0 < DEADLINE) {
+        if (!strstr(grab(), needle))
+            return true;
+        nap();
+    }
+    return false;
+}
+
+/* Sends bytes as they are (hex, so escapes need no quoting). */
+static void send_bytes(const char *s)
+{
+    char cmd[4096];
+    int n = snprintf(cmd, sizeof cmd, "tmux -L %s send-keys -t e -H", sock);
+    for (; *s && n < (int)sizeof cmd - 8; s++)
+        n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %02x", (unsigned char)*s);
+    system(cmd);
+}
+
+static void send_key(const char *k) { sh("tmux -L %s send-keys -t e %s", sock, k); }
+
+/* The n-th line (0-based) of a capture, copied out. */
+static void line_of(const char *text, int n, char *out, size_t cap)
+{
+    for (int i = 0; i < n && text; i++) {
+        text = strchr(text, '\n');
+        if (text)
+            text++;
+    }
+    size_t k = 0;
+    if (text)
+        while (text[k] && text[k] != '\n' && k + 1 < cap)
+            k++;
+    if (text)
+        memcpy(out, text, k);
+    out[k] = 0;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* How many truecolor colours on one captured line are bright (a channel > 60):
+ * dye, not the dark background. */
+static int bright_colours(const char *text, int row)
+{
+    static char line[1 << 16];
+    line_of(text, row, line, sizeof line);
+    int n = 0;
+    for (const char *p = line; (p = strstr(p, ";2;")); p += 3) {
+        int r, g, b;
+        if (sscanf(p + 3, "%d;%d;%d", &r, &g, &b) == 3 && (r > 60 || g > 60 || b > 60))
+            n++;
+    }
+    return n;
+}
+
+static bool hud_ready(void)
+{
+    return wait_for(plain, " ms/step");
+}
+
+TEST_E2E(e2e_truecolor_half_blocks_and_hud)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    const char *s = screen();
+    CHECK(count(s, "\xe2\x96\x80") > 100); /* ▀ */
+    CHECK(strstr(s, "38;2;") != NULL && strstr(s, "48;2;") != NULL);
+    char last[4096];
+    line_of(plain(), 29, last, sizeof last);
+    CHECK_MSG(strstr(last, "dye") && strstr(last, "fps"), "last row: %s", last);
+    /* The hint fades in the middle of the canvas. */
+    CHECK(strstr(plain(), "drag to stir") != NULL);
+    /* The pane runs in the alternate screen with button-motion SGR mouse on. */
+    CHECK(wait_for(modes, "1 0 1 1 1"));
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_drag_leaves_dye_along_its_path)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    send_key("c"); /* clear the opening splats */
+    double t0 = now_s();
+    while (bright_colours(screen(), 6) > 2 && now_s() - t0 < DEADLINE)
+        nap();
+    int before = bright_colours(screen(), 6), far_before = bright_colours(screen(), 24);
+    CHECK(before <= 2);
+    /* Press at column 10, row 7 (1-based), drag right along row 7 in steps. */
+    send_bytes("\x1b[<0;10;7M");
+    char rep[64];
+    for (int x = 14; x <= 90; x += 4) {
+        snprintf(rep, sizeof rep, "\x1b[<32;%d;7M", x);
+        send_bytes(rep);
+    }
+    send_bytes("\x1b[<0;90;7m");
+    int after = 0;
+    t0 = now_s();
+    while ((after = bright_colours(screen(), 6)) < 30 && now_s() - t0 < DEADLINE)
+        nap();
+    CHECK_MSG(after >= 30, "bright colours on the stroke's row: %d -> %d", before, after);
+    /* Far from the stroke, the fluid stayed dark. */
+    CHECK(bright_colours(screen(), 24) <= far_before + 2);
+    /* The dye spans the stroke: its left and right halves both lit. */
+    char line[1 << 16];
+    line_of(screen(), 6, line, sizeof line);
+    size_t half = strlen(line) / 2;
+    char left[1 << 15];
+    memcpy(left, line, half);
+    left[half] = 0;
+    CHECK(strstr(left, ";2;") != NULL && strstr(line + half, ";2;") != NULL);
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_scene_keys_switch_scenes)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    send_key("2");
+    CHECK(wait_for(plain, " pbf "));
+    CHECK(wait_for(plain, "particles"));
+    send_key("3");
+    CHECK(wait_for(plain, " cloth "));
+    CHECK(wait_for(plain, "constraints"));
+    send_key("Tab");
+    CHECK(wait_for(plain, "res "));
+    send_key("?");
+    CHECK(wait_for(plain, "this help"));
+    send_key("Escape");
+    CHECK(wait_gone(plain, "this help"));
+    send_key("p");
+    CHECK(wait_for(plain, "viscosity"));
+    send_key("q");
+    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    stop();
+}
+
+TEST_E2E(e2e_resize_keeps_hud_on_last_row)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    sh("tmux -L %s resize-window -t e -x 70 -y 18", sock);
+    char last[4096];
+    double t0 = now_s();
+    do {
+        line_of(plain(), 17, last, sizeof last);
+        nap();
+    } while (!strstr(last, "fps") && now_s() - t0 < DEADLINE);
+    CHECK_MSG(strstr(last, "fps") != NULL, "last row after shrinking: %s", last);
+    sh("tmux -L %s resize-window -t e -x 120 -y 36", sock);
+    t0 = now_s();
+    do {
+        line_of(plain(), 35, last, sizeof last);
+        nap();
+    } while (!strstr(last, "fps") && now_s() - t0 < DEADLINE);
+    CHECK_MSG(strstr(last, "fps") != NULL, "last row after growing: %s", last);
+    /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
+    const char *s = plain();
+    CHECK_INT(count(s, "ms/step"), 1);
+    const char *sc = screen();
+    for (int r = 0; r < 35; r++) {
+        char line[1 << 16];
+        line_of(sc, r, line, sizeof line);
+        CHECK_MSG(strstr(line, "48;2;") != NULL, "row %d was not painted", r);
+    }
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_quit_restores_the_terminal)
+{
+    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    CHECK(wait_for(modes, "1 0 1 1 1"));
+    send_key("q");
+    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    /* Main screen, cursor visible, no mouse reporting. */
+    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "modes: %s", modes());
+    stop();
+}
+
+TEST_E2E(e2e_ctrl_c_and_sigterm_restore_the_terminal)
+{
+    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    send_key("C-c");
+    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after Ctrl-C: %s", modes());
+    stop();
+    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(hud_ready());
+    /* The pane's shell runs swirl: signal that child only. */
+    char pid[32];
+    snprintf(pid, sizeof pid, "%s", tmux_out("display -p -t e '#{pane_pid}'"));
+    pid[strcspn(pid, "\n")] = 0;
+    sh("pkill -TERM -P %s -x swirl", pid);
+    CHECK(wait_for(plain, "SWIRL-EXIT="));
+    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after SIGTERM: %s", modes());
+    stop();
+}
+
+TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
+{
+    CHECK(start(80, 24, "env TERM=tmux-256color COLORTERM=truecolor PS1=READY: bash --norc --noprofile -i"));
+    CHECK(wait_for(plain, "READY:"));
+    send_bytes("./swirl\r");
+    CHECK(hud_ready());
+    CHECK(wait_for(modes, "1 0 1 1 1"));
+    send_key("C-z");
+    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "stopped: %s", modes());
+    CHECK(wait_for(plain, "Stopped"));
+    send_bytes("fg\r");
+    CHECK_MSG(wait_for(modes, "1 0 1 1 1"), "resumed: %s", modes());
+    CHECK(wait_for(plain, " ms/step"));
+    send_key("q");
+    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after quit: %s", modes());
+    stop();
+}
+
+TEST_E2E(e2e_lang_c_gives_ascii)
+{
+    CHECK(start_swirl(80, 24, "LANG=C LC_ALL=C COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    const char *s = screen();
+    CHECK(strstr(s, "\xe2\x96\x80") == NULL);
+    for (const unsigned char *p = (const unsigned char *)plain(); *p; p++)
+        CHECK_MSG(*p < 128, "non-ASCII byte %02x", *p);
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
+{
+    CHECK(start_swirl(10, 4, "COLORTERM=truecolor", ""));
+    CHECK(wait_for(plain, "too small"));
+    sh("tmux -L %s resize-window -t e -x 90 -y 26", sock);
+    CHECK(wait_for(plain, " ms/step"));
+    CHECK(wait_gone(plain, "too small"));
+    send_key("q");
+    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    stop();
+}
+
+TEST_E2E(e2e_bad_arguments_exit_2_with_one_line)
+{
+    struct {
+        const char *args, *needle;
+    } bad[] = {
+        {"--fps 0", "--fps"},
+        {"--size 3x", "--size"},
+        {"--scene nope", "unknown scene"},
+        {"--color rainbow", "colour mode"},
+        {"--bogus", "unknown option"},
+        {"--headless --steps 1 --record /nonexistent-dir/x.cast", "cannot write"},
+        {"", "not a terminal"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "./swirl %s </dev/null >/tmp/swirl-e2e-out 2>/tmp/swirl-e2e-err",
+                 bad[i].args);
+        int rc = system(cmd);
+        CHECK_MSG(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "'%s' exit %d", bad[i].args, rc);
+        FILE *f = fopen("/tmp/swirl-e2e-err", "r");
+        char err[512] = "";
+        size_t n = f ? fread(err, 1, sizeof err - 1, f) : 0;
+        err[n] = 0;
+        if (f)
+            fclose(f);
+        CHECK_MSG(strstr(err, bad[i].needle) != NULL, "'%s': %s", bad[i].args, err);
+        CHECK_MSG(count(err, "\n") == 1, "'%s' printed %d lines", bad[i].args, count(err, "\n"));
+    }
+    remove("/tmp/swirl-e2e-out");
+    remove("/tmp/swirl-e2e-err");
+}
