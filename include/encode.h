@@ -9,7 +9,8 @@
  * sent, so small drifts add up and are sent once they exceed it). Cursor moves
  * are CUF on the same row or CUP otherwise, and only when the next cell to send
  * is not where the cursor already is; fg and bg SGRs are elided when equal to
- * those in force (a space shows no fg, so its fg is never sent). An unchanged
+ * those in force (a space shows no fg, so its fg is never sent), and a colour
+ * within the tolerance of the one in force is shown with that one. An unchanged
  * frame appends nothing; a frame that sends something may be wrapped in
  * synchronized-output marks (CSI ?2026 h ... l). After encode_invalidate() (start,
  * resize, return from Ctrl-Z) the next frame resets SGR and sends every cell.

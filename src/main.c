@@ -27,7 +27,7 @@ static const char usage[] =
     "                      NO_COLOR, COLORTERM, terminfo RGB/Tc, terminfo colors)\n"
     "  --glyphs SET        half (needs a UTF-8 locale) or ascii (default: by locale)\n"
     "  --fps N             frames per second, 1-240 (default 30)\n"
-    "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 3)\n"
+    "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
     "  --no-sync           do not wrap frames in synchronized-output marks\n"
     "  --auto              a scripted pointer keeps the scene moving (screensaver);\n"
     "                      a real drag takes over\n"
@@ -132,7 +132,7 @@ static void check_writable(const char *path)
 int main(int argc, char **argv)
 {
     struct app_opts o = {
-        .color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 3, .sync = true,
+        .color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 6, .sync = true,
         .seed = 1, .scene = 0,
     };
     bool color_auto = true, glyphs_auto = true, headless = false, bench = false;

@@ -69,13 +69,56 @@ static bool colour_differs(rgb_t a, rgb_t b, int tol)
            abs(rgb_b(a) - rgb_b(b)) > tol;
 }
 
+/* The two pixels a picture cell shows (▀ or a space); false for text glyphs. */
+static bool cell_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
+{
+    if (c->ch == GLYPH_UPPER) {
+        *top = c->fg, *bot = c->bg;
+        return true;
+    }
+    if (c->ch == ' ') {
+        *top = *bot = c->bg;
+        return true;
+    }
+    return false;
+}
+
+/* Does the screen need `now` where it shows `old`? Picture cells compare by the
+ * pixels they show, so a space and a ▀ of nearly equal halves are the same. */
 static bool cell_differs(const struct cell *old, const struct cell *now, int tol)
 {
+    rgb_t ot, ob, nt, nb;
+    if (tol && cell_pixels(old, &ot, &ob) && cell_pixels(now, &nt, &nb))
+        return colour_differs(ot, nt, tol) || colour_differs(ob, nb, tol);
     if (old->ch != now->ch)
         return true;
     if (colour_differs(old->bg, now->bg, tol))
         return true;
     return shows_fg(now->ch) && colour_differs(old->fg, now->fg, tol);
+}
+
+/*
+ * The cheapest cell that shows `now` within the tolerance, given the colours in
+ * force: nearly equal halves become a space (no fg), and a colour within the
+ * tolerance of the one in force is shown with that one (no SGR for it).
+ */
+static struct cell cheapest(const struct encoder *e, const struct cell *now, int tol)
+{
+    struct cell em = *now;
+    rgb_t t, b;
+    if (!tol)
+        return em;
+    if (cell_pixels(now, &t, &b) && !colour_differs(t, b, tol)) {
+        em.ch = ' ';
+        em.fg = e->cur_fg;
+        em.bg = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol) ? e->cur_bg : b;
+        return em;
+    }
+    if (!colour_differs(em.fg, e->cur_fg, tol))
+        em.fg = e->cur_fg;
+    if (!colour_differs(em.bg, e->cur_bg, tol))
+        em.bg = e->cur_bg;
+    return em;
 }
 
 /* One SGR colour parameter; fg when fore, else bg. */
@@ -177,10 +220,12 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
             const struct cell *now = &s->c[i];
             if (e->valid && !cell_differs(&e->shadow[i], now, tol))
                 continue;
+            /* The shadow records what the screen shows. */
+            struct cell em = cheapest(e, now, tol);
             move_to(e, out, r, c);
-            set_colours(e, out, now);
-            encode_utf8(out, now->ch);
-            e->shadow[i] = *now;
+            set_colours(e, out, &em);
+            encode_utf8(out, em.ch);
+            e->shadow[i] = em;
             e->cur_col = c + 1 < s->cols ? c + 1 : -1;
             if (e->cur_col < 0)
                 e->cur_row = -1;

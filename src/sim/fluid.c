@@ -124,62 +124,80 @@ void fluid_clear(struct fluid *f)
 
 /* ---- sampling ------------------------------------------------------------ */
 
-/* Bilinear sample of a w x h node grid at fractional node coordinates. */
-static float bilerp(const float *a, int w, int h, float fx, float fy)
+/* Bilinear sample of a w x h node grid at fractional node coordinates, clamped
+ * to the grid. Hot: inline, no divisions, one branch-free clamp per axis. */
+static inline float bilerp(const float *a, int w, int h, float fx, float fy)
 {
-    fx = clampf(fx, 0.0f, (float)(w - 1));
-    fy = clampf(fy, 0.0f, (float)(h - 1));
+    float mx = (float)(w - 1), my = (float)(h - 1);
+    fx = fx > 0.0f ? (fx < mx ? fx : mx) : 0.0f;
+    fy = fy > 0.0f ? (fy < my ? fy : my) : 0.0f;
     int i = (int)fx, j = (int)fy;
-    if (i > w - 2)
-        i = w > 1 ? w - 2 : 0;
-    if (j > h - 2)
-        j = h > 1 ? h - 2 : 0;
+    i -= i == w - 1 && w > 1;
+    j -= j == h - 1 && h > 1;
     float s = fx - (float)i, t = fy - (float)j;
-    int i1 = w > 1 ? i + 1 : i;
-    size_t r0 = (size_t)j * (size_t)w, r1 = h > 1 ? r0 + (size_t)w : r0;
-    float a0 = a[r0 + (size_t)i] + (a[r0 + (size_t)i1] - a[r0 + (size_t)i]) * s;
-    float a1 = a[r1 + (size_t)i] + (a[r1 + (size_t)i1] - a[r1 + (size_t)i]) * s;
+    const float *p = a + (size_t)j * (size_t)w + (size_t)i;
+    size_t di = w > 1, dj = h > 1 ? (size_t)w : 0;
+    float a0 = p[0] + (p[di] - p[0]) * s;
+    float a1 = p[dj] + (p[dj + di] - p[dj]) * s;
     return a0 + (a1 - a0) * t;
 }
 
 /* Velocity (velocity cells/s) at a point in velocity cells. */
-static void velocity_at(const float *u, const float *v, int nx, int ny, float x, float y,
+static inline void velocity_at(const float *u, const float *v, int nx, int ny, float x, float y,
                         float *vx, float *vy)
 {
     *vx = bilerp(u, nx + 1, ny, x, y - 0.5f);
     *vy = bilerp(v, nx, ny + 1, x - 0.5f, y);
 }
 
-/* Where the fluid at (x,y) came from dt ago (midpoint rule), kept in the box. */
-static void backtrace(const float *u, const float *v, int nx, int ny, float dt, float *x,
-                      float *y)
+/* Where the fluid at (x,y), moving at (ax,ay) there, came from dt ago (midpoint
+ * rule), kept in the box. */
+static inline void backtrace_from(const float *u, const float *v, int nx, int ny, float dt,
+                                  float ax, float ay, float *x, float *y)
 {
-    float ax, ay, bx, by;
-    velocity_at(u, v, nx, ny, *x, *y, &ax, &ay);
+    float bx, by;
     velocity_at(u, v, nx, ny, *x - 0.5f * dt * ax, *y - 0.5f * dt * ay, &bx, &by);
     *x = clampf(*x - dt * bx, 0.0f, (float)nx);
     *y = clampf(*y - dt * by, 0.0f, (float)ny);
 }
 
+static inline void backtrace(const float *u, const float *v, int nx, int ny, float dt,
+                             float *x, float *y)
+{
+    float ax, ay;
+    velocity_at(u, v, nx, ny, *x, *y, &ax, &ay);
+    backtrace_from(u, v, nx, ny, dt, ax, ay, x, y);
+}
+
 /* ---- velocity ------------------------------------------------------------ */
 
+/* Self-advection. At a face its own component is known and the other is the
+ * mean of the four faces around it, so the first stage of the back-trace needs
+ * no interpolation. */
 static void advect_velocity(struct fluid *f)
 {
     int nx = f->nx, ny = f->ny;
     float dt = f->prm.dt;
-    memcpy(f->u0, f->u, (size_t)(nx + 1) * (size_t)ny * sizeof(float));
-    memcpy(f->v0, f->v, (size_t)nx * (size_t)(ny + 1) * sizeof(float));
+    float *u0 = f->u0, *v0 = f->v0;
+    memcpy(u0, f->u, (size_t)(nx + 1) * (size_t)ny * sizeof(float));
+    memcpy(v0, f->v, (size_t)nx * (size_t)(ny + 1) * sizeof(float));
     for (int j = 0; j < ny; j++)
         for (int i = 1; i < nx; i++) {
             float x = (float)i, y = (float)j + 0.5f;
-            backtrace(f->u0, f->v0, nx, ny, dt, &x, &y);
-            U(f, i, j) = bilerp(f->u0, nx + 1, ny, x, y - 0.5f);
+            float ax = u0[(size_t)j * (size_t)(nx + 1) + (size_t)i];
+            const float *vv = v0 + (size_t)j * (size_t)nx + (size_t)i;
+            float ay = 0.25f * (vv[-1] + vv[0] + vv[nx - 1] + vv[nx]);
+            backtrace_from(u0, v0, nx, ny, dt, ax, ay, &x, &y);
+            U(f, i, j) = bilerp(u0, nx + 1, ny, x, y - 0.5f);
         }
     for (int j = 1; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             float x = (float)i + 0.5f, y = (float)j;
-            backtrace(f->u0, f->v0, nx, ny, dt, &x, &y);
-            V(f, i, j) = bilerp(f->v0, nx, ny + 1, x - 0.5f, y);
+            const float *uu = u0 + (size_t)j * (size_t)(nx + 1) + (size_t)i;
+            float ax = 0.25f * (uu[0] + uu[1] + uu[-(nx + 1)] + uu[-nx]);
+            float ay = v0[(size_t)j * (size_t)nx + (size_t)i];
+            backtrace_from(u0, v0, nx, ny, dt, ax, ay, &x, &y);
+            V(f, i, j) = bilerp(v0, nx, ny + 1, x - 0.5f, y);
         }
 }
 
@@ -419,13 +437,20 @@ static void advect_dye(struct fluid *f, float scale[3])
     float *d0 = f->dye0, *d = f->dye;
     size_t nd = 3 * (size_t)dw * (size_t)dh;
     double before[3] = {0, 0, 0}, after[3] = {0, 0, 0};
+    bool same = dw == nx && dh == ny;
     memcpy(d0, d, nd * sizeof(float));
     for (size_t k = 0; k < nd; k += 3)
         before[0] += d0[k], before[1] += d0[k + 1], before[2] += d0[k + 2];
     for (int j = 0; j < dh; j++)
         for (int i = 0; i < dw; i++) {
             float x = ((float)i + 0.5f) * sx, y = ((float)j + 0.5f) * sy;
-            backtrace(f->u, f->v, nx, ny, dt, &x, &y);
+            if (same) { /* the cell's velocity is the mean of its faces */
+                float ax = 0.5f * (U(f, i, j) + U(f, i + 1, j));
+                float ay = 0.5f * (V(f, i, j) + V(f, i, j + 1));
+                backtrace_from(f->u, f->v, nx, ny, dt, ax, ay, &x, &y);
+            } else {
+                backtrace(f->u, f->v, nx, ny, dt, &x, &y);
+            }
             /* Back to dye cells, then to dye-node coordinates. */
             float fx = clampf(x / sx - 0.5f, 0.0f, (float)(dw - 1));
             float fy = clampf(y / sy - 0.5f, 0.0f, (float)(dh - 1));

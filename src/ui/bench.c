@@ -209,7 +209,7 @@ static void bench_dye(void)
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, steps);
 
     /* Whole pipeline: 200x60 under continuous stirring. */
-    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 3,
+    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 6,
                          .sync = true, .autopilot = true, .seed = 1, .scene = 0};
     struct app a;
     struct buf out;
