@@ -42,7 +42,7 @@ static const struct param_def dye_params[P_COUNT] = {
 };
 
 static const float dye_defaults[P_COUNT] = {
-    [P_VISCOSITY] = 0.0f, [P_DIFFUSION] = 0.0f, [P_DECAY] = 0.3f,
+    [P_VISCOSITY] = 0.0f, [P_DIFFUSION] = 0.0f, [P_DECAY] = 0.5f,
     [P_DISSIPATION] = 0.2f, [P_VORTICITY] = 12.0f, [P_FORCE] = 1.0f,
     [P_RADIUS] = 3.5f, [P_ACCURACY] = 1e-3f, [P_SCALE] = 1.0f,
 };
@@ -51,7 +51,7 @@ static const float dye_defaults[P_COUNT] = {
 #define DYE_HOLD 0.15f       /* ... and while the button is held still */
 #define SWIRL_SPEED 0.35f    /* tangential speed around the pointer / its speed */
 #define SWIRL_HOLD 12.0f     /* swirl (px/s) while held still */
-#define HUE_RATE 0.08f       /* hue turns per second */
+#define HUE_RATE 0.15f       /* hue turns per second */
 #define EXPOSURE 1.8f        /* tone curve: 1 - exp(-EXPOSURE * dye) */
 #define BURST_SPLATS 7
 #define START_SPLATS 5

@@ -43,7 +43,7 @@ static const struct param_def pbf_params[P_COUNT] = {
     [P_VORTICITY] = {"vorticity", 0.0f, 5.0f, 0.05f, 0},
 };
 
-#define PX_PER_DIAM 1.6f     /* canvas pixels per particle diameter at start */
+#define PX_PER_DIAM 1.2f     /* canvas pixels per particle diameter at start */
 #define STEPS_PER_FRAME 8    /* as the seed page */
 #define GRAB_PX 3.0f         /* press this close to a particle to grab it */
 #define PUSH_PX 7.0f         /* radius of the right-drag push */
@@ -193,6 +193,17 @@ static void pbf_scene_step(void *p, const struct pointer *ptr)
     pbf_step(&s->sim);
 }
 
+/* A grey wall band [x0,x1) x [y0,y1) in canvas pixels, edges anti-aliased. */
+static void wall(struct image *im, float x0, float y0, float x1, float y1)
+{
+    for (int y = (int)floorf(y0); (float)y < y1; y++)
+        for (int x = (int)floorf(x0); (float)x < x1; x++) {
+            float cx = fminf((float)x + 1.0f, x1) - fmaxf((float)x, x0);
+            float cy = fminf((float)y + 1.0f, y1) - fmaxf((float)y, y0);
+            image_blend(im, x, y, RGB(136, 136, 136), clampf(cx, 0, 1) * clampf(cy, 0, 1));
+        }
+}
+
 static void pbf_draw(void *p, struct image *im)
 {
     struct pbf_scene *s = p;
@@ -202,8 +213,16 @@ static void pbf_draw(void *p, struct image *im)
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->view;
     float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
-    for (int i = sim->nfluid; i < sim->n; i++)
-        image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]), rad, RGB(136, 136, 136), 1.0f);
+    /* The walls: the band the boundary particles cover, drawn solid (single
+     * particles a pixel or two apart would alias into a dotted line). */
+    float r = sim->prm.radius;
+    float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
+    float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
+    float t = fmaxf(2.0f * r * v->zoom, 1.0f);
+    wall(im, x0, y0, x1, y0 + t);
+    wall(im, x0, y1 - t, x1, y1);
+    wall(im, x0, y0, x0 + t, y1);
+    wall(im, x1 - t, y0, x1, y1);
     for (int i = 0; i < sim->nfluid; i++) {
         float speed = fminf(hypotf(sim->vx[i], sim->vy[i]), SPEED_MAX);
         if (!isfinite(speed))
