@@ -37,6 +37,11 @@ void image_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t 
 /* Anti-aliased filled disc centred at (cx,cy) with radius r (r may be < 1). */
 void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a);
 
+/* Filled triangle: every pixel whose centre is inside (top-left rule, so
+ * triangles that share an edge leave neither a gap nor an overlap). */
+void image_triangle(struct image *im, float x0, float y0, float x1, float y1, float x2,
+                    float y2, rgb_t c);
+
 rgb_t rgb_mix(rgb_t a, rgb_t b, float t);
 rgb_t rgb_scale(rgb_t c, float s);
 

@@ -143,3 +143,46 @@ void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a)
             image_blend(im, x, y, c, cov * a);
         }
 }
+
+/* Edge function: > 0 when (px,py) is left of a->b in y-down pixel space. */
+static float edge(float ax, float ay, float bx, float by, float px, float py)
+{
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* Top-left rule for y down: a top edge is horizontal with the interior below,
+ * a left edge goes up. With clockwise-on-screen winding, e > 0 is inside. */
+static bool top_left(float ax, float ay, float bx, float by)
+{
+    return (ay == by && bx > ax) || by < ay;
+}
+
+void image_triangle(struct image *im, float x0, float y0, float x1, float y1, float x2,
+                    float y2, rgb_t c)
+{
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1) || !isfinite(x2) ||
+        !isfinite(y2))
+        return;
+    float area = edge(x0, y0, x1, y1, x2, y2);
+    if (area == 0.0f)
+        return;
+    if (area < 0.0f) { /* make it clockwise on screen */
+        float t = x1;
+        x1 = x2, x2 = t;
+        t = y1, y1 = y2, y2 = t;
+    }
+    int xa = clampi((int)floorf(fminf(x0, fminf(x1, x2))), 0, im->w);
+    int xb = clampi((int)ceilf(fmaxf(x0, fmaxf(x1, x2))), 0, im->w);
+    int ya = clampi((int)floorf(fminf(y0, fminf(y1, y2))), 0, im->h);
+    int yb = clampi((int)ceilf(fmaxf(y0, fmaxf(y1, y2))), 0, im->h);
+    bool t0 = top_left(x1, y1, x2, y2), t1 = top_left(x2, y2, x0, y0), t2 = top_left(x0, y0, x1, y1);
+    for (int y = ya; y < yb; y++)
+        for (int x = xa; x < xb; x++) {
+            float px = (float)x + 0.5f, py = (float)y + 0.5f;
+            float e0 = edge(x1, y1, x2, y2, px, py), e1 = edge(x2, y2, x0, y0, px, py);
+            float e2 = edge(x0, y0, x1, y1, px, py);
+            if ((e0 > 0 || (e0 == 0 && t0)) && (e1 > 0 || (e1 == 0 && t1)) &&
+                (e2 > 0 || (e2 == 0 && t2)))
+                im->px[(size_t)y * (size_t)im->w + (size_t)x] = c;
+        }
+}

@@ -4,11 +4,13 @@
  * The solver works in the seed's units (metres, y up, particle (0,0) at the
  * origin); the view fits the cloth, hanging from its top corners, into the
  * canvas. Off the seed preset the cloth's particle count follows the canvas (a
- * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: anti-aliased lines
- * along the structural constraints (rows and columns), coloured by strain from
- * cool blue (slack) through white to red (stretched); pinned particles in
- * yellow, the grabbed one in red.
+ * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: the cloth as a
+ * shaded surface (see cloth_draw) with an anti-aliased outline; pinned particles
+ * in yellow, the grabbed one in red. A mesh of lines at terminal resolution
+ * aliases into a plaid that changes in every cell as the cloth moves; a surface
+ * reads better and costs a fraction of the bandwidth.
  */
+#include "buf.h"
 #include "cloth.h"
 #include "scene.h"
 #include "view.h"
@@ -16,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum {
     P_WIDTH,
@@ -48,10 +51,12 @@ static const struct param_def cloth_params[P_COUNT] = {
     [P_THROW] = {"release with velocity", 0, 1, 1, PARAM_BOOL},
 };
 
-#define CLOTH_PX 3.2f       /* canvas pixels between neighbours, off the preset */
+#define CLOTH_PX 3.0f       /* canvas pixels between neighbours, off the preset */
 #define STEPS_PER_FRAME 8   /* as the seed page */
 #define GRAB_PX 4.0f
-#define STRAIN_RED 0.25f    /* strain drawn fully red */
+#define STRAIN_RED 0.25f    /* area stretch drawn fully red */
+#define FABRIC RGB(70, 120, 190)
+#define EDGE RGB(110, 160, 225)
 
 struct cloth_scene {
     struct scene_opts opt;
@@ -61,6 +66,8 @@ struct cloth_scene {
     bool ok;
     int w, h;
     struct view view;
+    unsigned char *edge_h, *edge_v; /* scratch for drawing: intact edges */
+    size_t edges_cap;
 };
 
 static void push_params(struct cloth_scene *s)
@@ -144,6 +151,8 @@ static void cloth_destroy(void *p)
     struct cloth_scene *s = p;
     if (s->ok)
         cloth_free(&s->c);
+    free(s->edge_h);
+    free(s->edge_v);
     free(s);
 }
 
@@ -184,14 +193,41 @@ static void cloth_scene_step(void *p, const struct pointer *ptr)
     cloth_step(&s->c);
 }
 
-static rgb_t strain_colour(float e)
+/* Which structural edges are alive (tearing removes some): horizontal edge
+ * (i,j)-(i,j+1) at h[i*w+j], vertical (i,j)-(i+1,j) at v[i*w+j]. */
+static void alive_edges(struct cloth_scene *s)
 {
-    /* Compressed -> steel blue, rest -> pale, stretched -> red. */
-    if (e < 0.0f)
-        return rgb_mix(RGB(200, 215, 235), RGB(70, 110, 200), clampf(-e / STRAIN_RED, 0, 1));
-    return rgb_mix(RGB(200, 215, 235), RGB(255, 60, 40), clampf(e / STRAIN_RED, 0, 1));
+    const struct cloth *c = &s->c;
+    size_t n = (size_t)c->n;
+    if (s->edges_cap < n) {
+        s->edge_h = xrealloc(s->edge_h, n);
+        s->edge_v = xrealloc(s->edge_v, n);
+        s->edges_cap = n;
+    }
+    memset(s->edge_h, 0, n);
+    memset(s->edge_v, 0, n);
+    for (int k = 0; k < c->nc; k++) {
+        int a = c->c1[k] < c->c2[k] ? c->c1[k] : c->c2[k];
+        int d = abs(c->c1[k] - c->c2[k]);
+        if (d == 1)
+            s->edge_h[a] = 1;
+        else if (d == c->prm.w)
+            s->edge_v[a] = 1;
+    }
 }
 
+static float tri_area(const struct cloth *c, int a, int b, int d)
+{
+    return 0.5f * fabsf((c->x[b] - c->x[a]) * (c->y[d] - c->y[a]) -
+                        (c->y[b] - c->y[a]) * (c->x[d] - c->x[a]));
+}
+
+/*
+ * The cloth as a filled surface: each grid cell whose four sides are intact is
+ * two triangles, shaded by how its area compares with its rest area (folds and
+ * compression darker, stretch lighter and redder). The outline is drawn with
+ * anti-aliased lines so the silhouette stays smooth.
+ */
 static void cloth_draw(void *p, struct image *im)
 {
     struct cloth_scene *s = p;
@@ -200,17 +236,38 @@ static void cloth_draw(void *p, struct image *im)
         return;
     const struct cloth *c = &s->c;
     const struct view *v = &s->view;
-    for (int k = 0; k < c->nc; k++) {
-        int a = c->c1[k], b = c->c2[k];
-        /* Structural constraints join row or column neighbours. */
-        int da = abs(a - b);
-        if (da != 1 && da != c->prm.w)
-            continue;
-        float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
-        float e = (sqrtf(dx * dx + dy * dy) - c->rest[k]) / c->rest[k];
-        image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[b]),
-                   view_py(v, c->y[b]), strain_colour(e));
-    }
+    int w = c->prm.w, h = c->prm.h;
+    float rest = c->prm.spacing * c->prm.spacing;
+    alive_edges(s);
+    for (int i = 0; i + 1 < h; i++)
+        for (int j = 0; j + 1 < w; j++) {
+            int a = i * w + j, b = a + 1, d = a + w, e = d + 1;
+            if (!s->edge_h[a] || !s->edge_h[d] || !s->edge_v[a] || !s->edge_v[b])
+                continue;
+            float ratio = (tri_area(c, a, b, e) + tri_area(c, a, e, d)) / rest;
+            if (!isfinite(ratio))
+                continue;
+            float stretch = clampf((ratio - 1.0f) / STRAIN_RED, 0.0f, 1.0f);
+            rgb_t col = rgb_mix(FABRIC, RGB(235, 70, 50), stretch);
+            col = rgb_scale(col, clampf(0.8f + 0.6f * (ratio - 1.0f), 0.3f, 1.25f));
+            float ax = view_px(v, c->x[a]), ay = view_py(v, c->y[a]);
+            float bx = view_px(v, c->x[b]), by = view_py(v, c->y[b]);
+            float dx = view_px(v, c->x[d]), dy = view_py(v, c->y[d]);
+            float ex = view_px(v, c->x[e]), ey = view_py(v, c->y[e]);
+            image_triangle(im, ax, ay, bx, by, ex, ey, col);
+            image_triangle(im, ax, ay, ex, ey, dx, dy, col);
+        }
+    /* Outline: edges with a drawn cell on one side only. */
+    for (int i = 0; i < h; i++)
+        for (int j = 0; j < w; j++) {
+            int a = i * w + j;
+            if (j + 1 < w && s->edge_h[a] && (i == 0 || i == h - 1))
+                image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[a + 1]),
+                           view_py(v, c->y[a + 1]), EDGE);
+            if (i + 1 < h && s->edge_v[a] && (j == 0 || j == w - 1))
+                image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[a + w]),
+                           view_py(v, c->y[a + w]), EDGE);
+        }
     for (int i = 0; i < c->n; i++)
         if (c->fixed[i])
             image_disc(im, view_px(v, c->x[i]), view_py(v, c->y[i]), 1.2f, RGB(255, 210, 60), 1.0f);
