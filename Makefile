@@ -96,7 +96,7 @@ bench: swirl
 	./swirl --bench
 
 demo: swirl
-	./swirl --demo --size 100x30 --fps 30 --seconds 36 --seed 1 --record demo.cast
+	./swirl --headless --demo --size 100x30 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast
 
 install: swirl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

@@ -24,6 +24,8 @@
 struct cloth_link;
 
 struct cloth_params {
+    /* w, h, fixed and spacing are read by cloth_init; the rest by every step,
+     * so they may be changed live. */
     int w, h;            /* particles across and down (seed 40 x 30) */
     int fixed;           /* 1, 2 or 4 pinned corners (seed 2) */
     float spacing;       /* rest distance between neighbours, 0.2 m */
@@ -43,8 +45,9 @@ struct cloth {
     struct cloth_params prm;
     int n;               /* w*h particles */
     float *x, *y, *xold, *yold, *vx, *vy;
-    float *w;            /* inverse mass (0 for fixed and grabbed); derived from
-                          * prm.mass, the pins and the grab: read only */
+    float *w;            /* inverse mass, 0 for fixed and grabbed; derived from
+                          * prm.mass, the pins and the grab. Read only: the step
+                          * keeps its own copy (cloth_project reads this one) */
     unsigned char *fixed;
     int nc, nc_cap;      /* constraints alive, and allocated */
     int *c1, *c2;
@@ -66,22 +69,33 @@ struct cloth {
     bool wdirty;         /* w changed since link[] copied it */
 };
 
+/* Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of
+ * memory) with nothing left to free. */
 int cloth_init(struct cloth *c, const struct cloth_params *p);
 void cloth_free(struct cloth *c);
+/* One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
+ * particle that turns non-finite is put back where the step started it. */
 void cloth_step(struct cloth *c);
 
-/* Projects constraint k once (PBD, or XPBD with alpha_tilde = compliance/dt^2). */
+/* Projects constraint k once on x, y and w as they are (PBD, or XPBD with
+ * alpha_tilde = compliance/dt^2, which also updates lambda[k]). cloth_step
+ * does exactly this for k = 0..nc-1 in order, only faster. */
 void cloth_project(struct cloth *c, int k, float alpha_tilde);
 
+/* The particle nearest (x,y) within maxdist, or -1. */
 int cloth_nearest(const struct cloth *c, float x, float y, float maxdist);
+/* Makes particle i kinematic at (x,y) (a previous grab is released first);
+ * move_grab moves it. Pins may be grabbed and stay pinned where they are left. */
 void cloth_grab(struct cloth *c, int i, float x, float y);
 void cloth_move_grab(struct cloth *c, float x, float y);
 /* Lets go; with_velocity gives it (vx,vy), else it keeps its old velocity (seed). */
 void cloth_release(struct cloth *c, bool with_velocity, float vx, float vy);
 
-/* Statistics over the live constraints and particles. */
+/* Mean and largest strain |len - rest| / rest over the live constraints. */
 void cloth_strain(const struct cloth *c, float *mean, float *max);
+/* Centroid of all particles and the lowest y. */
 void cloth_centroid(const struct cloth *c, float *cx, float *cy, float *miny);
+/* Sum of m v^2 / 2 over the free particles (not pinned, not grabbed). */
 float cloth_kinetic_energy(const struct cloth *c);
 
 #endif

@@ -30,6 +30,7 @@
 #include "swirl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +38,13 @@
 #include <emmintrin.h>
 #endif
 
-/* Four constraints that share no particle, one per lane: particles a and b, rest
- * length, the XPBD multiplier of the current substep and the particles' inverse
- * masses. An empty lane has a = b = 0 and weights 0, which the projection skips. */
+/* Four constraints that share no particle, one per lane: where particles a and b
+ * sit in xy (2 * index), rest length, the XPBD multiplier of the current
+ * substep and the particles' inverse masses. An empty lane has a = b = 0 and
+ * weights 0, which the projection skips. */
 #define LANES 4
 struct cloth_link {
-    int a[LANES], b[LANES];
+    uint32_t a[LANES], b[LANES];
     float rest[LANES], lambda[LANES];
     float wa[LANES], wb[LANES];
 };
@@ -111,8 +113,8 @@ static void copy_link_weights(struct cloth *c)
         struct cloth_link *l = &c->link[r];
         const int *con = &c->link_con[r * LANES];
         for (int i = 0; i < LANES; i++) {
-            l->wa[i] = con[i] >= 0 ? c->w[l->a[i]] : 0.0f;
-            l->wb[i] = con[i] >= 0 ? c->w[l->b[i]] : 0.0f;
+            l->wa[i] = con[i] >= 0 ? c->w[l->a[i] / 2] : 0.0f;
+            l->wb[i] = con[i] >= 0 ? c->w[l->b[i] / 2] : 0.0f;
         }
     }
     c->wdirty = false;
@@ -121,7 +123,7 @@ static void copy_link_weights(struct cloth *c)
 static void mark_fixed(struct cloth *c)
 {
     int w = c->prm.w, h = c->prm.h;
-    /* The seed offers 1, 2 or 4; anything else rounds down to one of them. */
+    /* The seed offers 1, 2 or 4: 3 counts as 2, below 1 as 1, above 4 as 4. */
     int nfix = c->prm.fixed <= 1 ? 1 : c->prm.fixed < 4 ? 2 : 4;
     c->fixed[0] = 1;
     if (nfix >= 2)
@@ -130,6 +132,14 @@ static void mark_fixed(struct cloth *c)
         c->fixed[(h - 1) * w] = 1;
         c->fixed[h * w - 1] = 1;
     }
+}
+
+/* Where particle i sits in the flat, unstretched grid. */
+static void grid_position(const struct cloth *c, int i, float *x, float *y)
+{
+    int cols = clampi(c->prm.w, 1, c->n); /* prm.w is only meant to change by re-init */
+    *x = c->prm.spacing * (float)(i % cols);
+    *y = -c->prm.spacing * (float)(i / cols);
 }
 
 static void add_constraint(struct cloth *c, int a, int b, float rest)
@@ -205,8 +215,8 @@ static int build_schedule(struct cloth *c)
     for (int k = 0; k < nc; k++) {
         int slot = first[level[k]]++;
         struct cloth_link *l = &c->link[slot / LANES];
-        l->a[slot % LANES] = c->c1[k];
-        l->b[slot % LANES] = c->c2[k];
+        l->a[slot % LANES] = 2 * (uint32_t)c->c1[k];
+        l->b[slot % LANES] = 2 * (uint32_t)c->c2[k];
         l->rest[slot % LANES] = c->rest[k];
         c->link_con[slot] = k;
     }
@@ -251,12 +261,11 @@ int cloth_init(struct cloth *c, const struct cloth_params *p)
         !c->scratch)
         goto fail;
 
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++) {
-            int k = i * w + j;
-            c->x[k] = c->xold[k] = p->spacing * (float)j;
-            c->y[k] = c->yold[k] = -p->spacing * (float)i;
-        }
+    for (int i = 0; i < c->n; i++) {
+        grid_position(c, i, &c->x[i], &c->y[i]);
+        c->xold[i] = c->x[i];
+        c->yold[i] = c->y[i];
+    }
     mark_fixed(c);
     derive_inverse_masses(c);
     build_constraints(c);
@@ -317,7 +326,8 @@ static inline void project_pbd(float *restrict xa, float *restrict ya,
     }
 }
 
-/* XPBD: dlambda = (-C - at*lambda) / (wa + wb + at), x += w grad(C) dlambda. */
+/* XPBD: dlambda = (-C - at*lambda) / (wa + wb + at), x += w grad(C) dlambda, with
+ * one division: s = dlambda/|d| first, then dlambda = s |d|. */
 static inline void project_xpbd(float *restrict xa, float *restrict ya,
                                 float *restrict xb, float *restrict yb, float wa,
                                 float wb, float rest, float *restrict lambda,
@@ -328,8 +338,8 @@ static inline void project_xpbd(float *restrict xa, float *restrict ya,
     float ws = wa + wb;
     if (d2 > minlen2 && ws > 0.0f) {
         float dl = sqrtf(d2);
-        float dlam = (rest - dl - at * *lambda) / (ws + at);
-        float s = dlam / dl;
+        float s = (rest - dl - at * *lambda) / ((ws + at) * dl);
+        float dlam = s * dl;
         float sa = wa * s, sb = wb * s;
         *lambda += dlam;
         *xa += sa * dx;
@@ -371,53 +381,62 @@ void cloth_project(struct cloth *c, int k, float at)
 
 #if defined(__SSE2__)
 
-/* The x and y of the four particles idx[] as two vectors. */
-static inline void gather4(const float *xy, const int *idx, __m128 *x, __m128 *y)
+/* The pair of floats at p, into the low or the high half of v. */
+#define LOAD_LO(v, p) _mm_loadl_pi((v), (const __m64 *)(p))
+#define LOAD_HI(v, p) _mm_loadh_pi((v), (const __m64 *)(p))
+#define STORE_LO(p, v) _mm_storel_pi((__m64 *)(p), (v))
+#define STORE_HI(p, v) _mm_storeh_pi((__m64 *)(p), (v))
+
+/* x and y of the four particles at offsets o[] of xy, as two vectors. */
+static inline void gather4(const float *xy, const uint32_t *o, __m128 *x, __m128 *y)
 {
-    __m128 lo = _mm_setzero_ps(), hi = _mm_setzero_ps();
-    lo = _mm_loadl_pi(lo, (const __m64 *)&xy[2 * idx[0]]);
-    lo = _mm_loadh_pi(lo, (const __m64 *)&xy[2 * idx[1]]);
-    hi = _mm_loadl_pi(hi, (const __m64 *)&xy[2 * idx[2]]);
-    hi = _mm_loadh_pi(hi, (const __m64 *)&xy[2 * idx[3]]);
+    __m128 lo = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[0]), xy + o[1]);
+    __m128 hi = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[2]), xy + o[3]);
     *x = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
     *y = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
 }
 
 /* Writes back the lanes set in mask (all four in the usual case). */
-static inline void scatter4(float *xy, const int *idx, __m128 x, __m128 y, int mask)
+static inline void scatter4(float *xy, const uint32_t *o, __m128 x, __m128 y, int mask)
 {
     __m128 lo = _mm_unpacklo_ps(x, y), hi = _mm_unpackhi_ps(x, y);
     if (mask == 0xf) {
-        _mm_storel_pi((__m64 *)&xy[2 * idx[0]], lo);
-        _mm_storeh_pi((__m64 *)&xy[2 * idx[1]], lo);
-        _mm_storel_pi((__m64 *)&xy[2 * idx[2]], hi);
-        _mm_storeh_pi((__m64 *)&xy[2 * idx[3]], hi);
+        STORE_LO(xy + o[0], lo);
+        STORE_HI(xy + o[1], lo);
+        STORE_LO(xy + o[2], hi);
+        STORE_HI(xy + o[3], hi);
         return;
     }
     if (mask & 1)
-        _mm_storel_pi((__m64 *)&xy[2 * idx[0]], lo);
+        STORE_LO(xy + o[0], lo);
     if (mask & 2)
-        _mm_storeh_pi((__m64 *)&xy[2 * idx[1]], lo);
+        STORE_HI(xy + o[1], lo);
     if (mask & 4)
-        _mm_storel_pi((__m64 *)&xy[2 * idx[2]], hi);
+        STORE_LO(xy + o[2], hi);
     if (mask & 8)
-        _mm_storeh_pi((__m64 *)&xy[2 * idx[3]], hi);
+        STORE_HI(xy + o[3], hi);
 }
 
 /* One Gauss-Seidel sweep: project_pbd on four lanes at a time. */
 static void sweep_pbd(struct cloth *c, float ml2)
 {
     float *xy = c->xy;
+    const struct cloth_link *l = c->link, *end = c->link + c->nlink;
     const __m128 min2 = _mm_set1_ps(ml2), zero = _mm_setzero_ps();
-    for (int r = 0; r < c->nlink; r++) {
-        const struct cloth_link *l = &c->link[r];
+    for (; l < end; l++) {
+        /* Offsets in locals: the scatter's stores could alias l, so the compiler
+         * would otherwise load them twice. */
+        uint32_t a[LANES], b[LANES];
+        memcpy(a, l->a, sizeof a);
+        memcpy(b, l->b, sizeof b);
         __m128 xa, ya, xb, yb;
-        gather4(xy, l->a, &xa, &ya);
-        gather4(xy, l->b, &xb, &yb);
+        gather4(xy, a, &xa, &ya);
+        gather4(xy, b, &xb, &yb);
         __m128 wa = _mm_loadu_ps(l->wa), wb = _mm_loadu_ps(l->wb);
         __m128 dx = _mm_sub_ps(xa, xb), dy = _mm_sub_ps(ya, yb);
         __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
         __m128 ws = _mm_add_ps(wa, wb);
+        /* The lanes project_pbd would not skip. */
         int on = _mm_movemask_ps(_mm_and_ps(_mm_cmpgt_ps(d2, min2), _mm_cmpgt_ps(ws, zero)));
         if (!on)
             continue;
@@ -428,8 +447,8 @@ static void sweep_pbd(struct cloth *c, float ml2)
         ya = _mm_add_ps(ya, _mm_mul_ps(sa, dy));
         xb = _mm_sub_ps(xb, _mm_mul_ps(sb, dx));
         yb = _mm_sub_ps(yb, _mm_mul_ps(sb, dy));
-        scatter4(xy, l->a, xa, ya, on);
-        scatter4(xy, l->b, xb, yb, on);
+        scatter4(xy, a, xa, ya, on);
+        scatter4(xy, b, xb, yb, on);
     }
 }
 
@@ -437,13 +456,16 @@ static void sweep_pbd(struct cloth *c, float ml2)
 static void sweep_xpbd(struct cloth *c, float at, float ml2)
 {
     float *xy = c->xy;
+    struct cloth_link *l = c->link, *end = c->link + c->nlink;
     const __m128 min2 = _mm_set1_ps(ml2), zero = _mm_setzero_ps();
     const __m128 vat = _mm_set1_ps(at);
-    for (int r = 0; r < c->nlink; r++) {
-        struct cloth_link *l = &c->link[r];
+    for (; l < end; l++) {
+        uint32_t a[LANES], b[LANES];
+        memcpy(a, l->a, sizeof a);
+        memcpy(b, l->b, sizeof b);
         __m128 xa, ya, xb, yb;
-        gather4(xy, l->a, &xa, &ya);
-        gather4(xy, l->b, &xb, &yb);
+        gather4(xy, a, &xa, &ya);
+        gather4(xy, b, &xb, &yb);
         __m128 wa = _mm_loadu_ps(l->wa), wb = _mm_loadu_ps(l->wb);
         __m128 dx = _mm_sub_ps(xa, xb), dy = _mm_sub_ps(ya, yb);
         __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
@@ -455,16 +477,16 @@ static void sweep_xpbd(struct cloth *c, float at, float ml2)
         __m128 lam = _mm_loadu_ps(l->lambda);
         __m128 dl = _mm_sqrt_ps(d2);
         __m128 num = _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(l->rest), dl), _mm_mul_ps(vat, lam));
-        __m128 dlam = _mm_div_ps(num, _mm_add_ps(ws, vat));
-        __m128 s = _mm_div_ps(dlam, dl);
+        __m128 s = _mm_div_ps(num, _mm_mul_ps(_mm_add_ps(ws, vat), dl));
+        __m128 dlam = _mm_mul_ps(s, dl);
         _mm_storeu_ps(l->lambda, _mm_add_ps(lam, _mm_and_ps(dlam, onv)));
         __m128 sa = _mm_mul_ps(wa, s), sb = _mm_mul_ps(wb, s);
         xa = _mm_add_ps(xa, _mm_mul_ps(sa, dx));
         ya = _mm_add_ps(ya, _mm_mul_ps(sa, dy));
         xb = _mm_sub_ps(xb, _mm_mul_ps(sb, dx));
         yb = _mm_sub_ps(yb, _mm_mul_ps(sb, dy));
-        scatter4(xy, l->a, xa, ya, on);
-        scatter4(xy, l->b, xb, yb, on);
+        scatter4(xy, a, xa, ya, on);
+        scatter4(xy, b, xb, yb, on);
     }
 }
 
@@ -476,7 +498,7 @@ static void sweep_pbd(struct cloth *c, float ml2)
     for (int r = 0; r < c->nlink; r++) {
         const struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
-            float *pa = &xy[2 * l->a[i]], *pb = &xy[2 * l->b[i]];
+            float *pa = xy + l->a[i], *pb = xy + l->b[i];
             if (pa != pb)
                 project_pbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i], ml2);
         }
@@ -489,7 +511,7 @@ static void sweep_xpbd(struct cloth *c, float at, float ml2)
     for (int r = 0; r < c->nlink; r++) {
         struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
-            float *pa = &xy[2 * l->a[i]], *pb = &xy[2 * l->b[i]];
+            float *pa = xy + l->a[i], *pb = xy + l->b[i];
             if (pa != pb)
                 project_xpbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i],
                              &l->lambda[i], at, ml2);
@@ -525,14 +547,14 @@ static void predict(struct cloth *c, float h, float g)
 }
 
 /* Positions back from the interleaved copy, and v = (x - xold)/h for the free
- * particles; one that went non-finite goes back to where the step started it,
- * at rest. */
+ * particles. One that went non-finite goes back to where the step started it
+ * (or, should that be non-finite too, to its place in the flat grid), at rest. */
 static void update_velocities(struct cloth *c, float h)
 {
     int n = c->n;
     float inv_h = 1.0f / h;
     float *restrict x = c->x, *restrict y = c->y;
-    const float *restrict xo = c->xold, *restrict yo = c->yold;
+    float *restrict xo = c->xold, *restrict yo = c->yold;
     float *restrict vx = c->vx, *restrict vy = c->vy;
     const float *restrict w = c->w;
     const float *restrict xy = c->xy;
@@ -545,12 +567,14 @@ static void update_velocities(struct cloth *c, float h)
             if (isfinite(ux) && isfinite(uy)) {
                 vx[i] = ux;
                 vy[i] = uy;
-            } else {
-                x[i] = xo[i];
-                y[i] = yo[i];
-                vx[i] = 0.0f;
-                vy[i] = 0.0f;
+                continue;
             }
+            if (!isfinite(xo[i]) || !isfinite(yo[i]))
+                grid_position(c, i, &xo[i], &yo[i]);
+            x[i] = xo[i];
+            y[i] = yo[i];
+            vx[i] = 0.0f;
+            vy[i] = 0.0f;
         }
     }
 }

@@ -20,7 +20,7 @@ static const rgb_t box_bg = RGB(16, 16, 26), box_sel = RGB(60, 60, 100);
 #define HINT_FADE 2.0
 #define REAL_POINTER_HOLD 3.0 /* --auto resumes this long after the last real drag */
 #define MAX_CATCHUP 3         /* a slow frame runs at most this many frames of steps */
-#define DEMO_SCENE_SECONDS 12.0
+#define DEMO_SCENE_SECONDS 9.0
 
 const struct scene_ops *const scenes[SCENE_COUNT] = {&scene_dye, &scene_pbf, &scene_cloth};
 
