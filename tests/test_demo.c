@@ -1,0 +1,241 @@
+/*
+ * test_demo.c — the committed demo.cast: a valid asciicast v2 recording (header,
+ * JSON events, times that never go back), long enough and small enough, and its
+ * bytes, replayed in a tmux pane of the recorded size, show half-block cells and
+ * each scene's HUD at its scripted time in the tour.
+ */
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEMO_PATH "demo.cast"
+#define SCENE_SECONDS 9.0 /* the tour's time per scene (app.c) */
+
+struct event {
+    double t;
+    char code;
+    char *data;
+    size_t len;
+};
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Decodes the JSON string starting at *p (at its opening quote); returns its
+ * bytes (UTF-8) or NULL when it is not valid JSON. */
+static char *json_string(const char **p, size_t *len)
+{
+    const char *s = *p;
+    if (*s != '"')
+        return NULL;
+    s++;
+    size_t cap = strlen(s) + 1, n = 0;
+    char *out = malloc(cap);
+    while (*s && *s != '"') {
+        unsigned char c = (unsigned char)*s++;
+        if (c < 0x20) {
+            free(out);
+            return NULL; /* raw control characters are not allowed in JSON */
+        }
+        if (c != '\\') {
+            out[n++] = (char)c;
+            continue;
+        }
+        c = (unsigned char)*s++;
+        switch (c) {
+        case '"': case '\\': case '/': out[n++] = (char)c; break;
+        case 'n': out[n++] = '\n'; break;
+        case 'r': out[n++] = '\r'; break;
+        case 't': out[n++] = '\t'; break;
+        case 'b': out[n++] = '\b'; break;
+        case 'f': out[n++] = '\f'; break;
+        case 'u': {
+            int v = 0;
+            for (int k = 0; k < 4; k++) {
+                int h = hexval(*s++);
+                if (h < 0) {
+                    free(out);
+                    return NULL;
+                }
+                v = v * 16 + h;
+            }
+            if (v < 0x80) {
+                out[n++] = (char)v;
+            } else if (v < 0x800) {
+                out[n++] = (char)(0xC0 | (v >> 6));
+                out[n++] = (char)(0x80 | (v & 0x3F));
+            } else {
+                out[n++] = (char)(0xE0 | (v >> 12));
+                out[n++] = (char)(0x80 | ((v >> 6) & 0x3F));
+                out[n++] = (char)(0x80 | (v & 0x3F));
+            }
+            break;
+        }
+        default:
+            free(out);
+            return NULL;
+        }
+    }
+    if (*s != '"') {
+        free(out);
+        return NULL;
+    }
+    *p = s + 1;
+    *len = n;
+    return out;
+}
+
+/* Reads demo.cast; fills the header's size and the events. Returns the event
+ * count or -1 with a reason. */
+static int load(int *w, int *h, struct event **evs, const char **why)
+{
+    FILE *f = fopen(DEMO_PATH, "r");
+    if (!f) {
+        *why = "cannot open demo.cast";
+        return -1;
+    }
+    static char line[1 << 22];
+    int n = 0, cap = 0;
+    *evs = NULL;
+    if (!fgets(line, sizeof line, f) || !strstr(line, "\"version\": 2") ||
+        sscanf(strstr(line, "\"width\":") ? strstr(line, "\"width\":") : "", "\"width\": %d", w) != 1 ||
+        sscanf(strstr(line, "\"height\":") ? strstr(line, "\"height\":") : "", "\"height\": %d", h) != 1) {
+        *why = "bad header";
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        struct event e;
+        const char *p = line;
+        char *end;
+        if (*p++ != '[') {
+            *why = "an event is not a JSON array";
+            n = -1;
+            break;
+        }
+        e.t = strtod(p, &end);
+        if (end == p || strncmp(end, ", \"", 3) != 0 || end[4] != '"') {
+            *why = "an event has no time or code";
+            n = -1;
+            break;
+        }
+        e.code = end[3];
+        p = end + 7;
+        e.data = json_string(&p, &e.len);
+        if (!e.data || strcmp(p, "]\n") != 0) {
+            *why = "an event's data is not a valid JSON string";
+            free(e.data);
+            n = -1;
+            break;
+        }
+        if (n == cap)
+            *evs = realloc(*evs, (size_t)(cap = cap ? cap * 2 : 1024) * sizeof **evs);
+        (*evs)[n++] = e;
+    }
+    fclose(f);
+    return n;
+}
+
+static void free_events(struct event *evs, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(evs[i].data);
+    free(evs);
+}
+
+TEST(demo_cast_is_valid_asciicast_v2)
+{
+    int w = 0, h = 0;
+    struct event *evs;
+    const char *why = "";
+    int n = load(&w, &h, &evs, &why);
+    CHECK_MSG(n > 0, "demo.cast: %s", why);
+    if (n <= 0)
+        return;
+    CHECK(w >= 40 && h >= 12);
+    double last = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK_MSG(evs[i].t >= last, "time goes back at event %d", i);
+        CHECK(evs[i].code == 'o' || evs[i].code == 'r');
+        last = evs[i].t;
+    }
+    CHECK_MSG(last >= 20.0, "lasts %.1f s", last);
+    FILE *f = fopen(DEMO_PATH, "r");
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    CHECK_MSG(size < 5 * 1024 * 1024, "%ld bytes", size);
+    free_events(evs, n);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+TEST_E2E(demo_cast_replays_each_scene_in_tmux)
+{
+    int w = 0, h = 0;
+    struct event *evs;
+    const char *why = "";
+    int n = load(&w, &h, &evs, &why);
+    CHECK_MSG(n > 0, "demo.cast: %s", why);
+    if (n <= 0)
+        return;
+    static const char *names[] = {"dye", "pbf", "cloth"};
+    for (int s = 0; s < 3; s++) {
+        /* Everything written up to the middle of the scene's turn. */
+        double at = (s + 0.5) * SCENE_SECONDS;
+        char path[64], sock[64], cmd[512];
+        snprintf(path, sizeof path, "/tmp/swirl-demo-%d-%d", (int)getpid(), s);
+        snprintf(sock, sizeof sock, "swirl-demo-%d-%d", (int)getpid(), s);
+        FILE *f = fopen(path, "wb");
+        for (int i = 0; i < n && evs[i].t <= at; i++)
+            if (evs[i].code == 'o')
+                fwrite(evs[i].data, 1, evs[i].len, f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd,
+                 "LANG=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d -y %d "
+                 "\"stty -onlcr; cat %s; sleep 60\"", sock, w, h, path);
+        CHECK(system(cmd) == 0);
+        char want[32], buf[1 << 16];
+        snprintf(want, sizeof want, " %s ", names[s]);
+        bool seen = false, blocks = false;
+        double t0 = now_s();
+        while (!(seen && blocks) && now_s() - t0 < 15.0) {
+            snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -t e", sock);
+            FILE *p = popen(cmd, "r");
+            size_t k = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
+            if (p)
+                pclose(p);
+            buf[k] = 0;
+            /* The HUD is the last line: the scene's name opens it. */
+            char *last = buf + k;
+            while (last > buf && (last[-1] == '\n'))
+                *--last = 0;
+            while (last > buf && last[-1] != '\n')
+                last--;
+            seen = strncmp(last, want, strlen(want)) == 0;
+            blocks = strstr(buf, "\xe2\x96\x80") != NULL;
+            if (!(seen && blocks)) {
+                struct timespec ts = {0, 50 * 1000 * 1000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        CHECK_MSG(seen, "no '%s' HUD at %.1f s", names[s], at);
+        CHECK_MSG(blocks, "no half-blocks at %.1f s", at);
+        snprintf(cmd, sizeof cmd, "tmux -L %s kill-server 2>/dev/null", sock);
+        system(cmd);
+        remove(path);
+    }
+    free_events(evs, n);
+}
