@@ -105,32 +105,32 @@ float palette_bayer(int x, int y)
     return ((float)m[y & 3][x & 3] + 0.5f) / 16.0f;
 }
 
+/*
+ * Ordered dithering between the two palette colours that bracket c: the nearest
+ * one, n0, and the nearest to c's mirror image through n0, n1. The share of n1
+ * is how far c lies from n0 towards n1, compared with the Bayer threshold of
+ * (x,y). A colour of the palette stays itself, so flat areas of such colours do
+ * not shimmer, and the palette's uneven steps (the cube's 0 -> 95 jump, the grey
+ * ramp's steps of 10) are handled without a fixed spread.
+ */
 rgb_t palette_dither(enum color_mode mode, rgb_t c, int x, int y)
 {
-    /* Spread: about one palette step, so flat areas between two palette colours
-     * become a stable pattern of the two. */
-    float spread;
-    switch (mode) {
-    case COLOR_TRUE:
+    if (mode == COLOR_TRUE)
         return c;
-    case COLOR_MONO:
+    if (mode == COLOR_MONO || (c & COLOR_DEFAULT))
         return COLOR_DEFAULT;
-    case COLOR_256:
-        spread = 40.0f;
-        break;
-    case COLOR_16:
-        spread = 110.0f;
-        break;
-    default:
-        spread = 160.0f;
-        break;
-    }
-    if (c & COLOR_DEFAULT)
-        return COLOR_DEFAULT;
-    int off = (int)lrintf((palette_bayer(x, y) - 0.5f) * spread);
-    rgb_t d = RGB(clampi(rgb_r(c) + off, 0, 255), clampi(rgb_g(c) + off, 0, 255),
-                  clampi(rgb_b(c) + off, 0, 255));
-    return palette_rgb(palette_index(mode, d));
+    rgb_t n0 = palette_rgb(palette_index(mode, c));
+    if (n0 == c)
+        return c;
+    int er = rgb_r(c) - rgb_r(n0), eg = rgb_g(c) - rgb_g(n0), eb = rgb_b(c) - rgb_b(n0);
+    rgb_t mirror = RGB(clampi(rgb_r(c) + er, 0, 255), clampi(rgb_g(c) + eg, 0, 255),
+                       clampi(rgb_b(c) + eb, 0, 255));
+    rgb_t n1 = palette_rgb(palette_index(mode, mirror));
+    if (n1 == n0)
+        return n0;
+    int dr = rgb_r(n1) - rgb_r(n0), dg = rgb_g(n1) - rgb_g(n0), db = rgb_b(n1) - rgb_b(n0);
+    float f = (float)(er * dr + eg * dg + eb * db) / (float)(dr * dr + dg * dg + db * db);
+    return palette_bayer(x, y) < f ? n1 : n0;
 }
 
 static const struct {
