@@ -161,6 +161,82 @@ static int bright_colours(const char *text, int row)
     return n;
 }
 
+/* The colours of the cells of one captured row (capture-pane -e): for a ▀ the
+ * upper pixel is fg and the lower bg; for a space both are bg. Returns cells. */
+struct px2 {
+    int top, bot; /* 0xRRGGBB, or -1 for the default colour */
+};
+
+static int row_pixels(const char *text, int row, struct px2 *out, int max)
+{
+    static char line[1 << 16];
+    line_of(text, row, line, sizeof line);
+    int fg = -1, bg = -1, n = 0;
+    for (const char *p = line; *p && n < max;) {
+        if (*p == 27 && p[1] == '[') {
+            int v[32], nv = 0;
+            const char *q = p + 2;
+            while (*q && *q != 'm' && nv < 32) {
+                v[nv++] = (int)strtol(q, (char **)&q, 10);
+                if (*q == ';')
+                    q++;
+            }
+            for (int i = 0; i < nv; i++) {
+                if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
+                    int c = (v[i + 2] << 16) | (v[i + 3] << 8) | v[i + 4];
+                    if (v[i] == 38)
+                        fg = c;
+                    else
+                        bg = c;
+                    i += 4;
+                } else if (v[i] == 39) {
+                    fg = -1;
+                } else if (v[i] == 49) {
+                    bg = -1;
+                } else if (v[i] == 0) {
+                    fg = bg = -1;
+                }
+            }
+            p = *q ? q + 1 : q;
+            continue;
+        }
+        bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
+        out[n].top = upper ? fg : bg;
+        out[n].bot = bg;
+        n++;
+        p += upper ? 3 : ((unsigned char)*p >= 0xC0 ? ((unsigned char)*p >= 0xE0 ? 3 : 2) : 1);
+    }
+    return n;
+}
+
+static bool is_water(int c)
+{
+    int r = c >> 16 & 255, g = c >> 8 & 255, b = c & 255;
+    return c >= 0 && b >= 100 && b > r + 50 && b > g + 30;
+}
+
+static bool is_red(int c)
+{
+    return c >= 0 && (c >> 16 & 255) > 200 && (c >> 8 & 255) < 80 && (c & 255) < 80;
+}
+
+/* Cells of rows [r0,r1) whose pixels satisfy pred; the first one found goes to
+ * (*col,*row). */
+static int find_cells(const char *text, int r0, int r1, bool (*pred)(int), int *col, int *row)
+{
+    struct px2 px[512];
+    int count = 0;
+    for (int r = r0; r < r1; r++) {
+        int n = row_pixels(text, r, px, 512);
+        for (int c = 0; c < n; c++)
+            if (pred(px[c].top) || pred(px[c].bot)) {
+                if (count++ == 0 && col)
+                    *col = c, *row = r;
+            }
+    }
+    return count;
+}
+
 static bool hud_ready(void)
 {
     return wait_for(plain, " ms/step");
@@ -217,6 +293,77 @@ TEST_E2E(e2e_drag_leaves_dye_along_its_path)
     memcpy(left, line, half);
     left[half] = 0;
     CHECK(strstr(left, ";2;") != NULL && strstr(line + half, ";2;") != NULL);
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_drag_moves_water)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
+    CHECK(hud_ready());
+    /* Let the block collapse, then find water on the floor of the box. */
+    int col = -1, row = -1;
+    double t0 = now_s();
+    while (now_s() - t0 < DEADLINE && find_cells(screen(), 25, 28, is_water, &col, &row) < 20)
+        nap();
+    CHECK(find_cells(screen(), 25, 28, is_water, &col, &row) >= 20);
+    CHECK_INT(find_cells(screen(), 2, 8, is_water, NULL, NULL), 0);
+    /* Grab it and lift it to the top of the box, holding on. */
+    char rep[64];
+    snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", col + 1, row + 1);
+    send_bytes(rep);
+    for (int y = row; y >= 4; y -= 3) {
+        snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", col + 1, y + 1);
+        send_bytes(rep);
+    }
+    /* The grabbed particle (red) follows the pointer up there. */
+    t0 = now_s();
+    while (now_s() - t0 < DEADLINE && find_cells(screen(), 2, 8, is_red, NULL, NULL) == 0)
+        nap();
+    CHECK_MSG(find_cells(screen(), 2, 8, is_red, NULL, NULL) > 0, "no grabbed water at the top");
+    snprintf(rep, sizeof rep, "\x1b[<0;%d;5m", col + 1);
+    send_bytes(rep);
+    send_key("q");
+    stop();
+}
+
+static bool is_cloth(int c)
+{
+    int r = c >> 16 & 255, g = c >> 8 & 255, b = c & 255;
+    return c >= 0 && b > 90 && b > r + 30 && g > 40;
+}
+
+TEST_E2E(e2e_drag_moves_the_cloth)
+{
+    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(hud_ready());
+    /* The cloth hangs in the upper middle; the lower left corner stays clear. */
+    int col = -1, row = -1;
+    CHECK(find_cells(screen(), 2, 20, is_cloth, &col, &row) > 50);
+    CHECK_INT(find_cells(screen(), 24, 28, is_cloth, NULL, NULL), 0);
+    /* Grab the cloth's lowest row near its middle and pull it down and left. */
+    int bottom = -1, mid = -1;
+    for (int r = 2; r < 24; r++) {
+        struct px2 px[512];
+        int n = row_pixels(screen(), r, px, 512);
+        for (int c = 30; c < n && c < 70; c++)
+            if (is_cloth(px[c].top) || is_cloth(px[c].bot))
+                bottom = r, mid = c;
+    }
+    CHECK(bottom > 0);
+    char rep[64];
+    snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", mid + 1, bottom + 1);
+    send_bytes(rep);
+    for (int k = 1; k <= 8; k++) {
+        snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", mid + 1 - 3 * k, bottom + 1 + k);
+        send_bytes(rep);
+    }
+    double t0 = now_s();
+    while (now_s() - t0 < DEADLINE && find_cells(screen(), 24, 28, is_cloth, NULL, NULL) == 0)
+        nap();
+    CHECK_MSG(find_cells(screen(), 24, 28, is_cloth, NULL, NULL) > 0, "the cloth did not follow");
+    snprintf(rep, sizeof rep, "\x1b[<0;%d;%dm", mid + 1 - 24, bottom + 9);
+    send_bytes(rep);
     send_key("q");
     stop();
 }
