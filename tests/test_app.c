@@ -247,3 +247,29 @@ TEST(app_help_lists_every_key)
     }
     app_free(&a);
 }
+
+TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
+{
+    struct app a;
+    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 6,
+                         .sync = false, .demo = true, .seed = 1, .scene = 0};
+    CHECK(app_init(&a, &o, 80, 24) == 0);
+    a.sim_clock = true;
+    bool seen[SCENE_COUNT] = {false, false, false};
+    for (int f = 0; f < 30 * 30; f++) {
+        frames(&a, 1);
+        seen[a.cur] = true;
+    }
+    CHECK(seen[0] && seen[1] && seen[2]);
+    app_compose(&a);
+    CHECK(row_has(&a, 0, app_scene(&a)->name)); /* the caption names the scene */
+    CHECK(a.ptr.down || a.cur == 2); /* the tour's pointer is at work (cloth lifts it at times) */
+    int cur = a.cur;
+    struct input_event e = key_ev('x');
+    app_input(&a, &e);
+    CHECK(!a.demo && !a.quit);
+    CHECK(!a.ptr.down);
+    frames(&a, 30 * 20);
+    CHECK_INT(a.cur, cur); /* no more touring */
+    app_free(&a);
+}

@@ -349,6 +349,8 @@ static int key(struct app *a, int k)
     if (a->demo) { /* any key ends the tour and hands over */
         a->demo = false;
         a->auto_on = a->o.autopilot;
+        if (!a->auto_on && a->ptr.down)
+            pointer_set(a, a->ptr.x, a->ptr.y, false, a->ptr.button); /* the tour lets go */
         if (k != 'q' && k != IK_ESC && k != IK_CTRL_C)
             return APP_NONE;
     }
