@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 static const char ascii_ramp[] = " .:-=+*#%@";
+#define ASCII_BLACK 28 /* luma at or below this is blank in the ASCII ramp */
 
 void cells_init(struct cells *s, int cols, int rows)
 {
@@ -133,8 +134,11 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
             }
             rgb_t m = rgb_mix(image_get(im, x, 2 * r), image_get(im, x, 2 * r + 1), 0.5f);
             int l = luma(m);
-            /* Dither between neighbouring ramp glyphs so gradients keep steps. */
-            float v = (float)l / 256.0f * (float)(nramp - 1) + palette_bayer(x, r) - 0.5f;
+            /* Dither between neighbouring ramp glyphs so gradients keep steps;
+             * the darkest shades (a scene's background) stay blank. */
+            float v = (float)(l - ASCII_BLACK) / (float)(256 - ASCII_BLACK) * (float)(nramp - 1);
+            if (v > 0.0f)
+                v += palette_bayer(x, r) - 0.5f;
             int gi = clampi((int)lrintf(v), 0, nramp - 1);
             rgb_t fg = COLOR_DEFAULT;
             if (mode != COLOR_MONO && gi > 0) {
