@@ -15,10 +15,14 @@
  * h = 4r, built once); loop {lambda_i = -C_i / (sum |grad C|^2 + eps) with
  * C_i = max(rho_i/rho0 - 1, 0), eps = 1e-6; symmetric corrections} until the mean
  * density error drops to max_error_pct or max_iter is reached; v = (x - x_old)/dt;
- * XSPH viscosity as an acceleration for the next step. Options beyond the seed,
- * off by default: the tensile-instability term s_corr (k = 0.1, n = 4,
- * dq = 0.2h) and vorticity confinement. A grabbed particle is kinematic: it is
- * placed where the pointer puts it and released with a given velocity.
+ * XSPH viscosity as an acceleration for the next step. Safety nets that never act
+ * at the seed's parameters: water is clamped into the box shrunk by r after the
+ * solve (and into the box grown by h while solving), and a particle whose
+ * position or velocity turns non-finite returns to its old position at rest.
+ * Options beyond the seed, off by default: the tensile-instability term s_corr
+ * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit) and vorticity
+ * confinement. A grabbed particle is kinematic: it is placed where the pointer
+ * puts it (clamped into the box) and released with a given velocity.
  */
 #ifndef SWIRL_PBF_H
 #define SWIRL_PBF_H
@@ -36,7 +40,9 @@ struct pbf_params {
     float gravity;       /* m/s^2 along y, -9.81 */
     bool scorr;          /* tensile instability term (off in the seed) */
     float vorticity;     /* vorticity confinement epsilon; 0 = off (seed) */
-    bool seed_quirk;     /* keep pbf.html's running error sum across iterations */
+    bool seed_quirk;     /* keep pbf.html's running error sum across iterations;
+                          * false: the plain mean, and the loop stops as soon as
+                          * the positions meet the tolerance */
 };
 
 /* The seed page's values (pbf.html with its GUI inputs). */
@@ -57,17 +63,20 @@ struct pbf {
     /* Half neighbour lists, rebuilt from ns every step: for water particle i,
      * half_nbr[half_start[i] .. half_split[i]-1] are its water neighbours j > i
      * (so each water pair appears once) and half_nbr[half_split[i] ..
-     * half_start[i+1]-1] its boundary neighbours. pair_w and pair_g cache, per
-     * entry, W_ij and the factor g with grad W_ij = g (x_i - x_j) within one
+     * half_start[i+1]-1] its boundary neighbours. pair_w and pair_gx/gy cache,
+     * per entry, W_ij and grad W_ij (the gradient at x_i - x_j) within one
      * iteration. Grown as needed and kept between steps. */
     int *half_start, *half_split, *half_nbr;
-    float *pair_w, *pair_g;
+    float *pair_w, *pair_gx, *pair_gy;
     int half_cap;
     float mass;          /* (2r)^2 * rho0 */
     float h;             /* support radius 4r */
+    float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
+                          * particle in the rest lattice (see pbf.c) */
     float time;
-    int iter;            /* iterations of the last step */
-    float avg_err;       /* the mean density error the solve stopped at (kg/m^3) */
+    int iter;            /* corrections applied in the last step */
+    float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
+                          * with seed_quirk, pbf.html's running value) */
     int grabbed;         /* -1 or the index of the kinematic particle */
     float grab_x, grab_y;
     struct nsearch ns;

@@ -61,6 +61,8 @@ static const char *tmux_out(const char *args)
 
 static const char *screen(void) { return tmux_out("capture-pane -p -e -t e"); }
 static const char *plain(void) { return tmux_out("capture-pane -p -t e"); }
+/* With trailing blanks kept (-N): every cell of every row. */
+static const char *screen_full(void) { return tmux_out("capture-pane -p -e -N -t e"); }
 static const char *modes(void)
 {
     return tmux_out("display -p -t e '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
@@ -167,19 +169,26 @@ struct px2 {
     int top, bot; /* 0xRRGGBB, or -1 for the default colour */
 };
 
+/* capture-pane -e writes each cell's attributes as a change from the cell
+ * before it, across line ends too, so the state is carried from the top. */
 static int row_pixels(const char *text, int row, struct px2 *out, int max)
 {
-    static char line[1 << 16];
-    line_of(text, row, line, sizeof line);
-    int fg = -1, bg = -1, n = 0;
-    for (const char *p = line; *p && n < max;) {
+    int fg = -1, bg = -1, n = 0, r = 0;
+    for (const char *p = text; *p && r <= row;) {
+        if (*p == '\n') {
+            r++;
+            p++;
+            continue;
+        }
         if (*p == 27 && p[1] == '[') {
             int v[32], nv = 0;
             const char *q = p + 2;
-            while (*q && *q != 'm' && nv < 32) {
+            while (*q && *q != 'm' && *q != '\n' && nv < 32) {
                 v[nv++] = (int)strtol(q, (char **)&q, 10);
                 if (*q == ';')
                     q++;
+                else if (*q != 'm')
+                    break;
             }
             for (int i = 0; i < nv; i++) {
                 if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
@@ -197,13 +206,15 @@ static int row_pixels(const char *text, int row, struct px2 *out, int max)
                     fg = bg = -1;
                 }
             }
-            p = *q ? q + 1 : q;
+            p = *q == 'm' ? q + 1 : q;
             continue;
         }
         bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
-        out[n].top = upper ? fg : bg;
-        out[n].bot = bg;
-        n++;
+        if (r == row && n < max) {
+            out[n].top = upper ? fg : bg;
+            out[n].bot = bg;
+            n++;
+        }
         p += upper ? 3 : ((unsigned char)*p >= 0xC0 ? ((unsigned char)*p >= 0xE0 ? 3 : 2) : 1);
     }
     return n;
@@ -413,11 +424,16 @@ TEST_E2E(e2e_resize_keeps_hud_on_last_row)
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
     const char *s = plain();
     CHECK_INT(count(s, "ms/step"), 1);
-    const char *sc = screen();
+    const char *sc = screen_full();
     for (int r = 0; r < 35; r++) {
-        char line[1 << 16];
-        line_of(sc, r, line, sizeof line);
-        CHECK_MSG(strstr(line, "48;2;") != NULL, "row %d was not painted", r);
+        /* A painted row: all 120 cells carry the scene's colours; a stale one
+         * (never drawn after growing) would keep the default background. */
+        struct px2 px[256];
+        int n = row_pixels(sc, r, px, 256), unpainted = 0;
+        for (int c = 0; c < n; c++)
+            unpainted += px[c].bot < 0;
+        CHECK_MSG(n == 120 && unpainted == 0, "row %d: %d cells, %d with the default background",
+                  r, n, unpainted);
     }
     send_key("q");
     stop();
