@@ -97,7 +97,7 @@ bench: swirl
 	./swirl --bench
 
 demo: swirl
-	./swirl --headless --demo --size 100x30 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast
+	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast
 
 install: swirl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

@@ -4,11 +4,9 @@
  * The solver works in the seed's units (metres, y up, particle (0,0) at the
  * origin); the view fits the cloth, hanging from its top corners, into the
  * canvas. Off the seed preset the cloth's particle count follows the canvas (a
- * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: the cloth as a
- * shaded surface (see cloth_draw) with an anti-aliased outline; pinned particles
- * in yellow, the grabbed one in red. A mesh of lines at terminal resolution
- * aliases into a plaid that changes in every cell as the cloth moves; a surface
- * reads better and costs a fraction of the bandwidth.
+ * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: anti-aliased lines
+ * between particles coloured by strain over a dim shaded surface (see
+ * cloth_draw); pinned particles in yellow, the grabbed one in red.
  */
 #include "buf.h"
 #include "cloth.h"
@@ -51,12 +49,12 @@ static const struct param_def cloth_params[P_COUNT] = {
     [P_THROW] = {"release with velocity", 0, 1, 1, PARAM_BOOL},
 };
 
-#define CLOTH_PX 3.0f       /* canvas pixels between neighbours, off the preset */
+#define CLOTH_PX 4.0f       /* canvas pixels between neighbours, off the preset */
 #define STEPS_PER_FRAME 8   /* as the seed page */
 #define GRAB_PX 4.0f
 #define STRAIN_RED 0.25f    /* area stretch drawn fully red */
-#define FABRIC RGB(70, 120, 190)
-#define EDGE RGB(110, 160, 225)
+#define FABRIC RGB(34, 58, 96)
+#define THREAD RGB(170, 200, 235)
 
 struct cloth_scene {
     struct scene_opts opt;
@@ -222,11 +220,27 @@ static float tri_area(const struct cloth *c, int a, int b, int d)
                         (c->y[b] - c->y[a]) * (c->x[d] - c->x[a]));
 }
 
+static rgb_t strain_colour(float e)
+{
+    /* Slack -> pale blue, at rest -> light, stretched -> red. */
+    if (e < 0.0f)
+        return rgb_mix(THREAD, RGB(90, 120, 190), clampf(-e / STRAIN_RED, 0, 1));
+    return rgb_mix(THREAD, RGB(255, 60, 40), clampf(e / STRAIN_RED, 0, 1));
+}
+
+static void thread(struct image *im, const struct view *v, const struct cloth *c, int a, int b)
+{
+    float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
+    float e = (sqrtf(dx * dx + dy * dy) - c->prm.spacing) / c->prm.spacing;
+    image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[b]),
+               view_py(v, c->y[b]), strain_colour(e));
+}
+
 /*
  * The cloth as a filled surface: each grid cell whose four sides are intact is
  * two triangles, shaded by how its area compares with its rest area (folds and
- * compression darker, stretch lighter and redder). The outline is drawn with
- * anti-aliased lines so the silhouette stays smooth.
+ * compression darker, stretch lighter and redder); over it the threads, the
+ * structural constraints as anti-aliased lines coloured by strain.
  */
 static void cloth_draw(void *p, struct image *im)
 {
@@ -257,16 +271,15 @@ static void cloth_draw(void *p, struct image *im)
             image_triangle(im, ax, ay, bx, by, ex, ey, col);
             image_triangle(im, ax, ay, ex, ey, dx, dy, col);
         }
-    /* Outline: edges with a drawn cell on one side only. */
+    /* The threads: anti-aliased lines along every intact structural constraint,
+     * coloured by its strain. */
     for (int i = 0; i < h; i++)
         for (int j = 0; j < w; j++) {
             int a = i * w + j;
-            if (j + 1 < w && s->edge_h[a] && (i == 0 || i == h - 1))
-                image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[a + 1]),
-                           view_py(v, c->y[a + 1]), EDGE);
-            if (i + 1 < h && s->edge_v[a] && (j == 0 || j == w - 1))
-                image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[a + w]),
-                           view_py(v, c->y[a + w]), EDGE);
+            if (j + 1 < w && s->edge_h[a])
+                thread(im, v, c, a, a + 1);
+            if (i + 1 < h && s->edge_v[a])
+                thread(im, v, c, a, a + w);
         }
     for (int i = 0; i < c->n; i++)
         if (c->fixed[i])
