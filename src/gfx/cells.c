@@ -133,7 +133,11 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
                 continue;
             }
             rgb_t m = rgb_mix(image_get(im, x, 2 * r), image_get(im, x, 2 * r + 1), 0.5f);
-            int l = luma(m);
+            /* Brightness for glyph density: luma alone makes saturated blues and
+             * reds (water, dye) nearly vanish, so average it with the value. */
+            int mx = rgb_r(m) > rgb_g(m) ? rgb_r(m) : rgb_g(m);
+            mx = mx > rgb_b(m) ? mx : rgb_b(m);
+            int l = (luma(m) + mx) / 2;
             /* Dither between neighbouring ramp glyphs so gradients keep steps;
              * the darkest shades (a scene's background) stay blank. */
             float v = (float)(l - ASCII_BLACK) / (float)(256 - ASCII_BLACK) * (float)(nramp - 1);
@@ -143,8 +147,6 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
             rgb_t fg = COLOR_DEFAULT;
             if (mode != COLOR_MONO && gi > 0) {
                 /* The glyph carries the brightness; the colour carries the hue. */
-                int mx = rgb_r(m) > rgb_g(m) ? rgb_r(m) : rgb_g(m);
-                mx = mx > rgb_b(m) ? mx : rgb_b(m);
                 fg = palette_nearest(mode, rgb_scale(m, mx > 0 ? 255.0f / (float)mx : 0));
             }
             out[x] = (struct cell){(uint32_t)ascii_ramp[gi], fg, COLOR_DEFAULT};
