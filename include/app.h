@@ -20,6 +20,7 @@
 #define APP_MIN_COLS 20
 #define APP_MIN_ROWS 6
 #define APP_REF_FPS 30
+#define APP_PATH_MAX 64 /* pointer reports kept between two steps */
 
 struct app_opts {
     enum color_mode color;
@@ -55,7 +56,9 @@ struct app {
     int sel;             /* selected parameter in the panel */
     /* Pointer: where events put it, and what the scene has been told. */
     struct {
-        float x, y, px, py;
+        float x, y;
+        float path[2 * APP_PATH_MAX]; /* where it went since the last step: */
+        int npath;                    /* x,y pairs, the last one (x,y) */
         bool down, pressed, scene_down, has;
         int button;
         double last_real; /* app time of the last real pointer event */

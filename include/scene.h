@@ -24,6 +24,8 @@ struct pointer {
     bool released;       /* went up at the start of this step */
     float x0, y0;        /* where it was at the start of the step */
     float x1, y1;        /* where it is at the end of the step */
+    const float *path;   /* the way between: npath points (x,y pairs), the first */
+    int npath;           /* (x0,y0) and the last (x1,y1), at least 2 */
     float vx, vy;        /* its velocity, pixels per second */
     float dt;            /* wall-clock seconds this step stands for */
 };

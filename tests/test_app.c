@@ -273,3 +273,32 @@ TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
     CHECK_INT(a.cur, cur); /* no more touring */
     app_free(&a);
 }
+
+TEST(app_fast_drag_follows_every_report_between_frames)
+{
+    /* An L-shaped drag within one frame: the dye must follow the corner, not cut
+     * across it. */
+    struct app a;
+    init(&a, 0, 60, 24);
+    struct input_event e = key_ev('c');
+    app_input(&a, &e);
+    frames(&a, 1);
+    e = mouse_ev(MOUSE_PRESS, 5, 3);
+    app_input(&a, &e);
+    for (int x = 8; x <= 40; x += 4) {
+        e = mouse_ev(MOUSE_DRAG, x, 3);
+        app_input(&a, &e);
+    }
+    for (int y = 5; y <= 19; y += 2) {
+        e = mouse_ev(MOUSE_DRAG, 40, y);
+        app_input(&a, &e);
+    }
+    frames(&a, 1);
+    e = mouse_ev(MOUSE_RELEASE, 40, 19);
+    app_input(&a, &e);
+    app_compose(&a);
+    rgb_t corner = cells_at(&a.cells, 38, 3)->bg, chord = cells_at(&a.cells, 20, 10)->bg;
+    CHECK_MSG(rgb_r(corner) + rgb_g(corner) + rgb_b(corner) > 90, "corner %06x", corner);
+    CHECK_MSG(rgb_r(chord) + rgb_g(chord) + rgb_b(chord) < 60, "chord %06x", chord);
+    app_free(&a);
+}

@@ -163,14 +163,15 @@ static int dye_steps_per_frame(void *s)
     return 1;
 }
 
-/* Splats along the pointer's path in this step. */
+/* Splats along the pointer's path in this step, half a radius apart. */
 static void stroke(struct dye *d, const struct pointer *p)
 {
-    float x0 = to_dye_x(d, p->x0), y0 = to_dye_y(d, p->y0);
-    float x1 = to_dye_x(d, p->x1), y1 = to_dye_y(d, p->y1);
     float vx = to_dye_x(d, p->vx), vy = to_dye_y(d, p->vy);
     float r = d->prm[P_RADIUS] * (float)d->f.dw / (float)d->w;
-    float len = hypotf(x1 - x0, y1 - y0), speed = hypotf(vx, vy);
+    float len = 0.0f, speed = hypotf(vx, vy);
+    for (int i = 0; i + 1 < p->npath; i++)
+        len += hypotf(to_dye_x(d, p->path[2 * i + 2] - p->path[2 * i]),
+                      to_dye_y(d, p->path[2 * i + 3] - p->path[2 * i + 1]));
     if (!isfinite(len) || !isfinite(speed))
         return;
     int n = (int)ceilf(len / (0.5f * r)) + 1;
@@ -185,10 +186,23 @@ static void stroke(struct dye *d, const struct pointer *p)
     float swirl = (still ? SWIRL_HOLD : SWIRL_SPEED * speed) * d->prm[P_FORCE] / (float)n;
     if (p->button == 2)
         swirl = -swirl; /* right drag turns the other way */
-    for (int k = 0; k < n; k++) {
-        float t = n > 1 ? (float)k / (float)(n - 1) : 1.0f;
-        fluid_splat(&d->f, lerpf(x0, x1, t), lerpf(y0, y1, t), r, vx * force, vy * force,
-                    swirl, rgb);
+    /* Walk the path, a stamp every len/(n-1). */
+    float gap = n > 1 ? len / (float)(n - 1) : 0.0f, next = 0.0f, walked = 0.0f;
+    int stamps = 0;
+    for (int i = 0; i + 1 < p->npath && stamps < n; i++) {
+        float ax = to_dye_x(d, p->path[2 * i]), ay = to_dye_y(d, p->path[2 * i + 1]);
+        float bx = to_dye_x(d, p->path[2 * i + 2]), by = to_dye_y(d, p->path[2 * i + 3]);
+        float seg = hypotf(bx - ax, by - ay);
+        while (stamps < n && (next <= walked + seg || i + 2 == p->npath)) {
+            float t = seg > 0.0f ? clampf((next - walked) / seg, 0.0f, 1.0f) : 1.0f;
+            fluid_splat(&d->f, lerpf(ax, bx, t), lerpf(ay, by, t), r, vx * force, vy * force,
+                        swirl, rgb);
+            stamps++;
+            next += gap;
+            if (gap <= 0.0f && stamps >= n)
+                break;
+        }
+        walked += seg;
     }
 }
 

@@ -77,8 +77,10 @@ void app_switch(struct app *a, int i)
         return;
     if (a->cur >= 0 && a->cur != i && a->ptr.scene_down) {
         /* Let go in the old scene before leaving it. */
-        struct pointer p = {.released = true, .x0 = a->ptr.x, .y0 = a->ptr.y,
-                            .x1 = a->ptr.x, .y1 = a->ptr.y, .dt = 1.0f / (float)APP_REF_FPS};
+        float at[4] = {a->ptr.x, a->ptr.y, a->ptr.x, a->ptr.y};
+        struct pointer p = {.released = true, .x0 = a->ptr.x, .y0 = a->ptr.y, .x1 = a->ptr.x,
+                            .y1 = a->ptr.y, .path = at, .npath = 2,
+                            .dt = 1.0f / (float)APP_REF_FPS};
         scenes[a->cur]->step(a->st[a->cur], &p);
         a->ptr.scene_down = false;
     }
@@ -104,14 +106,29 @@ void app_resize(struct app *a, int cols, int rows)
 
 /* ---- pointer ------------------------------------------------------------- */
 
+/* Starts the pointer's path afresh at where it is. */
+static void path_reset(struct app *a)
+{
+    a->ptr.path[0] = a->ptr.x, a->ptr.path[1] = a->ptr.y;
+    a->ptr.npath = 1;
+}
+
 static void pointer_to(struct app *a, float x, float y)
 {
-    if (!a->ptr.has) {
-        a->ptr.px = x, a->ptr.py = y;
-        a->ptr.has = true;
-    }
     a->ptr.x = clampf(x, 0.0f, (float)canvas_w(a));
     a->ptr.y = clampf(y, 0.0f, (float)canvas_h(a));
+    if (!a->ptr.has) {
+        a->ptr.has = true;
+        path_reset(a);
+        return;
+    }
+    int n = a->ptr.npath;
+    if (a->ptr.path[2 * n - 2] == a->ptr.x && a->ptr.path[2 * n - 1] == a->ptr.y)
+        return;
+    if (n == APP_PATH_MAX) /* full: the newest report replaces the last */
+        n--;
+    a->ptr.path[2 * n] = a->ptr.x, a->ptr.path[2 * n + 1] = a->ptr.y;
+    a->ptr.npath = n + 1;
 }
 
 /* The one path every pointer change takes: real mouse, keyboard pointer, --auto. */
@@ -120,11 +137,45 @@ static void pointer_set(struct app *a, float x, float y, bool down, int button)
     pointer_to(a, x, y);
     if (down && !a->ptr.down) {
         a->ptr.pressed = true;
-        a->ptr.px = a->ptr.x, a->ptr.py = a->ptr.y; /* a new stroke starts here */
+        path_reset(a); /* a new stroke starts here */
     }
     a->ptr.down = down;
     if (down)
         a->ptr.button = button;
+}
+
+/* The point at arc length s along the path, and the index of the segment it is on. */
+static void path_at(const float *path, int n, float s, float *x, float *y, int *seg)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        float dx = path[2 * i + 2] - path[2 * i], dy = path[2 * i + 3] - path[2 * i + 1];
+        float len = sqrtf(dx * dx + dy * dy);
+        if (s <= len || i + 2 == n) {
+            float t = len > 0.0f ? clampf(s / len, 0.0f, 1.0f) : 1.0f;
+            *x = path[2 * i] + dx * t, *y = path[2 * i + 1] + dy * t;
+            *seg = i;
+            return;
+        }
+        s -= len;
+    }
+    *x = path[0], *y = path[1];
+    *seg = 0;
+}
+
+/* The piece of the path between arc lengths s0 and s1, as points into out. */
+static int path_piece(const float *path, int n, float s0, float s1, float *out)
+{
+    int seg0, seg1, m = 0;
+    path_at(path, n, s0, &out[0], &out[1], &seg0);
+    m = 1;
+    float ex, ey;
+    path_at(path, n, s1, &ex, &ey, &seg1);
+    for (int i = seg0 + 1; i <= seg1 && m < APP_PATH_MAX - 1; i++) {
+        out[2 * m] = path[2 * i], out[2 * m + 1] = path[2 * i + 1];
+        m++;
+    }
+    out[2 * m] = ex, out[2 * m + 1] = ey;
+    return m + 1;
 }
 
 static float cell_x(int col) { return (float)col + 0.5f; }
@@ -416,20 +467,29 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
     void *st = a->st[a->cur];
     bool want = a->ptr.down || a->ptr.pressed;
     struct pointer p = {0};
+    float piece[2 * APP_PATH_MAX];
+    const float *path = a->ptr.path;
+    int np = a->ptr.npath;
+    float total = 0.0f;
+    for (int i = 0; i + 1 < np; i++)
+        total += hypotf(path[2 * i + 2] - path[2 * i], path[2 * i + 3] - path[2 * i + 1]);
     p.button = a->ptr.button;
     p.dt = (float)(dt / n);
     if (dt > 0) {
-        p.vx = (a->ptr.x - a->ptr.px) / (float)dt;
-        p.vy = (a->ptr.y - a->ptr.py) / (float)dt;
+        p.vx = (a->ptr.x - path[0]) / (float)dt;
+        p.vy = (a->ptr.y - path[1]) / (float)dt;
     }
+    p.path = piece;
     double t0 = clock();
     for (int k = 0; k < n; k++) {
         p.pressed = k == 0 && want && (!a->ptr.scene_down || a->ptr.pressed);
         p.released = k == 0 && !want && a->ptr.scene_down;
         p.down = want;
-        float f0 = (float)k / (float)n, f1 = (float)(k + 1) / (float)n;
-        p.x0 = lerpf(a->ptr.px, a->ptr.x, f0), p.y0 = lerpf(a->ptr.py, a->ptr.y, f0);
-        p.x1 = lerpf(a->ptr.px, a->ptr.x, f1), p.y1 = lerpf(a->ptr.py, a->ptr.y, f1);
+        /* Each step gets its share of the way the pointer went, by length. */
+        p.npath = path_piece(path, np, total * (float)k / (float)n,
+                             total * (float)(k + 1) / (float)n, piece);
+        p.x0 = piece[0], p.y0 = piece[1];
+        p.x1 = piece[2 * p.npath - 2], p.y1 = piece[2 * p.npath - 1];
         s->step(st, &p);
         a->ptr.scene_down = want;
     }
@@ -437,7 +497,7 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
     double ms = wall * 1000.0 / n;
     a->step_ms = a->step_ms > 0 ? 0.9 * a->step_ms + 0.1 * ms : ms;
     a->steps[a->cur] += n;
-    a->ptr.px = a->ptr.x, a->ptr.py = a->ptr.y;
+    path_reset(a);
     a->ptr.pressed = false;
     return wall;
 }
