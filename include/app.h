@@ -20,6 +20,7 @@
 #define APP_MIN_COLS 20
 #define APP_MIN_ROWS 6
 #define APP_REF_FPS 30
+#define DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
 #define APP_PATH_MAX 64 /* pointer reports kept between two steps */
 
 struct app_opts {
@@ -39,7 +40,6 @@ struct app_opts {
 enum app_action {
     APP_NONE = 0,
     APP_QUIT = 1,
-    APP_REDRAW = 2,      /* the screen must be repainted whole */
 };
 
 struct app {

@@ -54,11 +54,12 @@ struct fluid {
 };
 
 void fluid_params_default(struct fluid_params *p);
-/* Returns 0 or -1 on bad sizes. */
+/* Returns 0, or -1 on bad sizes or when memory runs out (nothing allocated). */
 int fluid_init(struct fluid *f, const struct fluid_params *p, int nx, int ny, int dw, int dh);
 void fluid_free(struct fluid *f);
-/* New grid sizes; velocity and dye are resampled so the picture keeps its shape. */
-void fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh);
+/* New grid sizes; velocity and dye are resampled so the picture keeps its shape.
+ * Returns 0, or -1 (bad sizes, or out of memory: the old grids stay). */
+int fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh);
 void fluid_clear(struct fluid *f);
 void fluid_step(struct fluid *f);
 

@@ -23,7 +23,6 @@ enum {
     IK_TAB = '\t',
     IK_ESC = 27,
     IK_BACKSPACE = 127,
-    IK_CTRL_C = 3,
     IK_UP = 0x110001,
     IK_DOWN,
     IK_LEFT,
@@ -55,7 +54,9 @@ struct input {
 
 void input_init(struct input *in);
 /* Parses bytes; writes at most max events and returns how many. Bytes that may
- * start an unfinished sequence stay pending. */
+ * start an unfinished sequence stay pending. A byte ends at most one event, so
+ * with max >= n nothing is ever lost; past that, events wait in the pending
+ * bytes, and once those fill up the oldest bytes are dropped. */
 int input_feed(struct input *in, const unsigned char *bytes, size_t n,
                struct input_event *ev, int max);
 /* The pending bytes as keys: call after ESCDELAY without further input. */

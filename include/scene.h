@@ -35,6 +35,7 @@ enum {
     PARAM_RESTART = 2,   /* changing it restarts the scene */
     PARAM_LOG = 4,       /* steps multiply by `step` instead of adding it */
     PARAM_BOOL = 8,      /* 0 or 1 */
+    PARAM_ZERO = 16,     /* 0 means off; below `min` it goes to 0 */
 };
 
 struct param_def {

@@ -22,9 +22,22 @@ enum color_mode term_detect_color(void);
 
 /* Headless: prints a JSON line of statistics every `every` steps and a summary. */
 int headless_stats(struct app_opts *o, int cols, int rows, long steps, long every);
-/* Headless recording of `seconds` at o->fps on a simulated clock into path;
- * prints a JSON summary (frames, bytes per frame, ratio to a naive redraw). */
-int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path);
+/* What a headless recording cost. */
+struct record_stats {
+    const char *scene;   /* the scene on screen at the end */
+    long frames;
+    double seconds;      /* recorded (simulated) time */
+    size_t bytes;        /* frame bytes written */
+    size_t naive_bytes;  /* what full redraws of the same frames would have been */
+    double wall;         /* seconds it took */
+};
+
+/* Headless recording of `seconds` at o->fps on a simulated clock into path.
+ * Returns 0, 1 (failed) or 2 (cannot write path). */
+int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path,
+                    struct record_stats *st);
+/* The JSON summary line of a recording, on stdout. */
+void headless_record_summary(const struct record_stats *st);
 /* make bench. */
 int bench_run(void);
 

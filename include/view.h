@@ -8,7 +8,11 @@
 struct view {
     float ox, oy;    /* canvas position of the world origin */
     float zoom;      /* pixels per metre */
+    float fit;       /* the zoom view_fit chose: the wheel stays within a
+                      * factor VIEW_ZOOM_RANGE of it */
 };
+
+#define VIEW_ZOOM_RANGE 64.0f
 
 /* Fits the world rectangle [x0,x1] x [y0,y1] into a w x h canvas with `margin`
  * pixels to spare on every side, centred. */

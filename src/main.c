@@ -132,10 +132,11 @@ static void check_writable(const char *path)
 int main(int argc, char **argv)
 {
     struct app_opts o = {
-        .color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 6, .sync = true,
-        .seed = 1, .scene = 0,
+        .color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
+        .tolerance = DEFAULT_TOLERANCE, .sync = true, .seed = 1, .scene = 0,
     };
     bool color_auto = true, glyphs_auto = true, headless = false, bench = false;
+    bool size_given = false;
     const char *record = NULL;
     int cols = 80, rows = 24;
     long steps = -1, every = 0;
@@ -186,7 +187,10 @@ int main(int argc, char **argv)
         case OPT_GRID: parse_size("--grid", optarg, 4, 4, &o.grid_w, &o.grid_h); break;
         case OPT_RECORD: record = optarg; break;
         case OPT_HEADLESS: headless = true; break;
-        case OPT_SIZE: parse_size("--size", optarg, 1, 2, &cols, &rows); break;
+        case OPT_SIZE:
+            parse_size("--size", optarg, 1, 2, &cols, &rows);
+            size_given = true;
+            break;
         case OPT_STEPS: steps = parse_long("--steps", optarg, 0, 100000000L); break;
         case OPT_EVERY: every = parse_long("--every", optarg, 1, 100000000L); break;
         case OPT_SECONDS: seconds = parse_double("--seconds", optarg, 0.0, 86400.0); break;
@@ -195,7 +199,7 @@ int main(int argc, char **argv)
         case OPT_VERSION: printf("swirl %s\n", SWIRL_VERSION); return 0;
         case ':': die("%s needs a value", argv[optind - 1]);
         default:
-            if (optopt)
+            if (optopt > ' ' && optopt < 127) /* a short option */
                 die("unknown option '-%c' (see --help)", optopt);
             die("unknown option '%s' (see --help)", argv[optind - 1]);
         }
@@ -208,25 +212,35 @@ int main(int argc, char **argv)
         const char *cs = nl_langinfo(CODESET);
         o.glyphs = cs && strcmp(cs, "UTF-8") == 0 ? GLYPHS_HALF : GLYPHS_ASCII;
     }
-    if (record)
-        check_writable(record);
     if (headless) {
+        if (cols < APP_MIN_COLS || rows < APP_MIN_ROWS)
+            die("--size %dx%d is too small for a scene (at least %dx%d)", cols, rows,
+                APP_MIN_COLS, APP_MIN_ROWS);
         if (color_auto)
             o.color = COLOR_TRUE; /* no terminal to ask: record what a modern one shows */
         if (record) {
-            if (seconds < 0)
-                seconds = 10.0;
-            return headless_record(&o, cols, rows, seconds, record);
+            if (steps >= 0 || every > 0)
+                die("--steps and --every are for statistics; a recording takes --seconds");
+            check_writable(record);
+            struct record_stats st;
+            int rc = headless_record(&o, cols, rows, seconds < 0 ? 10.0 : seconds, record, &st);
+            if (rc == 0)
+                headless_record_summary(&st);
+            return rc;
         }
+        if (seconds >= 0)
+            die("--seconds is the length of a recording: it needs --record FILE");
         if (steps < 0)
             die("--headless needs --steps N (statistics) or --record FILE (a recording)");
         if (every == 0)
             every = steps >= 10 ? steps / 10 : 1;
         return headless_stats(&o, cols, rows, steps, every);
     }
-    if (steps >= 0 || every > 0 || seconds >= 0)
-        die("--steps, --every and --seconds need --headless");
+    if (steps >= 0 || every > 0 || seconds >= 0 || size_given)
+        die("--steps, --every, --seconds and --size need --headless");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         die("not a terminal (use --headless for runs without one)");
+    if (record)
+        check_writable(record);
     return term_run(&o, color_auto, record);
 }

@@ -85,7 +85,7 @@ static bool start_swirl(int cols, int rows, const char *env, const char *args)
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 %s ./swirl %s; "
-             "echo SWIRL-EXIT=$?; sleep 60", env, args);
+             "echo SWIRL-EXIT=\\$?; sleep 60", env, args);
     return start(cols, rows, cmd);
 }
 
@@ -451,24 +451,34 @@ TEST_E2E(e2e_quit_restores_the_terminal)
     stop();
 }
 
-TEST_E2E(e2e_ctrl_c_and_sigterm_restore_the_terminal)
+/* The pane's shell runs swirl: send a signal to that child only. */
+static void signal_swirl(const char *sig)
 {
-    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
-    send_key("C-c");
-    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
-    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after Ctrl-C: %s", modes());
-    stop();
-    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
-    CHECK(hud_ready());
-    /* The pane's shell runs swirl: signal that child only. */
     char pid[32];
     snprintf(pid, sizeof pid, "%s", tmux_out("display -p -t e '#{pane_pid}'"));
     pid[strcspn(pid, "\n")] = 0;
-    sh("pkill -TERM -P %s -x swirl", pid);
-    CHECK(wait_for(plain, "SWIRL-EXIT="));
-    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after SIGTERM: %s", modes());
-    stop();
+    sh("pkill -%s -P %s -x swirl", sig, pid);
+}
+
+TEST_E2E(e2e_ctrl_c_and_signals_restore_the_terminal)
+{
+    /* Ctrl-C, SIGTERM and SIGHUP: the terminal comes back whole and the exit
+     * status is the shell's 128 + signal. */
+    static const struct {
+        const char *how, *status;
+    } cases[] = {{"C-c", "SWIRL-EXIT=130"}, {"TERM", "SWIRL-EXIT=143"}, {"HUP", "SWIRL-EXIT=129"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
+        CHECK(hud_ready());
+        CHECK(wait_for(modes, "1 0 1 1 1"));
+        if (i == 0)
+            send_key(cases[i].how);
+        else
+            signal_swirl(cases[i].how);
+        CHECK_MSG(wait_for(plain, cases[i].status), "%s: no %s", cases[i].how, cases[i].status);
+        CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after %s: %s", cases[i].how, modes());
+        stop();
+    }
 }
 
 TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
@@ -523,7 +533,9 @@ TEST_E2E(e2e_bad_arguments_exit_2_with_one_line)
         {"--scene nope", "unknown scene"},
         {"--color rainbow", "colour mode"},
         {"--bogus", "unknown option"},
-        {"--headless --steps 1 --record /nonexistent-dir/x.cast", "cannot write"},
+        {"--headless --seconds 1 --record /nonexistent-dir/x.cast", "cannot write"},
+        {"--headless --size 10x4 --steps 1", "too small"},
+        {"--headless --steps 5 --seconds 2", "--seconds"},
         {"", "not a terminal"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -6,6 +6,7 @@
 #include "swirl.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int feed(struct input *in, const char *s, struct input_event *ev, int max)
@@ -137,4 +138,36 @@ TEST(input_legacy_x10_report)
     CHECK(ev[0].action == MOUSE_PRESS && ev[0].button == 0 && ev[0].x == 2 && ev[0].y == 4);
     CHECK_INT(feed(&in, "\x1b[M##%", ev, 2), 1);
     CHECK(ev[0].action == MOUSE_RELEASE);
+}
+
+TEST(input_a_burst_fed_in_slices_loses_nothing)
+{
+    /* 200 keys and 20 drag reports, fed as the terminal loop feeds them: slices of
+     * 16 bytes with room for 16 events. */
+    char burst[2048];
+    size_t n = 0;
+    for (int i = 0; i < 200; i++)
+        burst[n++] = 'a' + (char)(i % 26);
+    for (int i = 0; i < 20; i++)
+        n += (size_t)snprintf(burst + n, sizeof burst - n, "\x1b[<32;%d;4M", 100 + i);
+    struct input in;
+    input_init(&in);
+    int keys = 0, drags = 0, bad = 0;
+    for (size_t off = 0; off < n; off += 16) {
+        struct input_event ev[16];
+        size_t chunk = n - off < 16 ? n - off : 16;
+        int ne = input_feed(&in, (const unsigned char *)burst + off, chunk, ev, 16);
+        for (int k = 0; k < ne; k++) {
+            if (ev[k].type == INPUT_KEY && ev[k].key >= 'a' && ev[k].key <= 'z')
+                keys++;
+            else if (ev[k].type == INPUT_MOUSE && ev[k].action == MOUSE_DRAG &&
+                     ev[k].x == 99 + drags && ev[k].y == 3)
+                drags++;
+            else
+                bad++;
+        }
+    }
+    CHECK_INT(keys, 200);
+    CHECK_INT(drags, 20);
+    CHECK_INT(bad, 0);
 }

@@ -111,7 +111,8 @@ static struct cell cheapest(const struct encoder *e, const struct cell *now, int
     if (cell_pixels(now, &t, &b) && !colour_differs(t, b, tol)) {
         em.ch = ' ';
         em.fg = e->cur_fg;
-        em.bg = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol) ? e->cur_bg : b;
+        bool keep = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol);
+        em.bg = keep ? e->cur_bg : b;
         return em;
     }
     if (!colour_differs(em.fg, e->cur_fg, tol))

@@ -175,7 +175,8 @@ void image_triangle(struct image *im, float x0, float y0, float x1, float y1, fl
     int xb = clampi((int)ceilf(fmaxf(x0, fmaxf(x1, x2))), 0, im->w);
     int ya = clampi((int)floorf(fminf(y0, fminf(y1, y2))), 0, im->h);
     int yb = clampi((int)ceilf(fmaxf(y0, fmaxf(y1, y2))), 0, im->h);
-    bool t0 = top_left(x1, y1, x2, y2), t1 = top_left(x2, y2, x0, y0), t2 = top_left(x0, y0, x1, y1);
+    bool t0 = top_left(x1, y1, x2, y2), t1 = top_left(x2, y2, x0, y0);
+    bool t2 = top_left(x0, y0, x1, y1);
     for (int y = ya; y < yb; y++)
         for (int x = xa; x < xb; x++) {
             float px = (float)x + 0.5f, py = (float)y + 0.5f;

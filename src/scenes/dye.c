@@ -34,7 +34,7 @@ static const struct param_def dye_params[P_COUNT] = {
     [P_DIFFUSION] = {"dye diffusion", 0.0f, 20.0f, 0.25f, 0},
     [P_DECAY] = {"dye decay", 0.0f, 5.0f, 0.05f, 0},
     [P_DISSIPATION] = {"velocity dissipation", 0.0f, 5.0f, 0.05f, 0},
-    [P_VORTICITY] = {"vorticity", 0.0f, 100.0f, 1.0f, 0},
+    [P_VORTICITY] = {"vorticity", 0.0f, 40.0f, 1.0f, 0},
     [P_FORCE] = {"force", 0.0f, 5.0f, 0.1f, 0},
     [P_RADIUS] = {"splat radius", 1.0f, 30.0f, 0.5f, 0},
     [P_ACCURACY] = {"pressure accuracy", 1e-6f, 1e-1f, 10.0f, PARAM_LOG},
@@ -223,8 +223,9 @@ static void dye_draw(void *s, struct image *im)
           bb = (float)rgb_b(background);
     for (int y = 0; y < im->h; y++)
         for (int x = 0; x < im->w; x++) {
-            int i = f->dw == im->w ? x : clampi((int)(((float)x + 0.5f) * (float)f->dw / (float)im->w), 0, f->dw - 1);
-            int j = f->dh == im->h ? y : clampi((int)(((float)y + 0.5f) * (float)f->dh / (float)im->h), 0, f->dh - 1);
+            int i = f->dw == im->w ? x : (int)(((float)x + 0.5f) * (float)f->dw / (float)im->w);
+            int j = f->dh == im->h ? y : (int)(((float)y + 0.5f) * (float)f->dh / (float)im->h);
+            i = clampi(i, 0, f->dw - 1), j = clampi(j, 0, f->dh - 1);
             const float *c = f->dye + 3 * ((size_t)j * (size_t)f->dw + (size_t)i);
             float r = fmaxf(c[0], 0.0f), g = fmaxf(c[1], 0.0f), b = fmaxf(c[2], 0.0f);
             float m = fmaxf(r, fmaxf(g, b));

@@ -37,8 +37,8 @@ static const struct param_def pbf_params[P_COUNT] = {
     [P_DT] = {"time step", 0.001f, 0.02f, 0.001f, 0},
     [P_MAX_ERROR] = {"max density error %", 0.01f, 10.0f, 0.05f, 0},
     [P_MAX_ITER] = {"max iterations", 1, 500, 1, PARAM_INT},
-    [P_VISCOSITY] = {"viscosity", 0.0f, 10.0f, 0.01f, 0},
-    [P_GRAVITY] = {"gravity", -1000.0f, 1000.0f, 0.5f, 0},
+    [P_VISCOSITY] = {"viscosity", 0.0f, 1.0f, 0.01f, 0},
+    [P_GRAVITY] = {"gravity", -100.0f, 100.0f, 0.5f, 0},
     [P_SCORR] = {"tensile term s_corr", 0, 1, 1, PARAM_BOOL},
     [P_VORTICITY] = {"vorticity", 0.0f, 5.0f, 0.05f, 0},
 };
@@ -79,20 +79,23 @@ static void fit_view(struct pbf_scene *s)
              s->h, 0.5f);
 }
 
+/* (Re)builds the solver; if that fails, the scene keeps what it had. */
 static void build(struct pbf_scene *s)
 {
     struct pbf_params p;
     pbf_params_seed(&p);
     if (!s->opt.preset_seed)
         p.seed_quirk = false; /* the mean error, not the seed's running sum */
+    struct pbf fresh;
+    if (pbf_init(&fresh, &p, (int)s->prm[P_BLOCK_W], (int)s->prm[P_BLOCK_H], s->box_w,
+                 s->box_h) != 0)
+        return;
     if (s->ok)
         pbf_free(&s->sim);
-    s->ok = pbf_init(&s->sim, &p, (int)s->prm[P_BLOCK_W], (int)s->prm[P_BLOCK_H], s->box_w,
-                     s->box_h) == 0;
-    if (s->ok) {
-        push_params(s);
-        fit_view(s);
-    }
+    s->sim = fresh;
+    s->ok = true;
+    push_params(s);
+    fit_view(s);
 }
 
 /* Box and block for a canvas: the canvas's aspect, the seed's fill. */
@@ -158,6 +161,10 @@ static void pbf_restart(void *p)
 {
     struct pbf_scene *s = p;
     size_for_canvas(s);
+    if (!s->opt.preset_seed) { /* the block must fit in the box */
+        s->prm[P_BLOCK_W] = fminf(s->prm[P_BLOCK_W], (float)(s->box_w - 2));
+        s->prm[P_BLOCK_H] = fminf(s->prm[P_BLOCK_H], (float)(s->box_h - 1));
+    }
     build(s);
 }
 
@@ -196,6 +203,9 @@ static void pbf_scene_step(void *p, const struct pointer *ptr)
 /* A grey wall band [x0,x1) x [y0,y1) in canvas pixels, edges anti-aliased. */
 static void wall(struct image *im, float x0, float y0, float x1, float y1)
 {
+    /* Clip first: zoomed in, a wall may be millions of pixels long. */
+    x0 = clampf(x0, 0.0f, (float)im->w), x1 = clampf(x1, 0.0f, (float)im->w);
+    y0 = clampf(y0, 0.0f, (float)im->h), y1 = clampf(y1, 0.0f, (float)im->h);
     for (int y = (int)floorf(y0); (float)y < y1; y++)
         for (int x = (int)floorf(x0); (float)x < x1; x++) {
             float cx = fminf((float)x + 1.0f, x1) - fmaxf((float)x, x0);

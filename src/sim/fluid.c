@@ -14,7 +14,6 @@
  * constant prolongation, many sweeps on the coarsest level.
  */
 #include "fluid.h"
-#include "buf.h"
 #include "swirl.h"
 
 #include <math.h>
@@ -45,8 +44,6 @@ void fluid_params_default(struct fluid_params *p)
 #define U(f, i, j) ((f)->u[(size_t)(j) * (size_t)((f)->nx + 1) + (size_t)(i)])
 #define V(f, i, j) ((f)->v[(size_t)(j) * (size_t)(f)->nx + (size_t)(i)])
 
-static float *falloc(size_t n) { return xcalloc(n, sizeof(float)); }
-
 static void levels_free(struct fluid *f)
 {
     for (int l = 0; l < f->nlevels; l++) {
@@ -57,25 +54,6 @@ static void levels_free(struct fluid *f)
     f->nlevels = 0;
 }
 
-static void levels_alloc(struct fluid *f)
-{
-    int nx = f->nx, ny = f->ny;
-    f->nlevels = 0;
-    for (;;) {
-        struct fluid_level *L = &f->lv[f->nlevels++];
-        size_t n = (size_t)nx * (size_t)ny;
-        L->nx = nx;
-        L->ny = ny;
-        L->p = falloc(n);
-        L->b = falloc(n);
-        L->r = falloc(n);
-        if (nx <= COARSEST || ny <= COARSEST || f->nlevels == FLUID_MAX_LEVELS)
-            break;
-        nx = (nx + 1) / 2;
-        ny = (ny + 1) / 2;
-    }
-}
-
 static void arrays_free(struct fluid *f)
 {
     free(f->u), free(f->v), free(f->u0), free(f->v0);
@@ -84,15 +62,37 @@ static void arrays_free(struct fluid *f)
     levels_free(f);
 }
 
-static void arrays_alloc(struct fluid *f)
+/* Allocates every array for f's sizes, zeroed; returns 0, or -1 with nothing
+ * allocated when memory runs out. */
+static int arrays_alloc(struct fluid *f)
 {
     size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
     size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
-    f->u = falloc(nu), f->u0 = falloc(nu);
-    f->v = falloc(nv), f->v0 = falloc(nv);
-    f->curl = falloc((size_t)f->nx * (size_t)f->ny);
-    f->dye = falloc(nd), f->dye0 = falloc(nd);
-    levels_alloc(f);
+    bool ok = true;
+    f->u = calloc(nu, sizeof(float)), f->u0 = calloc(nu, sizeof(float));
+    f->v = calloc(nv, sizeof(float)), f->v0 = calloc(nv, sizeof(float));
+    f->curl = calloc((size_t)f->nx * (size_t)f->ny, sizeof(float));
+    f->dye = calloc(nd, sizeof(float)), f->dye0 = calloc(nd, sizeof(float));
+    ok = f->u && f->u0 && f->v && f->v0 && f->curl && f->dye && f->dye0;
+    int nx = f->nx, ny = f->ny;
+    f->nlevels = 0;
+    while (ok) {
+        struct fluid_level *L = &f->lv[f->nlevels++];
+        size_t n = (size_t)nx * (size_t)ny;
+        L->nx = nx;
+        L->ny = ny;
+        L->p = calloc(n, sizeof(float));
+        L->b = calloc(n, sizeof(float));
+        L->r = calloc(n, sizeof(float));
+        ok = L->p && L->b && L->r;
+        if (nx <= COARSEST || ny <= COARSEST || f->nlevels == FLUID_MAX_LEVELS)
+            break;
+        nx = (nx + 1) / 2;
+        ny = (ny + 1) / 2;
+    }
+    if (!ok)
+        arrays_free(f);
+    return ok ? 0 : -1;
 }
 
 static bool sizes_ok(int nx, int ny, int dw, int dh)
@@ -108,8 +108,7 @@ int fluid_init(struct fluid *f, const struct fluid_params *p, int nx, int ny, in
         return -1;
     f->prm = *p;
     f->nx = nx, f->ny = ny, f->dw = dw, f->dh = dh;
-    arrays_alloc(f);
-    return 0;
+    return arrays_alloc(f);
 }
 
 void fluid_free(struct fluid *f) { arrays_free(f); }
@@ -487,26 +486,27 @@ void fluid_step(struct fluid *f)
         diffuse(f->v, f->v0, f->nx, f->ny + 1, 1, a, false, true);
     }
     fluid_project(f);
-    if (p->dissipation > 0.0f) {
-        float k = 1.0f / (1.0f + p->dissipation * dt);
-        size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
-        for (size_t i = 0; i < nu; i++)
-            f->u[i] *= k;
-        for (size_t i = 0; i < nv; i++)
-            f->v[i] *= k;
-    }
+    /* Dissipation, and a bound: nothing crosses more than the box in one step
+     * (a run-away vorticity or force setting saturates instead of overflowing). */
+    float k = p->dissipation > 0.0f ? 1.0f / (1.0f + p->dissipation * dt) : 1.0f;
+    float vmax = (float)(f->nx > f->ny ? f->nx : f->ny) / fmaxf(dt, 1e-6f);
+    size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
+    for (size_t i = 0; i < nu; i++)
+        f->u[i] = clampf(f->u[i] * k, -vmax, vmax);
+    for (size_t i = 0; i < nv; i++)
+        f->v[i] = clampf(f->v[i] * k, -vmax, vmax);
     f->diffuse_sweeps = 0;
     if (p->diffusion > 0.0f)
         f->diffuse_sweeps = diffuse(f->dye, f->dye0, f->dw, f->dh, 3,
                                      p->diffusion * dt, false, false);
     float scale[3];
     advect_dye(f, scale);
-    float k = p->decay > 0.0f ? expf(-p->decay * dt) : 1.0f;
+    float fade = p->decay > 0.0f ? expf(-p->decay * dt) : 1.0f;
     size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
     for (size_t i = 0; i < nd; i += 3) {
-        f->dye[i] *= k * scale[0];
-        f->dye[i + 1] *= k * scale[1];
-        f->dye[i + 2] *= k * scale[2];
+        f->dye[i] *= fade * scale[0];
+        f->dye[i + 1] *= fade * scale[1];
+        f->dye[i + 2] *= fade * scale[2];
     }
 }
 
@@ -557,14 +557,19 @@ void fluid_splat(struct fluid *f, float x, float y, float r, float vx, float vy,
         }
 }
 
-void fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh)
+int fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh)
 {
-    if (!sizes_ok(nx, ny, dw, dh) || (nx == f->nx && ny == f->ny && dw == f->dw && dh == f->dh))
-        return;
+    if (!sizes_ok(nx, ny, dw, dh))
+        return -1;
+    if (nx == f->nx && ny == f->ny && dw == f->dw && dh == f->dh)
+        return 0;
     struct fluid old = *f;
     f->nx = nx, f->ny = ny, f->dw = dw, f->dh = dh;
     f->nlevels = 0;
-    arrays_alloc(f);
+    if (arrays_alloc(f) != 0) { /* out of memory: keep the old grids */
+        *f = old;
+        return -1;
+    }
     float ax = (float)old.nx / (float)nx, ay = (float)old.ny / (float)ny;
     for (int j = 0; j < ny; j++)
         for (int i = 1; i < nx; i++)
@@ -589,11 +594,13 @@ void fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh)
                 float top = OD(i0, j0) + (OD(i1, j0) - OD(i0, j0)) * s;
                 float bot = OD(i0, j1) + (OD(i1, j1) - OD(i0, j1)) * s;
 #undef OD
-                f->dye[3 * ((size_t)j * (size_t)dw + (size_t)i) + (size_t)c] = top + (bot - top) * t;
+                size_t k = 3 * ((size_t)j * (size_t)dw + (size_t)i) + (size_t)c;
+                f->dye[k] = top + (bot - top) * t;
             }
         }
     arrays_free(&old);
     fluid_project(f);
+    return 0;
 }
 
 float fluid_total_dye(const struct fluid *f)
@@ -612,9 +619,9 @@ float fluid_kinetic_energy(const struct fluid *f)
     double s = 0.0;
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
-            float uc = 0.5f * (U(f, i, j) + U(f, i + 1, j)) / sx;
-            float vc = 0.5f * (V(f, i, j) + V(f, i, j + 1)) / sy;
-            s += 0.5 * (double)(uc * uc + vc * vc);
+            double uc = 0.5 * ((double)U(f, i, j) + (double)U(f, i + 1, j)) / sx;
+            double vc = 0.5 * ((double)V(f, i, j) + (double)V(f, i, j + 1)) / sy;
+            s += 0.5 * (uc * uc + vc * vc);
         }
     return (float)(s / (double)((size_t)nx * (size_t)ny));
 }

@@ -280,10 +280,19 @@ static void param_change(struct app *a, int dir)
     const struct param_def *d = &s->params[a->sel];
     float *v = s->param(a->st[a->cur], a->sel);
     float nv;
-    if (d->flags & PARAM_LOG)
+    if ((d->flags & PARAM_ZERO) && *v == 0.0f)
+        nv = dir > 0 ? d->min : 0.0f; /* from off to the smallest value */
+    else if (d->flags & PARAM_LOG)
         nv = dir > 0 ? *v * d->step : *v / d->step;
     else
         nv = *v + (float)dir * d->step;
+    if ((d->flags & PARAM_ZERO) && nv < d->min * 0.999f) {
+        if (*v == 0.0f)
+            return;
+        *v = 0.0f; /* below the smallest value: off */
+        s->param_changed(a->st[a->cur], a->sel);
+        return;
+    }
     if (d->flags & (PARAM_INT | PARAM_BOOL))
         nv = roundf(nv);
     /* Snap sums of float steps onto the step grid so 0.1+0.2 shows as 0.3. */
@@ -392,7 +401,6 @@ static const struct binding bindings[] = {
     {'h', act_help, NULL, NULL},
     {'q', act_quit, "q Esc", "quit (Esc first closes a panel)"},
     {IK_ESC, act_escape, NULL, NULL},
-    {IK_CTRL_C, act_quit, NULL, NULL},
 };
 
 static int key(struct app *a, int k)
@@ -402,7 +410,7 @@ static int key(struct app *a, int k)
         a->auto_on = a->o.autopilot;
         if (!a->auto_on && a->ptr.down)
             pointer_set(a, a->ptr.x, a->ptr.y, false, a->ptr.button); /* the tour lets go */
-        if (k != 'q' && k != IK_ESC && k != IK_CTRL_C)
+        if (k != 'q' && k != IK_ESC)
             return APP_NONE;
     }
     for (size_t i = 0; i < sizeof bindings / sizeof bindings[0]; i++)
@@ -440,8 +448,8 @@ static void autopilot(struct app *a)
     float x, y;
     bool down;
     int button;
-    app_scene(a)->autopilot(a->st[a->cur], a->now - a->shown_at, canvas_w(a), canvas_h(a), &x, &y, &down,
-                            &button);
+    app_scene(a)->autopilot(a->st[a->cur], a->now - a->shown_at, canvas_w(a), canvas_h(a), &x,
+                            &y, &down, &button);
     pointer_set(a, x, y, down, button);
 }
 
@@ -563,7 +571,8 @@ static void box(struct app *a, int col, int row, int w, int h)
     for (int r = row; r < row + h && r < a->rows - 1; r++)
         for (int c = col; c < col + w && c < a->cols; c++)
             if (r >= 0 && c >= 0)
-                *cells_at(&a->cells, c, r) = (struct cell){' ', COLOR_DEFAULT, mode_colour(a, box_bg)};
+                *cells_at(&a->cells, c, r) =
+                    (struct cell){' ', COLOR_DEFAULT, mode_colour(a, box_bg)};
 }
 
 static void help_overlay(struct app *a)
@@ -608,12 +617,14 @@ static void panel_overlay(struct app *a)
         float v = *s->param(a->st[a->cur], i);
         if (d->flags & PARAM_BOOL)
             snprintf(line, sizeof line, "%-22s %s", d->name, v != 0.0f ? "on" : "off");
+        else if ((d->flags & PARAM_ZERO) && v == 0.0f)
+            snprintf(line, sizeof line, "%-22s off", d->name);
         else
             snprintf(line, sizeof line, "%-22s %.4g%s", d->name, (double)v,
                      d->flags & PARAM_RESTART ? " *" : "");
         bool sel = i == a->sel;
-        if (sel)
-            for (int c = 1; c < w - 1; c++)
+        if (sel && 1 + i < a->rows - 1)
+            for (int c = 1; c < w - 1 && c < a->cols; c++)
                 cells_at(&a->cells, c, 1 + i)->bg = mode_colour(a, box_sel);
         text(a, 1, 1 + i, sel ? ">" : " ", hud_key, sel ? box_sel : box_bg);
         text(a, 2, 1 + i, line, hud_fg, sel ? box_sel : box_bg);
@@ -657,8 +668,10 @@ static void kbd_pointer(struct app *a)
 {
     if (!a->kbd)
         return;
-    int c = clampi((int)a->ptr.x, 0, a->cols - 1), r = clampi((int)(a->ptr.y / 2.0f), 0, a->rows - 2);
-    *cells_at(&a->cells, c, r) = (struct cell){a->ptr.down ? '#' : '+', mode_colour(a, RGB(255, 255, 255)),
+    int c = clampi((int)a->ptr.x, 0, a->cols - 1);
+    int r = clampi((int)(a->ptr.y / 2.0f), 0, a->rows - 2);
+    *cells_at(&a->cells, c, r) = (struct cell){a->ptr.down ? '#' : '+',
+                                               mode_colour(a, RGB(255, 255, 255)),
                                                mode_colour(a, RGB(200, 40, 40))};
 }
 

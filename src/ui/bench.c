@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define REPEATS 3 /* timed runs of each case, interleaved; the best one counts */
@@ -55,8 +56,9 @@ static void stam_lin_solve(int n, int b, float *x, const float *x0, float a, flo
     for (int k = 0; k < 20; k++) {
         for (int i = 1; i <= n; i++)
             for (int j = 1; j <= n; j++)
-                x[SIX(n, i, j)] = (x0[SIX(n, i, j)] + a * (x[SIX(n, i - 1, j)] + x[SIX(n, i + 1, j)] +
-                                                        x[SIX(n, i, j - 1)] + x[SIX(n, i, j + 1)])) / c;
+                x[SIX(n, i, j)] = (x0[SIX(n, i, j)] +
+                                   a * (x[SIX(n, i - 1, j)] + x[SIX(n, i + 1, j)] +
+                                        x[SIX(n, i, j - 1)] + x[SIX(n, i, j + 1)])) / c;
         stam_set_bnd(n, b, x);
     }
 }
@@ -133,31 +135,51 @@ static void stam_step(struct stam *s, float visc, float diff, float dt)
 
 static double ms_since(double t0) { return (mono_now() - t0) * 1000.0; }
 
-/* Runs node on the seed page's own code; returns ms per step or -1. */
+/* Runs node on the seed page's own code (tests/bench/seedrun.js, from the
+ * source tree); returns ms per step or -1. No shell: the paths go as arguments. */
 static double seed_js(const char *seed_file, const char *kind, int steps)
 {
-    const char *dir = getenv("SWIRL_SEEDS");
-    char path[512], cmd[1200], line[512];
+    const char *dir = getenv("SWIRL_SEEDS"), *script = "tests/bench/seedrun.js";
+    char path[512], nsteps[16], line[512];
     snprintf(path, sizeof path, "%s/%s", dir ? dir : "../shared/seeds", seed_file);
+    snprintf(nsteps, sizeof nsteps, "%d", steps);
     if (access(path, R_OK) != 0) {
         printf("  (seed page %s not found: set SWIRL_SEEDS)\n", path);
         return -1;
     }
-    if (system("node --version >/dev/null 2>&1") != 0) {
-        printf("  (node is not installed: the JavaScript comparison is skipped)\n");
+    if (access(script, R_OK) != 0) {
+        printf("  (%s not found: run the bench from the source tree)\n", script);
         return -1;
     }
-    snprintf(cmd, sizeof cmd, "node tests/bench/seedrun.js '%s' %s %d", path, kind, steps);
-    FILE *p = popen(cmd, "r");
-    if (!p)
+    int fd[2];
+    if (pipe(fd) != 0)
         return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        execlp("node", "node", script, path, kind, nsteps, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
     double ms = -1;
-    while (fgets(line, sizeof line, p)) {
-        char *m = strstr(line, "\"ms_per_step\":");
-        if (m)
-            ms = atof(m + 14);
+    FILE *p = pid > 0 ? fdopen(fd[0], "r") : NULL;
+    if (p) {
+        while (fgets(line, sizeof line, p)) {
+            char *m = strstr(line, "\"ms_per_step\":");
+            if (m)
+                ms = atof(m + 14);
+        }
+        fclose(p);
+    } else {
+        close(fd[0]);
     }
-    pclose(p);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        printf("  (node is not installed: the JavaScript comparison is skipped)\n");
     return ms;
 }
 
@@ -232,8 +254,9 @@ static void bench_dye(void)
     double t0;
 
     /* Whole pipeline: 200x60 under continuous stirring. */
-    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30, .tolerance = 6,
-                         .sync = true, .autopilot = true, .seed = 1, .scene = 0};
+    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
+                         .tolerance = DEFAULT_TOLERANCE, .sync = true, .autopilot = true,
+                         .seed = 1, .scene = 0};
     struct app a;
     struct buf out;
     buf_init(&out);
@@ -254,30 +277,27 @@ static void bench_dye(void)
     buf_free(&out);
 }
 
-/* Bytes per frame at 120x40 under --auto, exactly as the headless recorder makes them. */
+/* Bytes per frame at 120x40 under --auto: the headless recorder itself, so the
+ * figure is the one `swirl --headless --scene dye --size 120x40 --auto
+ * --seconds 10 --record out.cast` reports for its recording. */
 static void bench_bandwidth(void)
 {
     printf("  bandwidth, 120x40 truecolor, --auto, 10 s at 30 fps, default tolerance: ");
     fflush(stdout);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd,
-             "./swirl --headless --scene dye --size 120x40 --auto --seconds 10 --record "
-             "/tmp/swirl-bench-%d.cast", (int)getpid());
-    FILE *p = popen(cmd, "r");
-    char line[1024] = "";
-    if (p) {
-        if (!fgets(line, sizeof line, p))
-            line[0] = 0;
-        pclose(p);
-    }
-    char *b = strstr(line, "\"bytes_per_frame\":"), *nv = strstr(line, "\"naive_bytes_per_frame\":");
-    if (b && nv)
+    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
+                         .tolerance = DEFAULT_TOLERANCE, .sync = true, .autopilot = true,
+                         .seed = 1, .scene = 0};
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/swirl-bench-%d.cast", (int)getpid());
+    struct record_stats st;
+    if (headless_record(&o, 120, 40, 10.0, path, &st) == 0 && st.frames > 0)
         printf("%.1f KB per frame; a naive full redraw %.1f KB (ratio %.2f; target <= 33 KB)\n",
-               atof(b + 18) / 1000.0, atof(nv + 24) / 1000.0, atof(b + 18) / atof(nv + 24));
+               (double)st.bytes / (double)st.frames / 1000.0,
+               (double)st.naive_bytes / (double)st.frames / 1000.0,
+               (double)st.bytes / (double)st.naive_bytes);
     else
         printf("(recording failed)\n");
-    snprintf(cmd, sizeof cmd, "/tmp/swirl-bench-%d.cast", (int)getpid());
-    remove(cmd);
+    remove(path);
 }
 
 /* ---- pbf -------------------------------------------------------------------- */

@@ -49,9 +49,11 @@ int headless_stats(struct app_opts *o, int cols, int rows, long steps, long ever
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
-int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path)
+int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path,
+                    struct record_stats *st)
 {
     struct cast cast;
+    memset(st, 0, sizeof *st);
     if (cast_open(&cast, path, cols, rows, "xterm-256color", 0, "swirl") != 0) {
         fprintf(stderr, "swirl: cannot write %s: %s\n", path, strerror(errno));
         return 2;
@@ -69,7 +71,6 @@ int headless_record(struct app_opts *o, int cols, int rows, double seconds, cons
     buf_init(&naive);
     long frames = (long)(seconds * o->fps + 0.5);
     double dt = 1.0 / o->fps, wall0 = mono_now();
-    size_t bytes = 0, naive_bytes = 0;
     sim_now = 0.0;
     cast_output(&cast, 0.0, "\x1b[?25l", 6);
     for (long f = 0; f < frames; f++) {
@@ -79,24 +80,18 @@ int headless_record(struct app_opts *o, int cols, int rows, double seconds, cons
         sim_now = t;
         app_compose(&a);
         buf_clear(&out);
-        size_t n = app_encode(&a, &out);
+        st->bytes += app_encode(&a, &out);
         cast_output(&cast, t, out.p, out.len);
-        bytes += n;
         buf_clear(&naive);
         encode_naive(&a.cells, o->color, &naive);
-        naive_bytes += naive.len;
+        st->naive_bytes += naive.len;
     }
     cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
     int rc = cast_close(&cast);
-    double wall = mono_now() - wall0;
-    printf("{\"summary\":true,\"scene\":\"%s\",\"frames\":%ld,\"seconds\":%.3f,\"bytes\":%zu,"
-           "\"bytes_per_frame\":%.1f,\"naive_bytes_per_frame\":%.1f,\"ratio_to_naive\":%.4f,"
-           "\"ms_per_frame\":%.3f}\n",
-           app_scene(&a)->name, frames, (double)frames * dt, bytes,
-           frames ? (double)bytes / (double)frames : 0.0,
-           frames ? (double)naive_bytes / (double)frames : 0.0,
-           naive_bytes ? (double)bytes / (double)naive_bytes : 0.0,
-           frames ? wall * 1000.0 / (double)frames : 0.0);
+    st->frames = frames;
+    st->seconds = (double)frames * dt;
+    st->wall = mono_now() - wall0;
+    st->scene = app_scene(&a)->name;
     buf_free(&out);
     buf_free(&naive);
     app_free(&a);
@@ -105,4 +100,16 @@ int headless_record(struct app_opts *o, int cols, int rows, double seconds, cons
         return 1;
     }
     return 0;
+}
+
+void headless_record_summary(const struct record_stats *st)
+{
+    double f = st->frames > 0 ? (double)st->frames : 1.0;
+    printf("{\"summary\":true,\"scene\":\"%s\",\"frames\":%ld,\"seconds\":%.3f,\"bytes\":%zu,"
+           "\"bytes_per_frame\":%.1f,\"naive_bytes_per_frame\":%.1f,\"ratio_to_naive\":%.4f,"
+           "\"ms_per_frame\":%.3f}\n",
+           st->scene, st->frames, st->seconds, st->bytes, (double)st->bytes / f,
+           (double)st->naive_bytes / f,
+           st->naive_bytes ? (double)st->bytes / (double)st->naive_bytes : 0.0,
+           st->wall * 1000.0 / f);
 }

@@ -40,9 +40,12 @@
 #define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[?25h"
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define PING "\x1b[5n"
-#define ESC_DELAY 0.025    /* a lone ESC this old is the Esc key */
+#define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define MAX_IN_FLIGHT 2    /* frames sent but not yet acknowledged */
 #define PING_GIVE_UP 1.0   /* no answer ever: the terminal does not do DSR */
+#define PING_LOST 1.0      /* no answer for this long: count the pings as lost */
+#define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
+#define DRAIN_WAIT 0.3     /* on leaving, how long to wait for answers in flight */
 
 static volatile sig_atomic_t sig_quit, sig_tstp, sig_winch;
 static struct termios saved_tio;
@@ -74,11 +77,7 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-static void on_quit(int sig)
-{
-    (void)sig;
-    sig_quit = 1;
-}
+static void on_quit(int sig) { sig_quit = sig; }
 static void on_tstp(int sig)
 {
     (void)sig;
@@ -176,7 +175,8 @@ struct flow {
     int in_flight;
     bool answered;     /* the terminal has answered at least once */
     bool off;          /* it never does: pace by the clock alone */
-    double first_ping;
+    double first_ping; /* when the very first ping went out */
+    double waiting;    /* since when the oldest unanswered ping has waited */
 };
 
 static bool flow_can_send(struct flow *f, double now)
@@ -187,11 +187,76 @@ static bool flow_can_send(struct flow *f, double now)
         f->off = true;
         return true;
     }
+    if (now - f->waiting > PING_LOST) { /* an answer got lost: do not wait for it forever */
+        f->in_flight = 0;
+        return true;
+    }
     return false;
 }
 
-static void suspend(struct app *a)
+static void flow_sent(struct flow *f, double now)
 {
+    if (f->first_ping == 0)
+        f->first_ping = now;
+    if (f->in_flight++ == 0)
+        f->waiting = now;
+}
+
+static void flow_answered(struct flow *f, double now)
+{
+    f->in_flight = f->in_flight > 0 ? f->in_flight - 1 : 0;
+    f->answered = true;
+    f->waiting = now;
+}
+
+/*
+ * The terminal answers our pings even after we stop reading, and an answer that
+ * arrives once the shell has the terminal back is echoed as "^[[0n". So before
+ * leaving the screen: ping once more and swallow input up to that last answer
+ * (answers come in order), for at most DRAIN_WAIT, then flush what is left.
+ */
+static void drain_answers(struct flow *f)
+{
+    if (!f->off && f->answered) {
+        write_all(STDOUT_FILENO, PING, sizeof PING - 1);
+        int want = f->in_flight + 1, got = 0;
+        struct input in;
+        input_init(&in);
+        double end = mono_now() + DRAIN_WAIT;
+        while (got < want) {
+            double left = end - mono_now();
+            struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
+            if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) <= 0 || !(pf.revents & POLLIN))
+                break;
+            unsigned char b[FEED_BYTES];
+            ssize_t n = read(STDIN_FILENO, b, sizeof b);
+            if (n <= 0)
+                break;
+            struct input_event ev[FEED_BYTES];
+            int ne = input_feed(&in, b, (size_t)n, ev, FEED_BYTES);
+            for (int i = 0; i < ne; i++)
+                got += ev[i].type == INPUT_PONG;
+        }
+        f->in_flight = 0;
+    }
+    tcflush(STDIN_FILENO, TCIFLUSH);
+}
+
+/* Events to the app; the terminal's answers to our pings to the flow control. */
+static void dispatch(struct app *a, struct flow *f, const struct input_event *ev, int n,
+                     double now)
+{
+    for (int i = 0; i < n; i++) {
+        if (ev[i].type == INPUT_PONG)
+            flow_answered(f, now);
+        else
+            app_input(a, &ev[i]);
+    }
+}
+
+static void suspend(struct app *a, struct flow *f)
+{
+    drain_answers(f);
     screen_leave();
     install(SIGTSTP, SIG_DFL);
     raise(SIGTSTP);
@@ -269,27 +334,20 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
         while (nb < sizeof bytes && (ch = getch()) != ERR)
             if (ch >= 0 && ch < 256)
                 bytes[nb++] = (unsigned char)ch;
-        struct input_event ev[128];
-        int ne = 0;
-        if (nb) {
-            ne = input_feed(&in, bytes, nb, ev, 128);
+        struct input_event ev[FEED_BYTES];
+        for (size_t off = 0; off < nb; off += FEED_BYTES) {
+            size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
+            dispatch(&a, &flow, ev, input_feed(&in, bytes + off, chunk, ev, FEED_BYTES), now);
+        }
+        if (nb)
             last_byte = now;
-        } else if (input_pending(&in) && now - last_byte >= ESC_DELAY) {
-            ne = input_flush(&in, ev, 128);
-        }
-        for (int i = 0; i < ne; i++) {
-            if (ev[i].type == INPUT_PONG) {
-                flow.in_flight = flow.in_flight > 0 ? flow.in_flight - 1 : 0;
-                flow.answered = true;
-                continue;
-            }
-            app_input(&a, &ev[i]);
-        }
+        else if (input_pending(&in) && now - last_byte >= ESC_DELAY)
+            dispatch(&a, &flow, ev, input_flush(&in, ev, FEED_BYTES), now);
         if (a.quit || sig_quit)
             break;
         if (sig_tstp) {
             sig_tstp = 0;
-            suspend(&a);
+            suspend(&a, &flow);
             now = mono_now();
             next = now;
             flow.in_flight = 0;
@@ -322,10 +380,8 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
                     if (recording)
                         cast_output(&cast, now - t0, out.p, out.len);
                     if (!flow.off) {
-                        if (!flow.in_flight && !flow.answered && flow.first_ping == 0)
-                            flow.first_ping = now;
                         buf_puts(&out, PING);
-                        flow.in_flight++;
+                        flow_sent(&flow, now);
                     }
                     write_all(STDOUT_FILENO, out.p, out.len);
                     a.bytes += n;
@@ -348,6 +404,7 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
         }
     }
 
+    drain_answers(&flow);
     screen_leave();
     delscreen(scr);
     app_free(&a);
@@ -359,5 +416,5 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
             return 1;
         }
     }
-    return 0;
+    return sig_quit ? 128 + sig_quit : 0; /* the shell's convention for a signal */
 }
