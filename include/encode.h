@@ -11,7 +11,10 @@
  * is not where the cursor already is; fg and bg SGRs are elided when equal to
  * those in force (a space shows no fg, so its fg is never sent), and a colour
  * within the tolerance of the one in force is shown with that one. An unchanged
- * frame appends nothing; a frame that sends something may be wrapped in
+ * frame appends nothing. With `sweep` on, one row per frame, in turn, is
+ * compared with no tolerance, so differences the tolerance let stand (a faded
+ * trail a shade off the background, say) are put right within a few frames
+ * instead of staying for good. A frame that sends something may be wrapped in
  * synchronized-output marks (CSI ?2026 h ... l). After encode_invalidate() (start,
  * resize, return from Ctrl-Z) the next frame resets SGR and sends every cell.
  */
@@ -25,6 +28,8 @@ struct encoder {
     enum color_mode mode;
     int tolerance;       /* per-channel, 0..255, truecolor only */
     bool sync;           /* wrap frames in CSI ?2026 h/l */
+    bool sweep;          /* each frame, one row is compared exactly (see below) */
+    int sweep_row;
     int cols, rows;
     struct cell *shadow;
     bool valid;          /* shadow matches the screen */

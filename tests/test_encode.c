@@ -204,3 +204,31 @@ TEST(encode_utf8_forms)
     CHECK_BYTES(b.p, b.len, "a\xc3\xa9\xe2\x96\x80\xf0\x9f\x98\x80");
     buf_free(&b);
 }
+
+TEST(encode_sweep_puts_right_what_the_tolerance_let_stand)
+{
+    struct cells s;
+    struct encoder e;
+    struct buf b;
+    sample(&s);
+    encode_init(&e, COLOR_TRUE, 6, false);
+    e.sweep = true;
+    buf_init(&b);
+    encode_frame(&e, &s, &b);
+    cells_at(&s, 2, 1)->fg = RGB(251, 252, 253); /* 'B', a shade off: within tolerance */
+    bool fixed = false;
+    for (int f = 0; f < s.rows && !fixed; f++) {
+        buf_clear(&b);
+        encode_frame(&e, &s, &b);
+        fixed = e.shadow[5].fg == RGB(251, 252, 253);
+    }
+    CHECK(fixed);
+    /* Once exact, nothing more is sent, sweep or not. */
+    for (int f = 0; f < 2 * s.rows; f++) {
+        buf_clear(&b);
+        CHECK_INT(encode_frame(&e, &s, &b), 0);
+    }
+    encode_free(&e);
+    cells_free(&s);
+    buf_free(&b);
+}

@@ -215,14 +215,16 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         e->cur_fg = e->cur_bg = COLOR_DEFAULT;
         e->cur_row = e->cur_col = -1;
     }
+    int exact = e->sweep && e->valid ? e->sweep_row % s->rows : -1;
     for (int r = 0; r < s->rows; r++) {
+        int rtol = r == exact ? 0 : tol;
         for (int c = 0; c < s->cols; c++) {
             size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
             const struct cell *now = &s->c[i];
-            if (e->valid && !cell_differs(&e->shadow[i], now, tol))
+            if (e->valid && !cell_differs(&e->shadow[i], now, rtol))
                 continue;
             /* The shadow records what the screen shows. */
-            struct cell em = cheapest(e, now, tol);
+            struct cell em = cheapest(e, now, rtol);
             move_to(e, out, r, c);
             set_colours(e, out, &em);
             encode_utf8(out, em.ch);
@@ -233,6 +235,7 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
             sent++;
         }
     }
+    e->sweep_row = (e->sweep_row + 1) % s->rows;
     if (sent == 0 && e->valid) {
         out->len = start; /* nothing changed: nothing at all is written */
         return 0;

@@ -84,6 +84,8 @@ void app_switch(struct app *a, int i)
         scenes[a->cur]->step(a->st[a->cur], &p);
         a->ptr.scene_down = false;
     }
+    if (a->cur != i)
+        encode_invalidate(&a->enc); /* a new picture: nothing of the old may linger */
     a->cur = i;
     a->sel = 0;
     a->shown_at = a->now;
@@ -709,6 +711,7 @@ void app_compose(struct app *a)
 size_t app_encode(struct app *a, struct buf *out)
 {
     size_t before = out->len;
+    a->enc.sweep = !a->paused; /* a paused picture stays as sent: not a byte more */
     encode_frame(&a->enc, &a->cells, out);
     return out->len - before;
 }
