@@ -4,6 +4,7 @@
  * bytes, replayed in a tmux pane of the recorded size, show half-block cells and
  * each scene's HUD at its scripted time in the tour.
  */
+#include "term.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -143,6 +144,15 @@ static int load(int *w, int *h, struct event **evs, const char **why)
     return n;
 }
 
+/* load(), failing the test with the reason when demo.cast is not right. */
+static int load_checked(int *w, int *h, struct event **evs)
+{
+    const char *why = "";
+    int n = load(w, h, evs, &why);
+    CHECK_MSG(n > 0, "demo.cast: %s", why);
+    return n;
+}
+
 static void free_events(struct event *evs, int n)
 {
     for (int i = 0; i < n; i++)
@@ -154,9 +164,7 @@ TEST(demo_cast_is_valid_asciicast_v2)
 {
     int w = 0, h = 0;
     struct event *evs;
-    const char *why = "";
-    int n = load(&w, &h, &evs, &why);
-    CHECK_MSG(n > 0, "demo.cast: %s", why);
+    int n = load_checked(&w, &h, &evs);
     if (n <= 0)
         return;
     CHECK(w >= 40 && h >= 12);
@@ -175,20 +183,11 @@ TEST(demo_cast_is_valid_asciicast_v2)
     free_events(evs, n);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 TEST_E2E(demo_cast_replays_each_scene_in_tmux)
 {
     int w = 0, h = 0;
     struct event *evs;
-    const char *why = "";
-    int n = load(&w, &h, &evs, &why);
-    CHECK_MSG(n > 0, "demo.cast: %s", why);
+    int n = load_checked(&w, &h, &evs);
     if (n <= 0)
         return;
     static const char *names[] = {"dye", "pbf", "cloth"};
@@ -210,8 +209,8 @@ TEST_E2E(demo_cast_replays_each_scene_in_tmux)
         char want[32], buf[1 << 16];
         snprintf(want, sizeof want, " %s ", names[s]);
         bool seen = false, blocks = false;
-        double t0 = now_s();
-        while (!(seen && blocks) && now_s() - t0 < 15.0) {
+        double t0 = mono_now();
+        while (!(seen && blocks) && mono_now() - t0 < 15.0) {
             snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -t e", sock);
             FILE *p = popen(cmd, "r");
             size_t k = p ? fread(buf, 1, sizeof buf - 1, p) : 0;

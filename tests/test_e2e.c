@@ -5,6 +5,7 @@
  * modes. Every wait polls the screen against a deadline; nothing sleeps a fixed
  * time and hopes. Each test uses its own tmux server socket.
  */
+#include "term.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -18,13 +19,6 @@
 #define DEADLINE 15.0 /* seconds: generous, for a loaded machine */
 
 static char sock[64];
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void nap(void)
 {
@@ -72,7 +66,7 @@ static const char *modes(void)
 /* Starts `cmd` (run by sh) in a cols x rows pane. */
 static bool start(int cols, int rows, const char *cmd)
 {
-    snprintf(sock, sizeof sock, "swirl-e2e-%d-%ld", (int)getpid(), (long)(now_s() * 1000) % 100000);
+    snprintf(sock, sizeof sock, "swirl-e2e-%d-%ld", (int)getpid(), (long)(mono_now() * 1000) % 100000);
     return sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d "
               "-y %d \"%s\"", sock, cols, rows, cmd) == 0;
 }
@@ -91,8 +85,8 @@ static bool start_swirl(int cols, int rows, const char *env, const char *args)
 
 static bool wait_for(const char *(*grab)(void), const char *needle)
 {
-    double t0 = now_s();
-    while (now_s() - t0 < DEADLINE) {
+    double t0 = mono_now();
+    while (mono_now() - t0 < DEADLINE) {
         if (strstr(grab(), needle))
             return true;
         nap();
@@ -102,8 +96,8 @@ static bool wait_for(const char *(*grab)(void), const char *needle)
 
 static bool wait_gone(const char *(*grab)(void), const char *needle)
 {
-    double t0 = now_s();
-    while (now_s() - t0 < DEADLINE) {
+    double t0 = mono_now();
+    while (mono_now() - t0 < DEADLINE) {
         if (!strstr(grab(), needle))
             return true;
         nap();
@@ -276,8 +270,8 @@ TEST_E2E(e2e_drag_leaves_dye_along_its_path)
     CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
     send_key("c"); /* clear the opening splats */
-    double t0 = now_s();
-    while (bright_colours(screen(), 6) > 2 && now_s() - t0 < DEADLINE)
+    double t0 = mono_now();
+    while (bright_colours(screen(), 6) > 2 && mono_now() - t0 < DEADLINE)
         nap();
     int before = bright_colours(screen(), 6), far_before = bright_colours(screen(), 24);
     CHECK(before <= 2);
@@ -290,8 +284,8 @@ TEST_E2E(e2e_drag_leaves_dye_along_its_path)
     }
     send_bytes("\x1b[<0;90;7m");
     int after = 0;
-    t0 = now_s();
-    while ((after = bright_colours(screen(), 6)) < 30 && now_s() - t0 < DEADLINE)
+    t0 = mono_now();
+    while ((after = bright_colours(screen(), 6)) < 30 && mono_now() - t0 < DEADLINE)
         nap();
     CHECK_MSG(after >= 30, "bright colours on the stroke's row: %d -> %d", before, after);
     /* Far from the stroke, the fluid stayed dark. */
@@ -314,8 +308,8 @@ TEST_E2E(e2e_drag_moves_water)
     CHECK(hud_ready());
     /* Let the block collapse, then find water on the floor of the box. */
     int col = -1, row = -1;
-    double t0 = now_s();
-    while (now_s() - t0 < DEADLINE && find_cells(screen(), 25, 28, is_water, &col, &row) < 20)
+    double t0 = mono_now();
+    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 25, 28, is_water, &col, &row) < 20)
         nap();
     CHECK(find_cells(screen(), 25, 28, is_water, &col, &row) >= 20);
     CHECK_INT(find_cells(screen(), 2, 8, is_water, NULL, NULL), 0);
@@ -328,8 +322,8 @@ TEST_E2E(e2e_drag_moves_water)
         send_bytes(rep);
     }
     /* The grabbed particle (red) follows the pointer up there. */
-    t0 = now_s();
-    while (now_s() - t0 < DEADLINE && find_cells(screen(), 2, 8, is_red, NULL, NULL) == 0)
+    t0 = mono_now();
+    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 2, 8, is_red, NULL, NULL) == 0)
         nap();
     CHECK_MSG(find_cells(screen(), 2, 8, is_red, NULL, NULL) > 0, "no grabbed water at the top");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;5m", col + 1);
@@ -369,8 +363,8 @@ TEST_E2E(e2e_drag_moves_the_cloth)
         snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", mid + 1 - 3 * k, bottom + 1 + k);
         send_bytes(rep);
     }
-    double t0 = now_s();
-    while (now_s() - t0 < DEADLINE && find_cells(screen(), 24, 28, is_cloth, NULL, NULL) == 0)
+    double t0 = mono_now();
+    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 24, 28, is_cloth, NULL, NULL) == 0)
         nap();
     CHECK_MSG(find_cells(screen(), 24, 28, is_cloth, NULL, NULL) > 0, "the cloth did not follow");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dm", mid + 1 - 24, bottom + 9);
@@ -408,18 +402,18 @@ TEST_E2E(e2e_resize_keeps_hud_on_last_row)
     CHECK(hud_ready());
     sh("tmux -L %s resize-window -t e -x 70 -y 18", sock);
     char last[4096];
-    double t0 = now_s();
+    double t0 = mono_now();
     do {
         line_of(plain(), 17, last, sizeof last);
         nap();
-    } while (!strstr(last, "fps") && now_s() - t0 < DEADLINE);
+    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
     CHECK_MSG(strstr(last, "fps") != NULL, "last row after shrinking: %s", last);
     sh("tmux -L %s resize-window -t e -x 120 -y 36", sock);
-    t0 = now_s();
+    t0 = mono_now();
     do {
         line_of(plain(), 35, last, sizeof last);
         nap();
-    } while (!strstr(last, "fps") && now_s() - t0 < DEADLINE);
+    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
     CHECK_MSG(strstr(last, "fps") != NULL, "last row after growing: %s", last);
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
     const char *s = plain();
