@@ -71,8 +71,8 @@ struct app {
     double fps;          /* frames drawn per second, measured */
     double fps_t0;
     int fps_frames;
-    long frames, frames_skipped;
-    size_t bytes, last_bytes;
+    long frames, frames_skipped; /* frames drawn; skipped while the link was behind */
+    size_t bytes;        /* bytes of all frames drawn */
     double demo_t0;
     bool demo;
     bool sim_clock;      /* timing is simulated (recordings): HUD shows no ms */

@@ -592,6 +592,11 @@ static void help_overlay(struct app *a)
     lines[n++][0] = 0;
     snprintf(lines[n++], 96, "  %-11s %s", "mouse", s->mouse);
     snprintf(lines[n++], 96, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
+    if (a->frames > 0) {
+        lines[n++][0] = 0;
+        snprintf(lines[n++], 96, "  %-11s %.1f KB a frame, %ld frames skipped (link behind)",
+                 "output", (double)a->bytes / (double)a->frames / 1000.0, a->frames_skipped);
+    }
     int w = 0;
     for (int i = 0; i < n; i++)
         w = (int)strlen(lines[i]) > w ? (int)strlen(lines[i]) : w;

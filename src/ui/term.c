@@ -385,7 +385,6 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
                     }
                     write_all(STDOUT_FILENO, out.p, out.len);
                     a.bytes += n;
-                    a.last_bytes = n;
                 }
                 a.frames++;
             } else if (changed) {
