@@ -399,7 +399,8 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
             wait = ESC_DELAY;
         if (wait > 0) {
             struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-            poll(&pf, 1, (int)(wait * 1000.0) + 1);
+            if (poll(&pf, 1, (int)(wait * 1000.0) + 1) > 0 && (pf.revents & (POLLHUP | POLLNVAL)))
+                break; /* the terminal is gone (no SIGHUP came): stop, do not spin */
         }
     }
 
