@@ -223,8 +223,17 @@ static void pbf_draw(void *p, struct image *im)
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->view;
     float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
-    /* The walls: the band the boundary particles cover, drawn solid (single
-     * particles a pixel or two apart would alias into a dotted line). */
+    for (int i = 0; i < sim->nfluid; i++) {
+        if (i == sim->grabbed)
+            continue;
+        float speed = fminf(hypotf(sim->vx[i], sim->vy[i]), SPEED_MAX);
+        if (!isfinite(speed))
+            speed = 0.0f;
+        rgb_t c = hsl_to_rgb(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
+        image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]), rad * 1.15f, c, 1.0f);
+    }
+    /* The walls, over the water's edge: the band the boundary particles cover,
+     * drawn solid (particles a pixel or two apart would alias into dots). */
     float r = sim->prm.radius;
     float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
     float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
@@ -233,16 +242,10 @@ static void pbf_draw(void *p, struct image *im)
     wall(im, x0, y1 - t, x1, y1);
     wall(im, x0, y0, x0 + t, y1);
     wall(im, x1 - t, y0, x1, y1);
-    for (int i = 0; i < sim->nfluid; i++) {
-        float speed = fminf(hypotf(sim->vx[i], sim->vy[i]), SPEED_MAX);
-        if (!isfinite(speed))
-            speed = 0.0f;
-        rgb_t c = i == sim->grabbed
-                      ? RGB(255, 0, 0)
-                      : hsl_to_rgb(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
-        image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]),
-                   i == sim->grabbed ? 2.0f * rad : rad * 1.15f, c, 1.0f);
-    }
+    /* The grabbed particle last, in red and larger, as in the seed. */
+    if (sim->grabbed >= 0)
+        image_disc(im, view_px(v, sim->x[sim->grabbed]), view_py(v, sim->y[sim->grabbed]),
+                   2.0f * rad, RGB(255, 0, 0), 1.0f);
 }
 
 static void pbf_zoom(void *p, float x, float y, int clicks)
