@@ -517,6 +517,63 @@ TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
     stop();
 }
 
+TEST_E2E(e2e_colour_depth_follows_the_environment)
+{
+    /* tmux-256color without COLORTERM: terminfo says 256 colours, no RGB. */
+    CHECK(start_swirl(80, 24, "COLORTERM=", ""));
+    CHECK(hud_ready());
+    const char *s = screen();
+    CHECK_MSG(strstr(s, "8;5;") != NULL, "no 256-colour cells");
+    CHECK(strstr(s, "8;2;") == NULL);
+    send_key("q");
+    stop();
+    /* NO_COLOR: no colour at all, the picture in glyphs. */
+    CHECK(start_swirl(80, 24, "COLORTERM=truecolor NO_COLOR=1", ""));
+    CHECK(hud_ready());
+    s = screen();
+    CHECK(strstr(s, "8;5;") == NULL && strstr(s, "8;2;") == NULL);
+    CHECK(strstr(s, "\xe2\x96") != NULL); /* half and full blocks */
+    send_key("q");
+    stop();
+}
+
+TEST_E2E(e2e_record_a_session_with_a_resize)
+{
+    char path[64], args[128];
+    snprintf(path, sizeof path, "/tmp/swirl-e2e-%d.cast", (int)getpid());
+    snprintf(args, sizeof args, "--record %s", path);
+    CHECK(start_swirl(70, 20, "COLORTERM=truecolor", args));
+    CHECK(hud_ready());
+    sh("tmux -L %s resize-window -t e -x 60 -y 18", sock);
+    char last[4096];
+    double t0 = mono_now();
+    do {
+        line_of(plain(), 17, last, sizeof last);
+        nap();
+    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
+    send_key("q");
+    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    stop();
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char line[1 << 16];
+    int outputs = 0, resizes = 0, header = 0;
+    while (fgets(line, sizeof line, f)) {
+        header += strstr(line, "\"version\": 2, \"width\": 70, \"height\": 20") != NULL;
+        outputs += strstr(line, ", \"o\", \"") != NULL;
+        resizes += strstr(line, ", \"r\", \"60x18\"]") != NULL;
+        /* What a player replays: frames, not our mouse modes or pings. */
+        CHECK(strstr(line, "?1002h") == NULL && strstr(line, "[5n") == NULL);
+    }
+    fclose(f);
+    remove(path);
+    CHECK_INT(header, 1);
+    CHECK_MSG(outputs >= 3, "%d output events", outputs); /* hide cursor, frames */
+    CHECK_INT(resizes, 1);
+}
+
 TEST_E2E(e2e_bad_arguments_exit_2_with_one_line)
 {
     struct {
