@@ -48,7 +48,7 @@ build/%.o: src/%.c $(wildcard include/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
 
-build/tests/%.o: tests/%.c $(wildcard include/*.h) tests/test.h Makefile
+build/tests/%.o: tests/%.c $(wildcard include/*.h) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
@@ -84,7 +84,7 @@ SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=build-san/tests/%.o)
 build-san/%.o: src/%.c $(wildcard include/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
-build-san/tests/%.o: tests/%.c $(wildcard include/*.h) tests/test.h Makefile
+build-san/tests/%.o: tests/%.c $(wildcard include/*.h) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 build-san/swirl: $(SAN_OBJ)

@@ -4,13 +4,12 @@
  * bytes, replayed in a tmux pane of the recorded size, show half-block cells and
  * each scene's HUD at its scripted time in the tour.
  */
-#include "term.h"
+#include "e2e.h"
 #include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define DEMO_PATH "demo.cast"
@@ -192,48 +191,23 @@ TEST_E2E(demo_cast_replays_each_scene_in_tmux)
         return;
     static const char *names[] = {"dye", "pbf", "cloth"};
     for (int s = 0; s < 3; s++) {
-        /* Everything written up to the middle of the scene's turn. */
+        /* Everything written up to the middle of the scene's turn, replayed by
+         * cat into a pane of the recorded size. */
         double at = (s + 0.5) * SCENE_SECONDS;
-        char path[64], sock[64], cmd[512];
+        char path[64], cmd[160], hud[32];
         snprintf(path, sizeof path, "/tmp/swirl-demo-%d-%d", (int)getpid(), s);
-        snprintf(sock, sizeof sock, "swirl-demo-%d-%d", (int)getpid(), s);
         FILE *f = fopen(path, "wb");
         for (int i = 0; i < n && evs[i].t <= at; i++)
             if (evs[i].code == 'o')
                 fwrite(evs[i].data, 1, evs[i].len, f);
         fclose(f);
-        snprintf(cmd, sizeof cmd,
-                 "LANG=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d -y %d "
-                 "\"stty -onlcr; cat %s; sleep 60\"", sock, w, h, path);
-        CHECK(system(cmd) == 0);
-        char want[32], buf[1 << 16];
-        snprintf(want, sizeof want, " %s ", names[s]);
-        bool seen = false, blocks = false;
-        double t0 = mono_now();
-        while (!(seen && blocks) && mono_now() - t0 < 15.0) {
-            snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p -t e", sock);
-            FILE *p = popen(cmd, "r");
-            size_t k = p ? fread(buf, 1, sizeof buf - 1, p) : 0;
-            if (p)
-                pclose(p);
-            buf[k] = 0;
-            /* The HUD is the last line: the scene's name opens it. */
-            char *last = buf + k;
-            while (last > buf && (last[-1] == '\n'))
-                *--last = 0;
-            while (last > buf && last[-1] != '\n')
-                last--;
-            seen = strncmp(last, want, strlen(want)) == 0;
-            blocks = strstr(buf, "\xe2\x96\x80") != NULL;
-            if (!(seen && blocks)) {
-                struct timespec ts = {0, 50 * 1000 * 1000};
-                nanosleep(&ts, NULL);
-            }
-        }
-        CHECK_MSG(seen, "no '%s' HUD at %.1f s", names[s], at);
-        CHECK_MSG(blocks, "no half-blocks at %.1f s", at);
-        snprintf(cmd, sizeof cmd, "tmux -L %s kill-server 2>/dev/null", sock);
-        system(cmd);
+        snprintf(cmd, sizeof cmd, "stty -onlcr; cat %s; sleep 60", path);
+        CHECK(e2e_start(w, h, cmd));
+        /* The HUD opens the last row with the scene's name. */
+        snprintf(hud, sizeof hud, "\n %s ", names[s]);
+        CHECK_MSG(e2e_wait_for(e2e_plain, hud), "no '%s' HUD at %.1f s", names[s], at);
+        CHECK_MSG(e2e_wait_for(e2e_plain, "\xe2\x96\x80"), "no half-blocks at %.1f s", at);
+        e2e_stop();
         remove(path);
     }
     free_events(evs, n);

@@ -6,6 +6,7 @@
  * time and hopes. Each test uses its own tmux server socket.
  */
 #include "term.h"
+#include "e2e.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -15,124 +16,6 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define DEADLINE 15.0 /* seconds: generous, for a loaded machine */
-
-static char sock[64];
-
-static void nap(void)
-{
-    struct timespec ts = {0, 40 * 1000 * 1000};
-    nanosleep(&ts, NULL);
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return system(cmd);
-}
-
-/* Output of a tmux command against our server, into a static buffer. */
-static const char *tmux_out(const char *args)
-{
-    static char out[1 << 20];
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "tmux -L %s %s 2>/dev/null", sock, args);
-    FILE *p = popen(cmd, "r");
-    size_t n = 0;
-    if (p) {
-        n = fread(out, 1, sizeof out - 1, p);
-        pclose(p);
-    }
-    out[n] = 0;
-    return out;
-}
-
-static const char *screen(void) { return tmux_out("capture-pane -p -e -t e"); }
-static const char *plain(void) { return tmux_out("capture-pane -p -t e"); }
-/* With trailing blanks kept (-N): every cell of every row. */
-static const char *screen_full(void) { return tmux_out("capture-pane -p -e -N -t e"); }
-static const char *modes(void)
-{
-    return tmux_out("display -p -t e '#{alternate_on} #{cursor_flag} #{mouse_any_flag} "
-                    "#{mouse_sgr_flag} #{mouse_button_flag}'");
-}
-
-/* Starts `cmd` (run by sh) in a cols x rows pane. */
-static bool start(int cols, int rows, const char *cmd)
-{
-    snprintf(sock, sizeof sock, "swirl-e2e-%d-%ld", (int)getpid(), (long)(mono_now() * 1000) % 100000);
-    return sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d "
-              "-y %d \"%s\"", sock, cols, rows, cmd) == 0;
-}
-
-static void stop(void) { sh("tmux -L %s kill-server 2>/dev/null", sock); }
-
-/* Starts swirl with extra arguments and environment, and waits for its HUD. */
-static bool start_swirl(int cols, int rows, const char *env, const char *args)
-{
-    char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 %s ./swirl %s; "
-             "echo SWIRL-EXIT=\\$?; sleep 60", env, args);
-    return start(cols, rows, cmd);
-}
-
-static bool wait_for(const char *(*grab)(void), const char *needle)
-{
-    double t0 = mono_now();
-    while (mono_now() - t0 < DEADLINE) {
-        if (strstr(grab(), needle))
-            return true;
-        nap();
-    }
-    return false;
-}
-
-static bool wait_gone(const char *(*grab)(void), const char *needle)
-{
-    double t0 = mono_now();
-    while (mono_now() - t0 < DEADLINE) {
-        if (!strstr(grab(), needle))
-            return true;
-        nap();
-    }
-    return false;
-}
-
-/* Sends bytes as they are (hex, so escapes need no quoting). */
-static void send_bytes(const char *s)
-{
-    char cmd[4096];
-    int n = snprintf(cmd, sizeof cmd, "tmux -L %s send-keys -t e -H", sock);
-    for (; *s && n < (int)sizeof cmd - 8; s++)
-        n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %02x", (unsigned char)*s);
-    system(cmd);
-}
-
-static void send_key(const char *k) { sh("tmux -L %s send-keys -t e %s", sock, k); }
-
-/* The n-th line (0-based) of a capture, copied out. */
-static void line_of(const char *text, int n, char *out, size_t cap)
-{
-    for (int i = 0; i < n && text; i++) {
-        text = strchr(text, '\n');
-        if (text)
-            text++;
-    }
-    size_t k = 0;
-    if (text)
-        while (text[k] && text[k] != '\n' && k + 1 < cap)
-            k++;
-    if (text)
-        memcpy(out, text, k);
-    out[k] = 0;
-}
 
 static int count(const char *hay, const char *needle)
 {
@@ -147,7 +30,7 @@ static int count(const char *hay, const char *needle)
 static int bright_colours(const char *text, int row)
 {
     static char line[1 << 16];
-    line_of(text, row, line, sizeof line);
+    e2e_line_of(text, row, line, sizeof line);
     int n = 0;
     for (const char *p = line; (p = strstr(p, ";2;")); p += 3) {
         int r, g, b;
@@ -244,92 +127,92 @@ static int find_cells(const char *text, int r0, int r1, bool (*pred)(int), int *
 
 static bool hud_ready(void)
 {
-    return wait_for(plain, " ms/step");
+    return e2e_wait_for(e2e_plain, " ms/step");
 }
 
 TEST_E2E(e2e_truecolor_half_blocks_and_hud)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    const char *s = screen();
+    const char *s = e2e_screen();
     CHECK(count(s, "\xe2\x96\x80") > 100); /* ▀ */
     CHECK(strstr(s, "38;2;") != NULL && strstr(s, "48;2;") != NULL);
     char last[4096];
-    line_of(plain(), 29, last, sizeof last);
+    e2e_line_of(e2e_plain(), 29, last, sizeof last);
     CHECK_MSG(strstr(last, "dye") && strstr(last, "fps"), "last row: %s", last);
     /* The hint fades in the middle of the canvas. */
-    CHECK(strstr(plain(), "drag to stir") != NULL);
+    CHECK(strstr(e2e_plain(), "drag to stir") != NULL);
     /* The pane runs in the alternate screen with button-motion SGR mouse on. */
-    CHECK(wait_for(modes, "1 0 1 1 1"));
-    send_key("q");
-    stop();
+    CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_drag_leaves_dye_along_its_path)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    send_key("c"); /* clear the opening splats */
+    e2e_send_key("c"); /* clear the opening splats */
     double t0 = mono_now();
-    while (bright_colours(screen(), 6) > 2 && mono_now() - t0 < DEADLINE)
-        nap();
-    int before = bright_colours(screen(), 6), far_before = bright_colours(screen(), 24);
+    while (bright_colours(e2e_screen(), 6) > 2 && mono_now() - t0 < E2E_DEADLINE)
+        e2e_nap();
+    int before = bright_colours(e2e_screen(), 6), far_before = bright_colours(e2e_screen(), 24);
     CHECK(before <= 2);
     /* Press at column 10, row 7 (1-based), drag right along row 7 in steps. */
-    send_bytes("\x1b[<0;10;7M");
+    e2e_send_bytes("\x1b[<0;10;7M");
     char rep[64];
     for (int x = 14; x <= 90; x += 4) {
         snprintf(rep, sizeof rep, "\x1b[<32;%d;7M", x);
-        send_bytes(rep);
+        e2e_send_bytes(rep);
     }
-    send_bytes("\x1b[<0;90;7m");
+    e2e_send_bytes("\x1b[<0;90;7m");
     int after = 0;
     t0 = mono_now();
-    while ((after = bright_colours(screen(), 6)) < 30 && mono_now() - t0 < DEADLINE)
-        nap();
+    while ((after = bright_colours(e2e_screen(), 6)) < 30 && mono_now() - t0 < E2E_DEADLINE)
+        e2e_nap();
     CHECK_MSG(after >= 30, "bright colours on the stroke's row: %d -> %d", before, after);
     /* Far from the stroke, the fluid stayed dark. */
-    CHECK(bright_colours(screen(), 24) <= far_before + 2);
+    CHECK(bright_colours(e2e_screen(), 24) <= far_before + 2);
     /* The dye spans the stroke: its left and right halves both lit. */
     char line[1 << 16];
-    line_of(screen(), 6, line, sizeof line);
+    e2e_line_of(e2e_screen(), 6, line, sizeof line);
     size_t half = strlen(line) / 2;
     char left[1 << 15];
     memcpy(left, line, half);
     left[half] = 0;
     CHECK(strstr(left, ";2;") != NULL && strstr(line + half, ";2;") != NULL);
-    send_key("q");
-    stop();
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_drag_moves_water)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
     CHECK(hud_ready());
     /* Let the block collapse, then find water on the floor of the box. */
     int col = -1, row = -1;
     double t0 = mono_now();
-    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 25, 28, is_water, &col, &row) < 20)
-        nap();
-    CHECK(find_cells(screen(), 25, 28, is_water, &col, &row) >= 20);
-    CHECK_INT(find_cells(screen(), 2, 8, is_water, NULL, NULL), 0);
+    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 25, 28, is_water, &col, &row) < 20)
+        e2e_nap();
+    CHECK(find_cells(e2e_screen(), 25, 28, is_water, &col, &row) >= 20);
+    CHECK_INT(find_cells(e2e_screen(), 2, 8, is_water, NULL, NULL), 0);
     /* Grab it and lift it to the top of the box, holding on. */
     char rep[64];
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", col + 1, row + 1);
-    send_bytes(rep);
+    e2e_send_bytes(rep);
     for (int y = row; y >= 4; y -= 3) {
         snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", col + 1, y + 1);
-        send_bytes(rep);
+        e2e_send_bytes(rep);
     }
     /* The grabbed particle (red) follows the pointer up there. */
     t0 = mono_now();
-    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 2, 8, is_red, NULL, NULL) == 0)
-        nap();
-    CHECK_MSG(find_cells(screen(), 2, 8, is_red, NULL, NULL) > 0, "no grabbed water at the top");
+    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 2, 8, is_red, NULL, NULL) == 0)
+        e2e_nap();
+    CHECK_MSG(find_cells(e2e_screen(), 2, 8, is_red, NULL, NULL) > 0, "no grabbed water at the top");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;5m", col + 1);
-    send_bytes(rep);
-    send_key("q");
-    stop();
+    e2e_send_bytes(rep);
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 static bool is_cloth(int c)
@@ -340,17 +223,17 @@ static bool is_cloth(int c)
 
 TEST_E2E(e2e_drag_moves_the_cloth)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
     CHECK(hud_ready());
     /* The cloth hangs in the upper middle; the lower left corner stays clear. */
     int col = -1, row = -1;
-    CHECK(find_cells(screen(), 2, 20, is_cloth, &col, &row) > 50);
-    CHECK_INT(find_cells(screen(), 24, 28, is_cloth, NULL, NULL), 0);
+    CHECK(find_cells(e2e_screen(), 2, 20, is_cloth, &col, &row) > 50);
+    CHECK_INT(find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL), 0);
     /* Grab the cloth's lowest row near its middle and pull it down and left. */
     int bottom = -1, mid = -1;
     for (int r = 2; r < 24; r++) {
         struct px2 px[512];
-        int n = row_pixels(screen(), r, px, 512);
+        int n = row_pixels(e2e_screen(), r, px, 512);
         for (int c = 30; c < n && c < 70; c++)
             if (is_cloth(px[c].top) || is_cloth(px[c].bot))
                 bottom = r, mid = c;
@@ -358,67 +241,67 @@ TEST_E2E(e2e_drag_moves_the_cloth)
     CHECK(bottom > 0);
     char rep[64];
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", mid + 1, bottom + 1);
-    send_bytes(rep);
+    e2e_send_bytes(rep);
     for (int k = 1; k <= 8; k++) {
         snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", mid + 1 - 3 * k, bottom + 1 + k);
-        send_bytes(rep);
+        e2e_send_bytes(rep);
     }
     double t0 = mono_now();
-    while (mono_now() - t0 < DEADLINE && find_cells(screen(), 24, 28, is_cloth, NULL, NULL) == 0)
-        nap();
-    CHECK_MSG(find_cells(screen(), 24, 28, is_cloth, NULL, NULL) > 0, "the cloth did not follow");
+    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL) == 0)
+        e2e_nap();
+    CHECK_MSG(find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL) > 0, "the cloth did not follow");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dm", mid + 1 - 24, bottom + 9);
-    send_bytes(rep);
-    send_key("q");
-    stop();
+    e2e_send_bytes(rep);
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_scene_keys_switch_scenes)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    send_key("2");
-    CHECK(wait_for(plain, " pbf "));
-    CHECK(wait_for(plain, "particles"));
-    send_key("3");
-    CHECK(wait_for(plain, " cloth "));
-    CHECK(wait_for(plain, "constraints"));
-    send_key("Tab");
-    CHECK(wait_for(plain, "res "));
-    send_key("?");
-    CHECK(wait_for(plain, "this help"));
-    send_key("Escape");
-    CHECK(wait_gone(plain, "this help"));
-    send_key("p");
-    CHECK(wait_for(plain, "viscosity"));
-    send_key("q");
-    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
-    stop();
+    e2e_send_key("2");
+    CHECK(e2e_wait_for(e2e_plain, " pbf "));
+    CHECK(e2e_wait_for(e2e_plain, "particles"));
+    e2e_send_key("3");
+    CHECK(e2e_wait_for(e2e_plain, " cloth "));
+    CHECK(e2e_wait_for(e2e_plain, "constraints"));
+    e2e_send_key("Tab");
+    CHECK(e2e_wait_for(e2e_plain, "res "));
+    e2e_send_key("?");
+    CHECK(e2e_wait_for(e2e_plain, "this help"));
+    e2e_send_key("Escape");
+    CHECK(e2e_wait_gone(e2e_plain, "this help"));
+    e2e_send_key("p");
+    CHECK(e2e_wait_for(e2e_plain, "viscosity"));
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    e2e_stop();
 }
 
 TEST_E2E(e2e_resize_keeps_hud_on_last_row)
 {
-    CHECK(start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    sh("tmux -L %s resize-window -t e -x 70 -y 18", sock);
+    e2e_sh("tmux -L %s resize-window -t e -x 70 -y 18", e2e_sock);
     char last[4096];
     double t0 = mono_now();
     do {
-        line_of(plain(), 17, last, sizeof last);
-        nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
+        e2e_line_of(e2e_plain(), 17, last, sizeof last);
+        e2e_nap();
+    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
     CHECK_MSG(strstr(last, "fps") != NULL, "last row after shrinking: %s", last);
-    sh("tmux -L %s resize-window -t e -x 120 -y 36", sock);
+    e2e_sh("tmux -L %s resize-window -t e -x 120 -y 36", e2e_sock);
     t0 = mono_now();
     do {
-        line_of(plain(), 35, last, sizeof last);
-        nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
+        e2e_line_of(e2e_plain(), 35, last, sizeof last);
+        e2e_nap();
+    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
     CHECK_MSG(strstr(last, "fps") != NULL, "last row after growing: %s", last);
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
-    const char *s = plain();
+    const char *s = e2e_plain();
     CHECK_INT(count(s, "ms/step"), 1);
-    const char *sc = screen_full();
+    const char *sc = e2e_screen_full();
     for (int r = 0; r < 35; r++) {
         /* A painted row: all 120 cells carry the scene's colours; a stale one
          * (never drawn after growing) would keep the default background. */
@@ -429,29 +312,29 @@ TEST_E2E(e2e_resize_keeps_hud_on_last_row)
         CHECK_MSG(n == 120 && unpainted == 0, "row %d: %d cells, %d with the default background",
                   r, n, unpainted);
     }
-    send_key("q");
-    stop();
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_quit_restores_the_terminal)
 {
-    CHECK(start_swirl(80, 24, "COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    CHECK(wait_for(modes, "1 0 1 1 1"));
-    send_key("q");
-    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
+    CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
     /* Main screen, cursor visible, no mouse reporting. */
-    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "modes: %s", modes());
-    stop();
+    CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "e2e_modes: %s", e2e_modes());
+    e2e_stop();
 }
 
 /* The pane's shell runs swirl: send a signal to that child only. */
 static void signal_swirl(const char *sig)
 {
     char pid[32];
-    snprintf(pid, sizeof pid, "%s", tmux_out("display -p -t e '#{pane_pid}'"));
+    snprintf(pid, sizeof pid, "%s", e2e_tmux("display -p -t e '#{pane_pid}'"));
     pid[strcspn(pid, "\n")] = 0;
-    sh("pkill -%s -P %s -x swirl", sig, pid);
+    e2e_sh("pkill -%s -P %s -x swirl", sig, pid);
 }
 
 TEST_E2E(e2e_ctrl_c_and_signals_restore_the_terminal)
@@ -462,79 +345,79 @@ TEST_E2E(e2e_ctrl_c_and_signals_restore_the_terminal)
         const char *how, *status;
     } cases[] = {{"C-c", "SWIRL-EXIT=130"}, {"TERM", "SWIRL-EXIT=143"}, {"HUP", "SWIRL-EXIT=129"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        CHECK(start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
+        CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
         CHECK(hud_ready());
-        CHECK(wait_for(modes, "1 0 1 1 1"));
+        CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
         if (i == 0)
-            send_key(cases[i].how);
+            e2e_send_key(cases[i].how);
         else
             signal_swirl(cases[i].how);
-        CHECK_MSG(wait_for(plain, cases[i].status), "%s: no %s", cases[i].how, cases[i].status);
-        CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after %s: %s", cases[i].how, modes());
-        stop();
+        CHECK_MSG(e2e_wait_for(e2e_plain, cases[i].status), "%s: no %s", cases[i].how, cases[i].status);
+        CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "after %s: %s", cases[i].how, e2e_modes());
+        e2e_stop();
     }
 }
 
 TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
 {
-    CHECK(start(80, 24, "env TERM=tmux-256color COLORTERM=truecolor PS1=READY: bash --norc --noprofile -i"));
-    CHECK(wait_for(plain, "READY:"));
-    send_bytes("./swirl\r");
+    CHECK(e2e_start(80, 24, "env TERM=tmux-256color COLORTERM=truecolor PS1=READY: bash --norc --noprofile -i"));
+    CHECK(e2e_wait_for(e2e_plain, "READY:"));
+    e2e_send_bytes("./swirl\r");
     CHECK(hud_ready());
-    CHECK(wait_for(modes, "1 0 1 1 1"));
-    send_key("C-z");
-    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "stopped: %s", modes());
-    CHECK(wait_for(plain, "Stopped"));
-    send_bytes("fg\r");
-    CHECK_MSG(wait_for(modes, "1 0 1 1 1"), "resumed: %s", modes());
-    CHECK(wait_for(plain, " ms/step"));
-    send_key("q");
-    CHECK_MSG(wait_for(modes, "0 1 0 0 0"), "after quit: %s", modes());
-    stop();
+    CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
+    e2e_send_key("C-z");
+    CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "stopped: %s", e2e_modes());
+    CHECK(e2e_wait_for(e2e_plain, "Stopped"));
+    e2e_send_bytes("fg\r");
+    CHECK_MSG(e2e_wait_for(e2e_modes, "1 0 1 1 1"), "resumed: %s", e2e_modes());
+    CHECK(e2e_wait_for(e2e_plain, " ms/step"));
+    e2e_send_key("q");
+    CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "after quit: %s", e2e_modes());
+    e2e_stop();
 }
 
 TEST_E2E(e2e_lang_c_gives_ascii)
 {
-    CHECK(start_swirl(80, 24, "LANG=C LC_ALL=C COLORTERM=truecolor", ""));
+    CHECK(e2e_start_swirl(80, 24, "LANG=C LC_ALL=C COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    const char *s = screen();
+    const char *s = e2e_screen();
     CHECK(strstr(s, "\xe2\x96\x80") == NULL);
-    for (const unsigned char *p = (const unsigned char *)plain(); *p; p++)
+    for (const unsigned char *p = (const unsigned char *)e2e_plain(); *p; p++)
         CHECK_MSG(*p < 128, "non-ASCII byte %02x", *p);
-    send_key("q");
-    stop();
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
 {
-    CHECK(start_swirl(10, 4, "COLORTERM=truecolor", ""));
-    CHECK(wait_for(plain, "too small"));
-    sh("tmux -L %s resize-window -t e -x 90 -y 26", sock);
-    CHECK(wait_for(plain, " ms/step"));
-    CHECK(wait_gone(plain, "too small"));
-    send_key("q");
-    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
-    stop();
+    CHECK(e2e_start_swirl(10, 4, "COLORTERM=truecolor", ""));
+    CHECK(e2e_wait_for(e2e_plain, "too small"));
+    e2e_sh("tmux -L %s resize-window -t e -x 90 -y 26", e2e_sock);
+    CHECK(e2e_wait_for(e2e_plain, " ms/step"));
+    CHECK(e2e_wait_gone(e2e_plain, "too small"));
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    e2e_stop();
 }
 
 TEST_E2E(e2e_colour_depth_follows_the_environment)
 {
     /* tmux-256color without COLORTERM: terminfo says 256 colours, no RGB. */
-    CHECK(start_swirl(80, 24, "COLORTERM=", ""));
+    CHECK(e2e_start_swirl(80, 24, "COLORTERM=", ""));
     CHECK(hud_ready());
-    const char *s = screen();
+    const char *s = e2e_screen();
     CHECK_MSG(strstr(s, "8;5;") != NULL, "no 256-colour cells");
     CHECK(strstr(s, "8;2;") == NULL);
-    send_key("q");
-    stop();
+    e2e_send_key("q");
+    e2e_stop();
     /* NO_COLOR: no colour at all, the picture in glyphs. */
-    CHECK(start_swirl(80, 24, "COLORTERM=truecolor NO_COLOR=1", ""));
+    CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor NO_COLOR=1", ""));
     CHECK(hud_ready());
-    s = screen();
+    s = e2e_screen();
     CHECK(strstr(s, "8;5;") == NULL && strstr(s, "8;2;") == NULL);
     CHECK(strstr(s, "\xe2\x96") != NULL); /* half and full blocks */
-    send_key("q");
-    stop();
+    e2e_send_key("q");
+    e2e_stop();
 }
 
 TEST_E2E(e2e_record_a_session_with_a_resize)
@@ -542,18 +425,18 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
     char path[64], args[128];
     snprintf(path, sizeof path, "/tmp/swirl-e2e-%d.cast", (int)getpid());
     snprintf(args, sizeof args, "--record %s", path);
-    CHECK(start_swirl(70, 20, "COLORTERM=truecolor", args));
+    CHECK(e2e_start_swirl(70, 20, "COLORTERM=truecolor", args));
     CHECK(hud_ready());
-    sh("tmux -L %s resize-window -t e -x 60 -y 18", sock);
+    e2e_sh("tmux -L %s resize-window -t e -x 60 -y 18", e2e_sock);
     char last[4096];
     double t0 = mono_now();
     do {
-        line_of(plain(), 17, last, sizeof last);
-        nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < DEADLINE);
-    send_key("q");
-    CHECK(wait_for(plain, "SWIRL-EXIT=0"));
-    stop();
+        e2e_line_of(e2e_plain(), 17, last, sizeof last);
+        e2e_nap();
+    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    e2e_stop();
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
     if (!f)
@@ -564,7 +447,7 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
         header += strstr(line, "\"version\": 2, \"width\": 70, \"height\": 20") != NULL;
         outputs += strstr(line, ", \"o\", \"") != NULL;
         resizes += strstr(line, ", \"r\", \"60x18\"]") != NULL;
-        /* What a player replays: frames, not our mouse modes or pings. */
+        /* What a player replays: frames, not our mouse e2e_modes or pings. */
         CHECK(strstr(line, "?1002h") == NULL && strstr(line, "[5n") == NULL);
     }
     fclose(f);

@@ -1,0 +1,42 @@
+/*
+ * e2e.h — helpers for the end-to-end tests: ./swirl (or any command) in a tmux
+ * pane, driven with keys and raw bytes and read back with capture-pane. Every
+ * wait polls against E2E_DEADLINE, so the tests pass on a loaded machine too.
+ * Each e2e_start() names a fresh tmux server (e2e_sock); e2e_stop() ends it.
+ */
+#ifndef SWIRL_E2E_H
+#define SWIRL_E2E_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define E2E_DEADLINE 15.0 /* seconds: generous, for a loaded machine */
+
+extern char e2e_sock[64];
+
+void e2e_nap(void);
+int e2e_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Output of a tmux command against our server (a static buffer). */
+const char *e2e_tmux(const char *args);
+/* Captures of the pane: with colours, plain text, every cell (-N). */
+const char *e2e_screen(void);
+const char *e2e_plain(void);
+const char *e2e_screen_full(void);
+/* "alternate cursor mouse-any mouse-sgr mouse-button" flags of the pane. */
+const char *e2e_modes(void);
+/* Starts `cmd` (run by sh) in a cols x rows pane. */
+bool e2e_start(int cols, int rows, const char *cmd);
+void e2e_stop(void);
+/* ./swirl with extra environment and arguments in a UTF-8 tmux-256color pane;
+ * after it exits the pane shows SWIRL-EXIT=<status>. */
+bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);
+/* Polls grab() until needle appears (or is gone). */
+bool e2e_wait_for(const char *(*grab)(void), const char *needle);
+bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
+/* Bytes as they are (sent as hex: escapes need no quoting), or tmux key names. */
+void e2e_send_bytes(const char *s);
+void e2e_send_key(const char *k);
+/* The n-th line (0-based) of a capture, copied into out. */
+void e2e_line_of(const char *text, int n, char *out, size_t cap);
+
+#endif
