@@ -359,3 +359,19 @@ TEST(app_parameters_at_their_limits_stay_finite)
             }
     }
 }
+
+TEST(app_simulation_speed_does_not_depend_on_fps)
+{
+    /* One second of app time is 30 reference frames of steps, at any --fps. */
+    const int fps[] = {1, 10, 30, 60, 240};
+    for (size_t k = 0; k < sizeof fps / sizeof fps[0]; k++) {
+        struct app a;
+        struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = fps[k],
+                             .tolerance = 6, .sync = false, .seed = 1, .scene = 2};
+        CHECK(app_init(&a, &o, 40, 12) == 0);
+        for (int f = 0; f < fps[k]; f++)
+            app_advance(&a, 1.0 / fps[k], fake_clock);
+        CHECK_MSG(a.steps[2] == 8 * 30, "--fps %d: %ld steps in a second", fps[k], a.steps[2]);
+        app_free(&a);
+    }
+}

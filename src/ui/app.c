@@ -19,7 +19,7 @@ static const rgb_t box_bg = RGB(16, 16, 26), box_sel = RGB(60, 60, 100);
 #define HINT_SECONDS 3.0
 #define HINT_FADE 2.0
 #define REAL_POINTER_HOLD 3.0 /* --auto resumes this long after the last real drag */
-#define MAX_CATCHUP 3         /* a slow frame runs at most this many frames of steps */
+#define MAX_CATCHUP 3         /* a frame runs at most this many frames' worth of steps */
 #define DEMO_SCENE_SECONDS 9.0
 
 const struct scene_ops *const scenes[SCENE_COUNT] = {&scene_dye, &scene_pbf, &scene_cloth};
@@ -521,11 +521,12 @@ void app_advance(struct app *a, double dt, double (*clock)(void))
         a->step_once = false;
         a->owed = 0.0;
     } else {
-        a->owed += (double)spf * dt * APP_REF_FPS;
+        double due = (double)spf * dt * APP_REF_FPS; /* steps this frame stands for */
+        a->owed += due;
         n = (int)(a->owed + 1e-9);
         a->owed -= n;
-        if (n > MAX_CATCHUP * spf) {
-            n = MAX_CATCHUP * spf;
+        if (n > MAX_CATCHUP * ((int)due + 1)) { /* a long gap: do not try to catch up */
+            n = MAX_CATCHUP * ((int)due + 1);
             a->owed = 0.0;
         }
     }
