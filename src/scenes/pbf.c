@@ -126,14 +126,13 @@ static void *pbf_create(const struct scene_opts *o, int w, int h)
     s->prm[P_GRAVITY] = p.gravity;
     s->prm[P_SCORR] = 0;
     s->prm[P_VORTICITY] = 0;
-    if (o->preset_seed) {
+    if (o->preset_seed) /* the box follows the block */
         s->prm[P_BLOCK_W] = s->prm[P_BLOCK_H] = 30;
-    } else {
-        size_for_canvas(s);
+    size_for_canvas(s);
+    if (!o->preset_seed) { /* the block follows the box: a third of each side */
         s->prm[P_BLOCK_W] = (float)(s->box_w / 3 > 1 ? s->box_w / 3 : 1);
         s->prm[P_BLOCK_H] = (float)(s->box_h / 3 > 1 ? s->box_h / 3 : 1);
     }
-    size_for_canvas(s);
     build(s);
     if (!s->ok) {
         free(s);

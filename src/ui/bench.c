@@ -251,8 +251,6 @@ static void bench_dye(void)
            "(target at least 1/6)\n", ours, ref, ref / ours);
     printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-2; "
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, REPEATS * steps);
-    double t0;
-
     /* Whole pipeline: 200x60 under continuous stirring. */
     struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
                          .tolerance = DEFAULT_TOLERANCE, .sync = true, .autopilot = true,
@@ -264,7 +262,7 @@ static void bench_dye(void)
     int frames = 90;
     for (int k = 0; k < 10; k++)
         app_advance(&a, 1.0 / 30, mono_now);
-    t0 = mono_now();
+    double t0 = mono_now();
     for (int k = 0; k < frames; k++) {
         app_advance(&a, 1.0 / 30, mono_now);
         app_compose(&a);
