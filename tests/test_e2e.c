@@ -125,6 +125,29 @@ static int find_cells(const char *text, int r0, int r1, bool (*pred)(int), int *
     return count;
 }
 
+/* Resizes the pane and waits for the HUD on its new last row. */
+static bool resize_and_wait(int cols, int rows)
+{
+    char last[4096];
+    e2e_sh("tmux -L %s resize-window -t e -x %d -y %d", e2e_sock, cols, rows);
+    double t0 = mono_now();
+    do {
+        e2e_line_of(e2e_plain(), rows - 1, last, sizeof last);
+        if (strstr(last, "fps"))
+            return true;
+        e2e_nap();
+    } while (mono_now() - t0 < E2E_DEADLINE);
+    return false;
+}
+
+/* q, then the shell's report of a clean exit, then the server goes. */
+static void quit_and_stop(void)
+{
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    e2e_stop();
+}
+
 static bool hud_ready(void)
 {
     return e2e_wait_for(e2e_plain, " ms/step");
@@ -274,30 +297,15 @@ TEST_E2E(e2e_scene_keys_switch_scenes)
     CHECK(e2e_wait_gone(e2e_plain, "this help"));
     e2e_send_key("p");
     CHECK(e2e_wait_for(e2e_plain, "viscosity"));
-    e2e_send_key("q");
-    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
-    e2e_stop();
+    quit_and_stop();
 }
 
 TEST_E2E(e2e_resize_keeps_hud_on_last_row)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    e2e_sh("tmux -L %s resize-window -t e -x 70 -y 18", e2e_sock);
-    char last[4096];
-    double t0 = mono_now();
-    do {
-        e2e_line_of(e2e_plain(), 17, last, sizeof last);
-        e2e_nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
-    CHECK_MSG(strstr(last, "fps") != NULL, "last row after shrinking: %s", last);
-    e2e_sh("tmux -L %s resize-window -t e -x 120 -y 36", e2e_sock);
-    t0 = mono_now();
-    do {
-        e2e_line_of(e2e_plain(), 35, last, sizeof last);
-        e2e_nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
-    CHECK_MSG(strstr(last, "fps") != NULL, "last row after growing: %s", last);
+    CHECK_MSG(resize_and_wait(70, 18), "no HUD on the last row after shrinking");
+    CHECK_MSG(resize_and_wait(120, 36), "no HUD on the last row after growing");
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
     const char *s = e2e_plain();
     CHECK_INT(count(s, "ms/step"), 1);
@@ -395,9 +403,7 @@ TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
     e2e_sh("tmux -L %s resize-window -t e -x 90 -y 26", e2e_sock);
     CHECK(e2e_wait_for(e2e_plain, " ms/step"));
     CHECK(e2e_wait_gone(e2e_plain, "too small"));
-    e2e_send_key("q");
-    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
-    e2e_stop();
+    quit_and_stop();
 }
 
 TEST_E2E(e2e_colour_depth_follows_the_environment)
@@ -427,16 +433,8 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
     snprintf(args, sizeof args, "--record %s", path);
     CHECK(e2e_start_swirl(70, 20, "COLORTERM=truecolor", args));
     CHECK(hud_ready());
-    e2e_sh("tmux -L %s resize-window -t e -x 60 -y 18", e2e_sock);
-    char last[4096];
-    double t0 = mono_now();
-    do {
-        e2e_line_of(e2e_plain(), 17, last, sizeof last);
-        e2e_nap();
-    } while (!strstr(last, "fps") && mono_now() - t0 < E2E_DEADLINE);
-    e2e_send_key("q");
-    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
-    e2e_stop();
+    CHECK(resize_and_wait(60, 18));
+    quit_and_stop();
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
     if (!f)
