@@ -48,17 +48,35 @@ struct pbf_params {
 /* The seed page's values (pbf.html with its GUI inputs). */
 void pbf_params_seed(struct pbf_params *p);
 
+/* Callers read the fields down to grab_x/grab_y (and may change prm between
+ * steps); the ones below "private" are the solver's own. */
 struct pbf {
     struct pbf_params prm;
     int nfluid, n;       /* fluid particles first, then boundary */
     int box_w, box_h;    /* box size in diameters */
     float xmin, ymin, xmax, ymax; /* the wall particles' extent (metres) */
-    float *x, *y, *xold, *yold, *vx, *vy, *ax, *ay;
-    float *dx, *dy, *density, *lambda;
+    float *x, *y, *vx, *vy;
+    float *ax, *ay;      /* the acceleration the next step starts with (gravity
+                          * plus XSPH viscosity and vorticity confinement) */
     float *psi;          /* mass of each particle: m for water, the pseudo-mass for
                           * boundary particles (computed once by pbf_init) */
-    float *omega;        /* vorticity (scratch for vorticity confinement) */
-    float *gcx, *gcy, *gc2; /* scratch sums: grad C_i and sum |grad_j C_i|^2 in the
+    float mass;          /* (2r)^2 * rho0 */
+    float h;             /* support radius 4r */
+    float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
+                          * particle in the rest lattice (see pbf.c) */
+    float time;
+    int iter;            /* corrections applied in the last step */
+    float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
+                          * with seed_quirk, pbf.html's running value) */
+    int grabbed;         /* -1 or the index of the kinematic particle */
+    float grab_x, grab_y; /* where it is held (pbf_grab, pbf_move_grab) */
+
+    /* private: scratch, not for callers (the step's working storage) */
+    float *xold, *yold;  /* positions at the start of the step */
+    float *density;      /* rho_i of the last lambda pass */
+    float *dx, *dy, *lambda;
+    float *omega;        /* vorticity (for vorticity confinement) */
+    float *gcx, *gcy, *gc2; /* sums: grad C_i and sum |grad_j C_i|^2 in the
                           * lambda pass, grad |omega| for vorticity confinement */
     /* Half neighbour lists, rebuilt from ns every step: for water particle i,
      * half_nbr[half_start[i] .. half_split[i]-1] are its water neighbours j > i
@@ -69,16 +87,6 @@ struct pbf {
     int *half_start, *half_split, *half_nbr;
     float *pair_w, *pair_gx, *pair_gy;
     int half_cap;
-    float mass;          /* (2r)^2 * rho0 */
-    float h;             /* support radius 4r */
-    float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
-                          * particle in the rest lattice (see pbf.c) */
-    float time;
-    int iter;            /* corrections applied in the last step */
-    float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
-                          * with seed_quirk, pbf.html's running value) */
-    int grabbed;         /* -1 or the index of the kinematic particle */
-    float grab_x, grab_y;
     struct nsearch ns;
 };
 
@@ -96,9 +104,11 @@ float pbf_kernel(const struct pbf *s, float r);
 void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *gy);
 
 /* Pointer: nearest fluid particle within maxdist (or -1); grab keeps it at (x,y)
- * until released with velocity (vx,vy). */
+ * until released with velocity (vx,vy); move_grab moves that point (it sets
+ * grab_x/grab_y; the step holds the particle there, clamped into the box). */
 int pbf_nearest(const struct pbf *s, float x, float y, float maxdist);
 void pbf_grab(struct pbf *s, int i, float x, float y);
+void pbf_move_grab(struct pbf *s, float x, float y);
 void pbf_release(struct pbf *s, float vx, float vy);
 /* Adds velocity (vx,vy) to fluid particles within radius of (x,y), falling off
  * smoothly (the "push" gesture). */

@@ -492,8 +492,7 @@ TEST(pbf_grab_and_release)
     pbf_grab(&s, k, 100.0f, -100.0f);
     pbf_step(&s);
     CHECK(s.x[k] == s.xmax - s.prm.radius && s.y[k] == s.ymin + s.prm.radius);
-    s.grab_x = -100.0f; /* a scene may move the grab point directly */
-    s.grab_y = NAN;
+    pbf_move_grab(&s, -100.0f, NAN); /* unchecked: the step holds it inside */
     pbf_step(&s);
     CHECK(s.x[k] == s.xmin + s.prm.radius && s.y[k] == s.ymin + s.prm.radius);
     CHECK_INT(count_nonfinite(&s), 0);
@@ -509,6 +508,53 @@ TEST(pbf_grab_and_release)
     pbf_release(&s, 9.0f, 9.0f); /* nothing held: no effect */
     CHECK(s.vx[k] != 9.0f);
     pbf_free(&s);
+}
+
+TEST(pbf_move_grab_moves_the_held_particle)
+{
+    struct pbf s, twin;
+    init_seed(&s);
+    init_seed(&twin);
+    for (int step = 0; step < 30; step++) {
+        pbf_step(&s);
+        pbf_step(&twin);
+    }
+    const int k = 5 * SEED_BLOCK + 7;
+    pbf_grab(&s, k, s.x[k], s.y[k]);
+    pbf_step(&s);
+    /* Each step ends with the particle at the target it was moved to, its
+     * velocity that of the target. */
+    const float tx[] = {-1.80f, -1.77f, -1.75f, -1.75f}, ty[] = {0.35f, 0.38f, 0.37f, 0.37f};
+    for (int n = 0; n < 4; n++) {
+        const float x0 = s.x[k], y0 = s.y[k];
+        pbf_move_grab(&s, tx[n], ty[n]);
+        CHECK(s.grab_x == tx[n] && s.grab_y == ty[n]);
+        pbf_step(&s);
+        CHECK_INT(s.grabbed, k);
+        CHECK(s.x[k] == tx[n] && s.y[k] == ty[n]);
+        CHECK_NEAR(s.vx[k], (tx[n] - x0) / s.prm.dt, 1e-3);
+        CHECK_NEAR(s.vy[k], (ty[n] - y0) / s.prm.dt, 1e-3);
+    }
+    /* A target outside the box holds it just inside, as pbf_grab does. */
+    pbf_move_grab(&s, -100.0f, 100.0f);
+    pbf_step(&s);
+    CHECK(s.x[k] == s.xmin + s.prm.radius && s.y[k] == s.ymax - s.prm.radius);
+    pbf_release(&s, 0.0f, 0.0f);
+    pbf_free(&s);
+
+    /* With nothing held it moves nothing. */
+    struct pbf moved;
+    init_seed(&moved);
+    for (int step = 0; step < 30; step++)
+        pbf_step(&moved);
+    pbf_move_grab(&moved, -1.0f, 0.5f);
+    pbf_step(&moved);
+    pbf_step(&twin);
+    CHECK_INT(moved.grabbed, -1);
+    const size_t bytes = (size_t)twin.n * sizeof(float);
+    CHECK(memcmp(moved.x, twin.x, bytes) == 0 && memcmp(moved.y, twin.y, bytes) == 0);
+    pbf_free(&moved);
+    pbf_free(&twin);
 }
 
 TEST(pbf_grabbed_particle_is_fixed_during_the_solve)

@@ -352,7 +352,7 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
 /* ---- One step ---------------------------------------------------------------- */
 
 /* Where the grabbed particle is held: the grab point, inside the box shrunk by r
- * (grab_x/grab_y may also be set directly, unchecked). */
+ * (pbf_move_grab sets grab_x/grab_y unchecked). */
 static void held_point(const struct pbf *s, float *x, float *y)
 {
     const float r = s->prm.radius;
@@ -812,6 +812,12 @@ void pbf_grab(struct pbf *s, int i, float x, float y)
     s->grab_x = x;
     s->grab_y = y;
     held_point(s, &s->grab_x, &s->grab_y);
+}
+
+void pbf_move_grab(struct pbf *s, float x, float y)
+{
+    s->grab_x = x;
+    s->grab_y = y;
 }
 
 void pbf_release(struct pbf *s, float vx, float vy)
