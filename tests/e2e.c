@@ -47,12 +47,8 @@ const char *e2e_tmux(const char *args)
     return out;
 }
 
-const char *e2e_screen(void)
-{
-    return e2e_tmux("capture-pane -p -e -t e"); }
-const char *e2e_plain(void)
-{
-    return e2e_tmux("capture-pane -p -t e"); }
+const char *e2e_screen(void) { return e2e_tmux("capture-pane -p -e -t e"); }
+const char *e2e_plain(void) { return e2e_tmux("capture-pane -p -t e"); }
 /* With trailing blanks kept (-N): every cell of every row. */
 const char *e2e_screen_full(void) { return e2e_tmux("capture-pane -p -e -N -t e"); }
 const char *e2e_modes(void)
@@ -82,26 +78,33 @@ bool e2e_start_swirl(int cols, int rows, const char *env, const char *args)
     return e2e_start(cols, rows, cmd);
 }
 
-bool e2e_wait_for(const char *(*grab)(void), const char *needle)
+/* The one polling loop: a capture is judged at least once, and once more after
+ * the deadline has passed (a slow capture on a loaded machine still counts). */
+bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *arg),
+              void *arg, double seconds)
 {
     double t0 = mono_now();
-    while (mono_now() - t0 < E2E_DEADLINE) {
-        if (strstr(grab(), needle))
+    for (;;) {
+        bool late = mono_now() - t0 >= seconds;
+        if (pred(grab(), arg))
             return true;
+        if (late)
+            return false;
         e2e_nap();
     }
-    return false;
+}
+
+static bool has(const char *screen, void *needle) { return strstr(screen, needle) != NULL; }
+static bool lacks(const char *screen, void *needle) { return strstr(screen, needle) == NULL; }
+
+bool e2e_wait_for(const char *(*grab)(void), const char *needle)
+{
+    return e2e_wait(grab, has, (void *)needle, E2E_DEADLINE);
 }
 
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle)
 {
-    double t0 = mono_now();
-    while (mono_now() - t0 < E2E_DEADLINE) {
-        if (!strstr(grab(), needle))
-            return true;
-        e2e_nap();
-    }
-    return false;
+    return e2e_wait(grab, lacks, (void *)needle, E2E_DEADLINE);
 }
 
 /* Sends bytes as they are (hex, so escapes need no quoting). */
@@ -133,3 +136,28 @@ void e2e_line_of(const char *text, int n, char *out, size_t cap)
     out[k] = 0;
 }
 
+
+char *e2e_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *p = malloc(cap);
+    for (size_t got; p && (got = fread(p + n, 1, cap - n - 1, f)) > 0;) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *q = realloc(p, cap *= 2);
+            if (!q)
+                free(p);
+            p = q;
+        }
+    }
+    fclose(f);
+    if (p) {
+        p[n] = 0;
+        if (len)
+            *len = n;
+    }
+    return p;
+}

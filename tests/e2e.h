@@ -1,7 +1,8 @@
 /*
  * e2e.h — helpers for the end-to-end tests: ./swirl (or any command) in a tmux
  * pane, driven with keys and raw bytes and read back with capture-pane. Every
- * wait polls against E2E_DEADLINE, so the tests pass on a loaded machine too.
+ * wait polls (e2e_wait) against a deadline, E2E_DEADLINE unless a caller says
+ * otherwise, so the tests pass on a loaded machine too.
  * Each e2e_start() names a fresh tmux server (e2e_sock); e2e_stop() ends it.
  */
 #ifndef SWIRL_E2E_H
@@ -30,7 +31,13 @@ void e2e_stop(void);
 /* ./swirl with extra environment and arguments in a UTF-8 tmux-256color pane;
  * after it exits the pane shows SWIRL-EXIT=<status>. */
 bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);
-/* Polls grab() until needle appears (or is gone). */
+/* Polls grab() (a capture) until pred(capture, arg) holds or `seconds` pass;
+ * true when it held. pred sees every capture, the last included, so it can keep
+ * what it found in arg for the caller's checks and messages. Every wait of the
+ * e2e tests is this loop. */
+bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *arg),
+              void *arg, double seconds);
+/* e2e_wait() for a substring to appear (or be gone), within E2E_DEADLINE. */
 bool e2e_wait_for(const char *(*grab)(void), const char *needle);
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
 /* Bytes as they are (sent as hex: escapes need no quoting), or tmux key names. */
@@ -38,5 +45,7 @@ void e2e_send_bytes(const char *s);
 void e2e_send_key(const char *k);
 /* The n-th line (0-based) of a capture, copied into out. */
 void e2e_line_of(const char *text, int n, char *out, size_t cap);
+/* A whole file, NUL-terminated (malloc'd; *len without the NUL), or NULL. */
+char *e2e_slurp(const char *path, size_t *len);
 
 #endif

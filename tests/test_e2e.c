@@ -125,19 +125,48 @@ static int find_cells(const char *text, int r0, int r1, bool (*pred)(int), int *
     return count;
 }
 
+/* What e2e_wait() looks for in a capture: at least `want` cells of rows [r0,r1)
+ * of a colour (find_cells). It keeps the count and the first cell it saw. */
+struct cells_query {
+    int r0, r1;
+    bool (*colour)(int);
+    int want;
+    int found, col, row;
+};
+
+static bool enough_cells(const char *screen, void *arg)
+{
+    struct cells_query *q = arg;
+    q->found = find_cells(screen, q->r0, q->r1, q->colour, &q->col, &q->row);
+    return q->found >= q->want;
+}
+
+/* Bright colours on one row (bright_colours) within [lo,hi]; keeps the count. */
+struct bright_query {
+    int row, lo, hi;
+    int seen;
+};
+
+static bool bright_in_range(const char *screen, void *arg)
+{
+    struct bright_query *q = arg;
+    q->seen = bright_colours(screen, q->row);
+    return q->seen >= q->lo && q->seen <= q->hi;
+}
+
+/* The HUD (its "fps") on the last row of a pane *rows tall. */
+static bool hud_on_last_row(const char *screen, void *rows)
+{
+    char last[4096];
+    e2e_line_of(screen, *(int *)rows - 1, last, sizeof last);
+    return strstr(last, "fps") != NULL;
+}
+
 /* Resizes the pane and waits for the HUD on its new last row. */
 static bool resize_and_wait(int cols, int rows)
 {
-    char last[4096];
     e2e_sh("tmux -L %s resize-window -t e -x %d -y %d", e2e_sock, cols, rows);
-    double t0 = mono_now();
-    do {
-        e2e_line_of(e2e_plain(), rows - 1, last, sizeof last);
-        if (strstr(last, "fps"))
-            return true;
-        e2e_nap();
-    } while (mono_now() - t0 < E2E_DEADLINE);
-    return false;
+    return e2e_wait(e2e_plain, hud_on_last_row, &rows, E2E_DEADLINE);
 }
 
 /* q, then the shell's report of a clean exit, then the server goes. */
@@ -153,18 +182,32 @@ static bool hud_ready(void)
     return e2e_wait_for(e2e_plain, " ms/step");
 }
 
+/* At least `want` copies of a needle in a capture; keeps the count. */
+struct count_query {
+    const char *needle;
+    int want, seen;
+};
+
+static bool enough_copies(const char *screen, void *arg)
+{
+    struct count_query *q = arg;
+    q->seen = count(screen, q->needle);
+    return q->seen >= q->want;
+}
+
 TEST_E2E(e2e_truecolor_half_blocks_and_hud)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
-    const char *s = e2e_screen();
-    CHECK(count(s, "\xe2\x96\x80") > 100); /* ▀ */
-    CHECK(strstr(s, "38;2;") != NULL && strstr(s, "48;2;") != NULL);
+    struct count_query blocks = {.needle = "\xe2\x96\x80", .want = 101}; /* ▀ */
+    CHECK_MSG(e2e_wait(e2e_screen, enough_copies, &blocks, E2E_DEADLINE), "%d half-blocks",
+              blocks.seen);
+    CHECK(e2e_wait_for(e2e_screen, "38;2;") && e2e_wait_for(e2e_screen, "48;2;"));
     char last[4096];
     e2e_line_of(e2e_plain(), 29, last, sizeof last);
     CHECK_MSG(strstr(last, "dye") && strstr(last, "fps"), "last row: %s", last);
     /* The hint fades in the middle of the canvas. */
-    CHECK(strstr(e2e_plain(), "drag to stir") != NULL);
+    CHECK(e2e_wait_for(e2e_plain, "drag to stir"));
     /* The pane runs in the alternate screen with button-motion SGR mouse on. */
     CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
     e2e_send_key("q");
@@ -176,11 +219,10 @@ TEST_E2E(e2e_drag_leaves_dye_along_its_path)
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
     e2e_send_key("c"); /* clear the opening splats */
-    double t0 = mono_now();
-    while (bright_colours(e2e_screen(), 6) > 2 && mono_now() - t0 < E2E_DEADLINE)
-        e2e_nap();
-    int before = bright_colours(e2e_screen(), 6), far_before = bright_colours(e2e_screen(), 24);
-    CHECK(before <= 2);
+    struct bright_query dark = {.row = 6, .lo = 0, .hi = 2};
+    CHECK_MSG(e2e_wait(e2e_screen, bright_in_range, &dark, E2E_DEADLINE),
+              "row 7 still has %d bright colours after c", dark.seen);
+    int before = dark.seen, far_before = bright_colours(e2e_screen(), 24);
     /* Press at column 10, row 7 (1-based), drag right along row 7 in steps. */
     e2e_send_bytes("\x1b[<0;10;7M");
     char rep[64];
@@ -189,11 +231,9 @@ TEST_E2E(e2e_drag_leaves_dye_along_its_path)
         e2e_send_bytes(rep);
     }
     e2e_send_bytes("\x1b[<0;90;7m");
-    int after = 0;
-    t0 = mono_now();
-    while ((after = bright_colours(e2e_screen(), 6)) < 30 && mono_now() - t0 < E2E_DEADLINE)
-        e2e_nap();
-    CHECK_MSG(after >= 30, "bright colours on the stroke's row: %d -> %d", before, after);
+    struct bright_query lit = {.row = 6, .lo = 30, .hi = 1 << 20};
+    CHECK_MSG(e2e_wait(e2e_screen, bright_in_range, &lit, E2E_DEADLINE),
+              "bright colours on the stroke's row: %d -> %d", before, lit.seen);
     /* Far from the stroke, the fluid stayed dark. */
     CHECK(bright_colours(e2e_screen(), 24) <= far_before + 2);
     /* The dye spans the stroke: its left and right halves both lit. */
@@ -212,13 +252,12 @@ TEST_E2E(e2e_drag_moves_water)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
     CHECK(hud_ready());
-    /* Let the block collapse, then find water on the floor of the box. */
-    int col = -1, row = -1;
-    double t0 = mono_now();
-    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 25, 28, is_water, &col, &row) < 20)
-        e2e_nap();
-    CHECK(find_cells(e2e_screen(), 25, 28, is_water, &col, &row) >= 20);
+    /* Let the block collapse: water on the floor of the box, none up high. */
+    struct cells_query floor = {.r0 = 25, .r1 = 28, .colour = is_water, .want = 20};
+    CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &floor, E2E_DEADLINE),
+              "%d water cells on the floor", floor.found);
     CHECK_INT(find_cells(e2e_screen(), 2, 8, is_water, NULL, NULL), 0);
+    int col = floor.col, row = floor.row;
     /* Grab it and lift it to the top of the box, holding on. */
     char rep[64];
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", col + 1, row + 1);
@@ -228,10 +267,8 @@ TEST_E2E(e2e_drag_moves_water)
         e2e_send_bytes(rep);
     }
     /* The grabbed particle (red) follows the pointer up there. */
-    t0 = mono_now();
-    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 2, 8, is_red, NULL, NULL) == 0)
-        e2e_nap();
-    CHECK_MSG(find_cells(e2e_screen(), 2, 8, is_red, NULL, NULL) > 0, "no grabbed water at the top");
+    struct cells_query top = {.r0 = 2, .r1 = 8, .colour = is_red, .want = 1};
+    CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &top, E2E_DEADLINE), "no grabbed water at the top");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;5m", col + 1);
     e2e_send_bytes(rep);
     e2e_send_key("q");
@@ -249,18 +286,21 @@ TEST_E2E(e2e_drag_moves_the_cloth)
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
     CHECK(hud_ready());
     /* The cloth hangs in the upper middle; the lower left corner stays clear. */
-    int col = -1, row = -1;
-    CHECK(find_cells(e2e_screen(), 2, 20, is_cloth, &col, &row) > 50);
-    CHECK_INT(find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL), 0);
+    struct cells_query hung = {.r0 = 2, .r1 = 20, .colour = is_cloth, .want = 51};
+    CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &hung, E2E_DEADLINE), "%d cloth cells", hung.found);
+    /* One capture for the checks and the search below. */
+    char *s = strdup(e2e_screen());
+    CHECK_INT(find_cells(s, 24, 28, is_cloth, NULL, NULL), 0);
     /* Grab the cloth's lowest row near its middle and pull it down and left. */
     int bottom = -1, mid = -1;
     for (int r = 2; r < 24; r++) {
         struct px2 px[512];
-        int n = row_pixels(e2e_screen(), r, px, 512);
+        int n = row_pixels(s, r, px, 512);
         for (int c = 30; c < n && c < 70; c++)
             if (is_cloth(px[c].top) || is_cloth(px[c].bot))
                 bottom = r, mid = c;
     }
+    free(s);
     CHECK(bottom > 0);
     char rep[64];
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dM", mid + 1, bottom + 1);
@@ -269,10 +309,8 @@ TEST_E2E(e2e_drag_moves_the_cloth)
         snprintf(rep, sizeof rep, "\x1b[<32;%d;%dM", mid + 1 - 3 * k, bottom + 1 + k);
         e2e_send_bytes(rep);
     }
-    double t0 = mono_now();
-    while (mono_now() - t0 < E2E_DEADLINE && find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL) == 0)
-        e2e_nap();
-    CHECK_MSG(find_cells(e2e_screen(), 24, 28, is_cloth, NULL, NULL) > 0, "the cloth did not follow");
+    struct cells_query pulled = {.r0 = 24, .r1 = 28, .colour = is_cloth, .want = 1};
+    CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &pulled, E2E_DEADLINE), "the cloth did not follow");
     snprintf(rep, sizeof rep, "\x1b[<0;%d;%dm", mid + 1 - 24, bottom + 9);
     e2e_send_bytes(rep);
     e2e_send_key("q");
@@ -411,17 +449,17 @@ TEST_E2E(e2e_colour_depth_follows_the_environment)
     /* tmux-256color without COLORTERM: terminfo says 256 colours, no RGB. */
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=", ""));
     CHECK(hud_ready());
+    CHECK_MSG(e2e_wait_for(e2e_screen, "8;5;"), "no 256-colour cells");
     const char *s = e2e_screen();
-    CHECK_MSG(strstr(s, "8;5;") != NULL, "no 256-colour cells");
     CHECK(strstr(s, "8;2;") == NULL);
     e2e_send_key("q");
     e2e_stop();
     /* NO_COLOR: no colour at all, the picture in glyphs. */
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor NO_COLOR=1", ""));
     CHECK(hud_ready());
+    CHECK(e2e_wait_for(e2e_screen, "\xe2\x96")); /* half and full blocks */
     s = e2e_screen();
     CHECK(strstr(s, "8;5;") == NULL && strstr(s, "8;2;") == NULL);
-    CHECK(strstr(s, "\xe2\x96") != NULL); /* half and full blocks */
     e2e_send_key("q");
     e2e_stop();
 }
