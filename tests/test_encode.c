@@ -1,11 +1,14 @@
 /*
  * test_encode.c — golden bytes for the encoder in every colour mode, damage
  * tracking (partial redraws, unchanged frames), tolerance, and the naive
- * baseline.
+ * baseline; and, over runs of changing frames replayed on a model terminal,
+ * that damage tracking draws what the naive redraw draws for fewer bytes.
  */
 #include "encode.h"
 #include "test.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RED RGB(255, 0, 0)
@@ -178,7 +181,7 @@ TEST(encode_invalidate_repaints_everything)
     buf_free(&b);
 }
 
-TEST(encode_naive_costs_more_than_damage)
+TEST(encode_naive_golden_bytes)
 {
     struct cells s;
     struct buf b;
@@ -191,6 +194,229 @@ TEST(encode_naive_costs_more_than_damage)
                 "\x1b[2;1H\x1b[39;49m \x1b[38;2;255;255;255;49mA\x1b[38;2;255;255;255;49mB");
     cells_free(&s);
     buf_free(&b);
+}
+
+/*
+ * A model terminal for the truecolor encoders' output: CUP, CUF, SGR 0, 38;2,
+ * 48;2, 39, 49, the synchronized-output marks, and UTF-8 glyphs that advance the
+ * cursor. Anything else, a glyph outside the screen, or a glyph written where a
+ * real terminal would wrap, counts as an error.
+ */
+struct term {
+    int cols, rows, row, col, errors;
+    rgb_t fg, bg;
+    struct cell *c;
+};
+
+static void term_init(struct term *t, int cols, int rows)
+{
+    *t = (struct term){.cols = cols, .rows = rows, .fg = COLOR_DEFAULT, .bg = COLOR_DEFAULT};
+    t->c = calloc((size_t)cols * (size_t)rows, sizeof *t->c);
+}
+
+static void term_sgr(struct term *t, const int *v, int n)
+{
+    if (n == 0) {
+        t->fg = t->bg = COLOR_DEFAULT;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (v[i] == 0) {
+            t->fg = t->bg = COLOR_DEFAULT;
+        } else if (v[i] == 39) {
+            t->fg = COLOR_DEFAULT;
+        } else if (v[i] == 49) {
+            t->bg = COLOR_DEFAULT;
+        } else if ((v[i] == 38 || v[i] == 48) && i + 4 < n && v[i + 1] == 2) {
+            rgb_t c = RGB(v[i + 2] & 255, v[i + 3] & 255, v[i + 4] & 255);
+            t->errors += v[i + 2] > 255 || v[i + 3] > 255 || v[i + 4] > 255;
+            if (v[i] == 38)
+                t->fg = c;
+            else
+                t->bg = c;
+            i += 4;
+        } else {
+            t->errors++;
+        }
+    }
+}
+
+static void term_feed(struct term *t, const char *p, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)p, *end = s + len;
+    while (s < end) {
+        if (*s == 0x1b) {
+            if (s + 1 >= end || s[1] != '[') {
+                t->errors++;
+                return;
+            }
+            s += 2;
+            bool priv = s < end && *s == '?';
+            s += priv;
+            int v[32], n = 0;
+            bool digits = false;
+            while (s < end && ((*s >= '0' && *s <= '9') || *s == ';')) {
+                if (n == 0)
+                    v[n++] = 0;
+                if (*s == ';') {
+                    if (n < 32)
+                        v[n++] = 0;
+                } else {
+                    v[n - 1] = v[n - 1] * 10 + (*s - '0');
+                    digits = true;
+                }
+                s++;
+            }
+            if (s >= end) {
+                t->errors++;
+                return;
+            }
+            unsigned char fin = *s++;
+            if (priv) {
+                t->errors += !(n == 1 && v[0] == 2026 && (fin == 'h' || fin == 'l'));
+            } else if (fin == 'm') {
+                term_sgr(t, v, digits ? n : 0);
+            } else if (fin == 'H') {
+                t->row = (n > 0 && v[0] > 0 ? v[0] : 1) - 1;
+                t->col = (n > 1 && v[1] > 0 ? v[1] : 1) - 1;
+            } else if (fin == 'C') {
+                t->col += n > 0 && v[0] > 0 ? v[0] : 1;
+            } else {
+                t->errors++;
+            }
+            continue;
+        }
+        uint32_t cp = *s++;
+        int more = cp >= 0xF0 ? 3 : cp >= 0xE0 ? 2 : cp >= 0xC0 ? 1 : 0;
+        if (more)
+            cp &= 0x3Fu >> more;
+        for (; more > 0 && s < end; more--)
+            cp = cp << 6 | (*s++ & 0x3Fu);
+        if (t->row < 0 || t->row >= t->rows || t->col < 0 || t->col >= t->cols) {
+            t->errors++;
+        } else {
+            t->c[(size_t)t->row * (size_t)t->cols + (size_t)t->col] =
+                (struct cell){cp, t->fg, t->bg};
+        }
+        t->col++;
+    }
+}
+
+/* The two pixels a cell shows (a space: its bg twice), or false for text. */
+static bool shown_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
+{
+    if (c->ch != ' ' && c->ch != GLYPH_UPPER)
+        return false;
+    *top = c->ch == ' ' ? c->bg : c->fg;
+    *bot = c->bg;
+    return true;
+}
+
+static int channel_gap(rgb_t a, rgb_t b)
+{
+    if (a == b)
+        return 0;
+    if ((a | b) & COLOR_DEFAULT)
+        return 256;
+    int d = abs(rgb_r(a) - rgb_r(b)), g = abs(rgb_g(a) - rgb_g(b)), l = abs(rgb_b(a) - rgb_b(b));
+    return d > g ? (d > l ? d : l) : (g > l ? g : l);
+}
+
+/* How far the model terminal's screen is from the cells: the largest channel
+ * difference of a shown colour (256 for a wrong glyph or default colour). */
+static int term_gap(const struct term *t, const struct cells *s)
+{
+    int worst = 0;
+    for (int i = 0; i < s->cols * s->rows; i++) {
+        const struct cell *want = &s->c[i], *got = &t->c[i];
+        rgb_t wt, wb, gt, gb;
+        int gap;
+        if (shown_pixels(want, &wt, &wb) && shown_pixels(got, &gt, &gb)) {
+            int a = channel_gap(wt, gt), b = channel_gap(wb, gb);
+            gap = a > b ? a : b;
+        } else if (want->ch != got->ch) {
+            gap = 256;
+        } else {
+            int a = channel_gap(want->fg, got->fg), b = channel_gap(want->bg, got->bg);
+            gap = a > b ? a : b;
+        }
+        worst = gap > worst ? gap : worst;
+    }
+    return worst;
+}
+
+/* Frame f of a small animation: a still background of ▀ gradients, a block
+ * that moves two columns a frame, and a HUD line whose counter ticks. */
+static void animation(struct cells *s, int f)
+{
+    for (int r = 0; r < s->rows - 1; r++)
+        for (int c = 0; c < s->cols; c++)
+            *cells_at(s, c, r) = (struct cell){GLYPH_UPPER, RGB(8, 10, 20 + 4 * r),
+                                               RGB(8, 10 + c, 22 + 4 * r)};
+    int x0 = (2 * f) % s->cols;
+    for (int r = 3; r < 8; r++)
+        for (int c = x0; c < x0 + 6 && c < s->cols; c++)
+            *cells_at(s, c, r) = (struct cell){GLYPH_UPPER, RGB(250, 120, 20), RGB(200, 60, 10)};
+    char hud[64];
+    snprintf(hud, sizeof hud, " dye  frame %03d  %d fps ", f, 30 + f % 3);
+    cells_clear(s, s->rows - 1, s->rows, RGB(20, 20, 30));
+    cells_text(s, 0, s->rows - 1, hud, RGB(200, 200, 200), RGB(20, 20, 30));
+}
+
+TEST(encode_naive_costs_more_than_damage)
+{
+    /* The same changing frames through the damage-tracked encoder (one screen
+     * kept across frames) and the naive full redraw (every frame from scratch);
+     * both replayed on a model terminal must show each frame exactly. */
+    enum { COLS = 48, ROWS = 16, FRAMES = 24 };
+    struct cells s;
+    struct encoder e;
+    struct buf damage, naive;
+    struct term on_damage, on_naive;
+    cells_init(&s, COLS, ROWS);
+    encode_init(&e, COLOR_TRUE, 0, true);
+    buf_init(&damage);
+    buf_init(&naive);
+    term_init(&on_damage, COLS, ROWS);
+    term_init(&on_naive, COLS, ROWS);
+    size_t damage_total = 0, naive_total = 0, first_damage = 0, first_naive = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        animation(&s, f);
+        buf_clear(&damage);
+        buf_clear(&naive);
+        int sent = encode_frame(&e, &s, &damage);
+        encode_naive(&s, COLOR_TRUE, &naive);
+        term_feed(&on_damage, damage.p, damage.len);
+        term_feed(&on_naive, naive.p, naive.len);
+        CHECK_MSG(term_gap(&on_damage, &s) == 0, "frame %d: the damage-tracked screen is off", f);
+        CHECK_MSG(term_gap(&on_naive, &s) == 0, "frame %d: the naive screen is off", f);
+        if (f == 0) {
+            /* A full redraw either way; elision still makes it cheaper. */
+            CHECK_INT(sent, COLS * ROWS);
+            first_damage = damage.len, first_naive = naive.len;
+            CHECK_MSG(damage.len < naive.len, "first frame: %zu vs %zu bytes", damage.len,
+                      naive.len);
+        } else {
+            /* Only the block's edges and the counter change. */
+            CHECK_MSG(sent > 0 && sent < COLS * ROWS / 8, "frame %d: %d cells sent", f, sent);
+            CHECK_MSG(damage.len * 10 < naive.len, "frame %d: %zu damage vs %zu naive bytes", f,
+                      damage.len, naive.len);
+        }
+        damage_total += damage.len;
+        naive_total += naive.len;
+    }
+    CHECK_INT(on_damage.errors, 0);
+    CHECK_INT(on_naive.errors, 0);
+    /* After the first frame, the naive redraw costs at least ten times more. */
+    CHECK_MSG((damage_total - first_damage) * 10 < naive_total - first_naive,
+              "%zu damage vs %zu naive bytes after the first frame", damage_total - first_damage,
+              naive_total - first_naive);
+    free(on_damage.c);
+    free(on_naive.c);
+    encode_free(&e);
+    cells_free(&s);
+    buf_free(&damage);
+    buf_free(&naive);
 }
 
 TEST(encode_utf8_forms)
