@@ -1,9 +1,13 @@
 /*
  * test_cells.c — the blit from pixels to cells in every glyph set and colour
- * mode, text, and the image's drawing helpers.
+ * mode, text, and the image's drawing helpers, including what they do with NaN,
+ * infinite and huge coordinates.
  */
 #include "cells.h"
 #include "test.h"
+
+#include <math.h>
+#include <string.h>
 
 TEST(blit_half_blocks_upper_is_fg_lower_is_bg)
 {
@@ -109,8 +113,107 @@ TEST(image_line_and_disc_draw_and_clip)
     image_disc(&im, 5.0f, 5.0f, 2.0f, RGB(0, 255, 0), 1.0f);
     CHECK(image_get(&im, 4, 4) == RGB(0, 255, 0));
     CHECK(image_get(&im, 0, 0) == 0);
-    /* Way outside, or NaN: nothing drawn, no crash. */
-    image_line(&im, -1e9f, -1e9f, 1e9f, 1e9f, RGB(255, 0, 0));
-    image_disc(&im, 0.0f / 0.0f, 3.0f, 2.0f, RGB(255, 0, 0), 1.0f);
     image_free(&im);
+}
+
+/* A 10 x 10 image whose pixels sit between two guard bands in one block, so a
+ * write out of bounds shows up as a changed guard. */
+#define GUARD 256
+#define GUARD_PX RGB(1, 2, 3)
+static rgb_t guarded[GUARD + 100 + GUARD];
+
+static struct image guarded_image(void)
+{
+    for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
+        guarded[i] = GUARD_PX;
+    struct image im = {10, 10, guarded + GUARD};
+    image_fill(&im, RGB(0, 0, 40));
+    image_disc(&im, 5.0f, 5.0f, 2.0f, RGB(0, 255, 0), 1.0f); /* something to keep */
+    return im;
+}
+
+static bool guards_intact(void)
+{
+    for (int i = 0; i < GUARD; i++)
+        if (guarded[i] != GUARD_PX || guarded[GUARD + 100 + i] != GUARD_PX)
+            return false;
+    return true;
+}
+
+/* How many pixels differ from the snapshot. */
+static int changed(const struct image *im, const rgb_t *before)
+{
+    int n = 0;
+    for (int i = 0; i < im->w * im->h; i++)
+        n += im->px[i] != before[i];
+    return n;
+}
+
+TEST(image_nan_and_infinite_draws_leave_the_image_as_it_was)
+{
+    /* A NaN or infinite coordinate, radius or weight (a solver blowing up) draws
+     * nothing: every pixel keeps its colour and nothing outside is touched. */
+    const float qnan = NAN, inf = INFINITY;
+    const rgb_t red = RGB(255, 0, 0);
+    struct image im = guarded_image();
+    rgb_t before[100];
+    memcpy(before, im.px, sizeof before);
+    image_disc(&im, qnan, 3.0f, 2.0f, red, 1.0f);
+    image_disc(&im, 3.0f, qnan, 2.0f, red, 1.0f);
+    image_disc(&im, 3.0f, 3.0f, qnan, red, 1.0f);
+    image_disc(&im, 3.0f, 3.0f, 2.0f, red, qnan);
+    image_disc(&im, inf, 3.0f, 2.0f, red, 1.0f);
+    image_disc(&im, 3.0f, -inf, 2.0f, red, 1.0f);
+    image_line(&im, qnan, 1.0f, 8.0f, 8.0f, red);
+    image_line(&im, 1.0f, 1.0f, 8.0f, qnan, red);
+    image_line(&im, -inf, 5.5f, inf, 5.5f, red);
+    image_triangle(&im, qnan, 0.0f, 9.0f, 0.0f, 0.0f, 9.0f, red);
+    image_triangle(&im, 0.0f, 0.0f, 9.0f, inf, 0.0f, 9.0f, red);
+    image_blend(&im, 4, 4, red, qnan);
+    CHECK_MSG(changed(&im, before) == 0, "%d pixels changed", changed(&im, before));
+    CHECK(guards_intact());
+    /* A colour mix or scale by NaN has a defined result: clampf takes NaN to
+     * the low end, so no mix (the first colour) and no light (black). */
+    CHECK(rgb_mix(RGB(1, 2, 3), RGB(200, 200, 200), qnan) == RGB(1, 2, 3));
+    CHECK(rgb_scale(RGB(100, 100, 100), qnan) == 0);
+    /* The blit of what is left is the blit of the untouched picture. */
+    struct image ref = {10, 10, before};
+    struct cells a, b;
+    cells_init(&a, 10, 5);
+    cells_init(&b, 10, 5);
+    blit_image(&im, &a, COLOR_TRUE, GLYPHS_HALF);
+    blit_image(&ref, &b, COLOR_TRUE, GLYPHS_HALF);
+    CHECK(memcmp(a.c, b.c, 50 * sizeof *a.c) == 0);
+    cells_free(&a);
+    cells_free(&b);
+}
+
+TEST(image_huge_coordinates_clip_to_the_image)
+{
+    /* Finite but far outside: a line that misses the image draws nothing, one
+     * that crosses it draws only where it crosses, and nothing lands outside. */
+    const rgb_t red = RGB(255, 0, 0);
+    struct image im = guarded_image();
+    rgb_t before[100];
+    memcpy(before, im.px, sizeof before);
+    image_line(&im, -1e9f, -3.0f, 1e9f, -3.0f, red);
+    image_line(&im, 1e9f, -1e9f, 1e9f, 1e9f, red);
+    image_disc(&im, -1e9f, 5.0f, 3.0f, red, 1.0f);
+    image_disc(&im, 5.0f, 1e9f, 1e6f, red, 1.0f);
+    image_triangle(&im, -1e9f, -1e9f, -1e9f + 5.0f, -1e9f, -1e9f, -1e9f + 5.0f, red);
+    CHECK_MSG(changed(&im, before) == 0, "%d pixels changed", changed(&im, before));
+    CHECK(guards_intact());
+    /* Across row 5 from far left to far right: that row, all of it, and only it. */
+    image_line(&im, -1e9f, 5.5f, 1e9f, 5.5f, red);
+    for (int x = 0; x < 10; x++)
+        CHECK_MSG(image_get(&im, x, 5) == red, "x=%d: %06x", x, image_get(&im, x, 5));
+    CHECK_INT(changed(&im, before), 10);
+    CHECK(guards_intact());
+    /* A huge diagonal through the image: whatever float precision leaves of
+     * it, it stays inside, and what it draws is the line's colour mixed in. */
+    memcpy(im.px, before, sizeof before);
+    image_line(&im, -1e9f, -1e9f, 1e9f, 1e9f, red);
+    CHECK(guards_intact());
+    for (int i = 0; i < 100; i++)
+        CHECK(im.px[i] == before[i] || rgb_r(im.px[i]) > rgb_r(before[i]));
 }
