@@ -526,3 +526,52 @@ TEST_E2E(e2e_bad_arguments_exit_2_with_one_line)
     remove("/tmp/swirl-e2e-out");
     remove("/tmp/swirl-e2e-err");
 }
+
+/* Runs a headless recording with --tolerance tol; returns the summary's "bytes"
+ * (-1 when the run or its summary is not right) and the recording in *cast. */
+static long record_with_tolerance(int tol, char **cast, size_t *len)
+{
+    char path[64], out[64], cmd[320];
+    snprintf(path, sizeof path, "/tmp/swirl-e2e-tol%d-%d.cast", tol, (int)getpid());
+    snprintf(out, sizeof out, "/tmp/swirl-e2e-tol%d-%d.json", tol, (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "./swirl --headless --scene dye --auto --size 60x20 --seconds 2 --tolerance %d "
+             "--record %s >%s 2>&1", tol, path, out);
+    int rc = system(cmd);
+    CHECK_MSG(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "--tolerance %d: exit %d", tol, rc);
+    char *summary = e2e_slurp(out, NULL);
+    *cast = e2e_slurp(path, len);
+    CHECK_MSG(*cast != NULL, "--tolerance %d wrote no %s", tol, path);
+    remove(path);
+    remove(out);
+    long bytes = -1;
+    const char *b = summary ? strstr(summary, "\"bytes\":") : NULL;
+    CHECK_MSG(b && sscanf(b, "\"bytes\":%ld", &bytes) == 1, "--tolerance %d summary: %s", tol,
+              summary ? summary : "(none)");
+    CHECK_MSG(summary && strstr(summary, "\"frames\":60,"), "--tolerance %d summary: %s", tol,
+              summary ? summary : "(none)");
+    free(summary);
+    return bytes;
+}
+
+TEST_E2E(e2e_tolerance_changes_the_encoder_bytes)
+{
+    /* The same scripted frames (same scene, seed and simulated clock) encoded
+     * with --tolerance 0 and 50: the looser encoder skips small colour changes,
+     * so it sends different and fewer bytes. */
+    char *exact = NULL, *loose = NULL;
+    size_t exact_len = 0, loose_len = 0;
+    long exact_bytes = record_with_tolerance(0, &exact, &exact_len);
+    long loose_bytes = record_with_tolerance(50, &loose, &loose_len);
+    CHECK_MSG(exact_bytes > 0 && loose_bytes > 0, "bytes %ld and %ld", exact_bytes, loose_bytes);
+    CHECK_MSG(loose_bytes < exact_bytes, "--tolerance 50 sent %ld bytes, 0 sent %ld", loose_bytes,
+              exact_bytes);
+    CHECK(exact && loose);
+    if (exact && loose) {
+        CHECK(exact_len != loose_len || memcmp(exact, loose, exact_len) != 0);
+        /* The recordings carry those bytes: the looser one is the shorter. */
+        CHECK_MSG(loose_len < exact_len, "recordings of %zu and %zu bytes", loose_len, exact_len);
+    }
+    free(exact);
+    free(loose);
+}

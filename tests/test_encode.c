@@ -2,7 +2,8 @@
  * test_encode.c — golden bytes for the encoder in every colour mode, damage
  * tracking (partial redraws, unchanged frames), tolerance, and the naive
  * baseline; and, over runs of changing frames replayed on a model terminal,
- * that damage tracking draws what the naive redraw draws for fewer bytes.
+ * that damage tracking draws what the naive redraw draws for fewer bytes and
+ * that a tolerance sends fewer bytes still while staying within it.
  */
 #include "encode.h"
 #include "test.h"
@@ -417,6 +418,67 @@ TEST(encode_naive_costs_more_than_damage)
     cells_free(&s);
     buf_free(&damage);
     buf_free(&naive);
+}
+
+/* Frame f of a slow fade: every cell's colours drift a few levels a frame
+ * (different rates per channel and cell), the glyphs stay. */
+static void drift(struct cells *s, int f)
+{
+    for (int r = 0; r < s->rows; r++)
+        for (int c = 0; c < s->cols; c++) {
+            int k = 3 * f + c + 2 * r;
+            rgb_t top = RGB((40 + 2 * k) % 256, (90 + k) % 256, (200 - k + 512) % 256);
+            rgb_t bot = RGB((60 + 3 * k) % 256, (30 + 2 * k) % 256, (120 + k) % 256);
+            *cells_at(s, c, r) = (struct cell){GLYPH_UPPER, top, bot};
+        }
+}
+
+/* Encodes `frames` frames of drift() with the tolerance; returns the bytes sent
+ * and the worst gap between a frame and the model terminal's screen. */
+static size_t drift_bytes(int tolerance, int frames, int *worst, int *errors)
+{
+    enum { COLS = 40, ROWS = 12 };
+    struct cells s;
+    struct encoder e;
+    struct buf b;
+    struct term t;
+    cells_init(&s, COLS, ROWS);
+    encode_init(&e, COLOR_TRUE, tolerance, false);
+    buf_init(&b);
+    term_init(&t, COLS, ROWS);
+    size_t total = 0;
+    *worst = 0;
+    for (int f = 0; f < frames; f++) {
+        drift(&s, f);
+        buf_clear(&b);
+        encode_frame(&e, &s, &b);
+        term_feed(&t, b.p, b.len);
+        total += b.len;
+        int gap = term_gap(&t, &s);
+        *worst = gap > *worst ? gap : *worst;
+    }
+    *errors = t.errors;
+    free(t.c);
+    encode_free(&e);
+    cells_free(&s);
+    buf_free(&b);
+    return total;
+}
+
+TEST(encode_tolerance_changes_the_bytes_and_stays_within_it)
+{
+    /* The same drifting frames with tolerance 0 and 50: 0 sends every change
+     * and the screen is exact; 50 sends far fewer bytes and every colour on
+     * screen stays within 50 of the frame's in each channel. */
+    int worst0, worst50, errors0, errors50;
+    size_t exact = drift_bytes(0, 30, &worst0, &errors0);
+    size_t loose = drift_bytes(50, 30, &worst50, &errors50);
+    CHECK_INT(errors0, 0);
+    CHECK_INT(errors50, 0);
+    CHECK_INT(worst0, 0);
+    CHECK_MSG(worst50 <= 50, "a colour %d off with tolerance 50", worst50);
+    CHECK_MSG(worst50 > 0, "tolerance 50 left nothing a shade off: it did not skip anything");
+    CHECK_MSG(loose * 3 < exact, "tolerance 50: %zu bytes, 0: %zu bytes", loose, exact);
 }
 
 TEST(encode_utf8_forms)
