@@ -2,7 +2,8 @@
  * test_demo.c — the committed demo.cast: a valid asciicast v2 recording (header,
  * JSON events, times that never go back), long enough and small enough, and its
  * bytes, replayed in a tmux pane of the recorded size, show half-block cells and
- * each scene's HUD at its scripted time in the tour.
+ * each scene's HUD at its scripted time in the tour. And it is what `make demo`
+ * records today: regenerated headless, it comes out byte for byte the same.
  */
 #include "e2e.h"
 #include "test.h"
@@ -10,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define DEMO_PATH "demo.cast"
 #define SCENE_SECONDS 9.0 /* the tour's time per scene (app.c) */
+/* The Makefile's `demo` recipe, but for its --record FILE. */
+#define DEMO_ARGS "--headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1"
 
 struct event {
     double t;
@@ -211,4 +215,75 @@ TEST_E2E(demo_cast_replays_each_scene_in_tmux)
         remove(path);
     }
     free_events(evs, n);
+}
+
+/* Records the demo headless into path; true when swirl exited 0. */
+static bool record_demo(const char *path)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "./swirl " DEMO_ARGS " --record %s >/dev/null", path);
+    int rc = system(cmd);
+    CHECK_MSG(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "'%s': exit %d", cmd, rc);
+    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+/* Where two texts first differ: the byte offset and the 1-based line. */
+static void first_difference(const char *a, size_t na, const char *b, size_t nb, size_t *at,
+                             int *line)
+{
+    size_t i = 0;
+    *line = 1;
+    while (i < na && i < nb && a[i] == b[i])
+        *line += a[i++] == '\n';
+    *at = i;
+}
+
+TEST_E2E(demo_cast_regenerates_byte_for_byte)
+{
+    /* The test records what the Makefile records: same arguments. */
+    char *mk = e2e_slurp("Makefile", NULL);
+    CHECK_MSG(mk && strstr(mk, "./swirl " DEMO_ARGS " --record demo.cast"),
+              "the Makefile's demo recipe is not ./swirl %s --record demo.cast", DEMO_ARGS);
+    free(mk);
+
+    char one[64], two[64];
+    snprintf(one, sizeof one, "/tmp/swirl-demo-regen-%d-1.cast", (int)getpid());
+    snprintf(two, sizeof two, "/tmp/swirl-demo-regen-%d-2.cast", (int)getpid());
+    size_t n1 = 0, n2 = 0, nd = 0;
+    char *r1 = record_demo(one) ? e2e_slurp(one, &n1) : NULL;
+    char *r2 = record_demo(two) ? e2e_slurp(two, &n2) : NULL;
+    char *committed = e2e_slurp(DEMO_PATH, &nd);
+    remove(one);
+    remove(two);
+    CHECK_MSG(r1 && r2, "no recording");
+    CHECK_MSG(committed, "cannot read " DEMO_PATH);
+    if (r1 && r2 && committed) {
+        /* Reproducible: the header holds no wall-clock timestamp (headless
+         * recordings leave it out, as a timestamp of 0 does) ... */
+        const char *eol = strchr(r1, '\n');
+        size_t hl = eol ? (size_t)(eol - r1) : n1;
+        static const char head[] = "{\"version\": 2, \"width\": 80, \"height\": 24,";
+        static const char zero[] = "\"timestamp\": 0";
+        CHECK_MSG(eol && strncmp(r1, head, sizeof head - 1) == 0, "header: %.*s", (int)hl, r1);
+        const char *ts = eol ? strstr(r1, "\"timestamp\"") : NULL;
+        CHECK_MSG(!ts || ts > eol ||
+                      (strncmp(ts, zero, sizeof zero - 1) == 0 && ts[sizeof zero - 1] &&
+                       strchr(",}", ts[sizeof zero - 1])),
+                  "header: %.*s", (int)hl, r1);
+        /* ... and two runs give the same bytes, */
+        size_t at;
+        int line;
+        first_difference(r1, n1, r2, n2, &at, &line);
+        CHECK_MSG(n1 == n2 && at == n1, "two recordings differ at byte %zu (line %d): %zu vs %zu bytes",
+                  at, line, n1, n2);
+        /* which are those committed (if not: `make demo` and commit it). */
+        first_difference(r1, n1, committed, nd, &at, &line);
+        CHECK_MSG(n1 == nd && at == n1,
+                  DEMO_PATH " is not what `make demo` records now: first difference at byte %zu "
+                  "(line %d), %zu bytes recorded vs %zu committed",
+                  at, line, n1, nd);
+    }
+    free(r1);
+    free(r2);
+    free(committed);
 }
