@@ -24,6 +24,7 @@
  * left to right, then point index). All arrays grow with realloc and are kept.
  */
 #include "nsearch.h"
+#include "grow.h"
 
 #include <limits.h>
 #include <math.h>
@@ -61,32 +62,21 @@ static int grow_ints(int **p, int *cap, int n)
 {
     if (n <= *cap)
         return 0;
-    int *q = realloc(*p, (size_t)n * sizeof *q);
-    if (!q)
+    if (SIM_RESIZE(*p, (size_t)n) != 0)
         return -1;
-    *p = q;
     *cap = n;
     return 0;
 }
 
+/* Room for n points: cell_of and sorted, and the n+1 list offsets. */
 static int grow_points(struct nsearch *ns, int n)
 {
     if (n <= ns->npoint_cap)
         return 0;
-    int cap = n;
-    int *a = realloc(ns->cell_of, (size_t)cap * sizeof *a);
-    if (!a)
+    if (SIM_RESIZE(ns->cell_of, (size_t)n) != 0 || SIM_RESIZE(ns->sorted, (size_t)n) != 0 ||
+        SIM_RESIZE(ns->start, (size_t)n + 1) != 0)
         return -1;
-    ns->cell_of = a;
-    a = realloc(ns->sorted, (size_t)cap * sizeof *a);
-    if (!a)
-        return -1;
-    ns->sorted = a;
-    a = realloc(ns->start, ((size_t)cap + 1) * sizeof *a);
-    if (!a)
-        return -1;
-    ns->start = a;
-    ns->npoint_cap = cap;
+    ns->npoint_cap = n;
     return 0;
 }
 
@@ -109,62 +99,66 @@ static int cell_coord(float v, double lo, double inv_cell, int ncell)
     return (int)c;
 }
 
-int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
-                  float radius)
-{
-    if (n < 0 || nquery < 0 || nquery > n || !(radius > 0.0f) || !isfinite(radius))
-        return fail(ns, 0);
-    if (grow_points(ns, n < 1 ? 1 : n) != 0)
-        return fail(ns, 0);
-    ns->radius = radius;
-    ns->start[0] = 0;
+/* The bounding box of the finite points (all 0 when there are none). */
+struct bounds {
+    double minx, miny, maxx, maxy;
+};
 
-    /* Bounding box of the finite points. */
-    double minx = 0.0, miny = 0.0, maxx = 0.0, maxy = 0.0;
+static struct bounds finite_bounds(const float *x, const float *y, int n)
+{
+    struct bounds b = {0.0, 0.0, 0.0, 0.0};
     bool any = false;
     for (int i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(y[i]))
             continue;
         if (!any) {
-            minx = maxx = x[i];
-            miny = maxy = y[i];
+            b.minx = b.maxx = x[i];
+            b.miny = b.maxy = y[i];
             any = true;
         }
-        minx = x[i] < minx ? x[i] : minx;
-        maxx = x[i] > maxx ? x[i] : maxx;
-        miny = y[i] < miny ? y[i] : miny;
-        maxy = y[i] > maxy ? y[i] : maxy;
+        b.minx = x[i] < b.minx ? x[i] : b.minx;
+        b.maxx = x[i] > b.maxx ? x[i] : b.maxx;
+        b.miny = y[i] < b.miny ? y[i] : b.miny;
+        b.maxy = y[i] > b.maxy ? y[i] : b.maxy;
     }
+    return b;
+}
 
-    /* Cell size: the criterion's reach, doubled while the grid is over budget. */
-    const float radius2 = radius * radius;
+/* The cell size: the criterion's reach, doubled while a grid over b would be
+ * over the budget for n points. Sets gw and gh. */
+static double choose_cell(struct nsearch *ns, struct bounds b, float radius2, int n)
+{
     double cell = sqrt((double)radius2 + NSEARCH_SLACK) * (1.0 + NSEARCH_CELL_MARGIN);
     double budget = NSEARCH_CELLS_PER_POINT * n;
     if (budget < NSEARCH_MIN_CELL_BUDGET)
         budget = NSEARCH_MIN_CELL_BUDGET;
     double fw, fh;
     for (;;) {
-        fw = floor((maxx - minx) / cell) + 1.0;
-        fh = floor((maxy - miny) / cell) + 1.0;
+        fw = floor((b.maxx - b.minx) / cell) + 1.0;
+        fh = floor((b.maxy - b.miny) / cell) + 1.0;
         if (fw * fh <= budget)
             break;
         cell *= 2.0;
     }
     ns->gw = (int)fw;
     ns->gh = (int)fh;
+    return cell;
+}
+
+/* Counting sort of the n points into the gw x gh cells of the given size from
+ * b's lower-left corner: count per cell, inclusive prefix sum (cell ends), then a
+ * backwards scatter that leaves cell_start[c] at the start of cell c and the
+ * points of a cell in increasing index. */
+static void sort_into_cells(struct nsearch *ns, const float *x, const float *y, int n,
+                            struct bounds b, double cell)
+{
     const int ncell = ns->gw * ns->gh;
     const double inv_cell = 1.0 / cell;
-    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ncell + 1) != 0)
-        return fail(ns, nquery);
-
-    /* Counting sort: count per cell, inclusive prefix sum (cell ends), then a
-     * backwards scatter that leaves cell_start[c] at the start of cell c and the
-     * points of a cell in increasing index. */
     int *cs = ns->cell_start;
     memset(cs, 0, ((size_t)ncell + 1) * sizeof *cs);
     for (int i = 0; i < n; i++) {
-        int cx = cell_coord(x[i], minx, inv_cell, ns->gw);
-        int cy = cell_coord(y[i], miny, inv_cell, ns->gh);
+        int cx = cell_coord(x[i], b.minx, inv_cell, ns->gw);
+        int cy = cell_coord(y[i], b.miny, inv_cell, ns->gh);
         int c = cy * ns->gw + cx;
         ns->cell_of[i] = c;
         cs[c]++;
@@ -174,8 +168,30 @@ int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int
     cs[ncell] = n;
     for (int i = n - 1; i >= 0; i--)
         ns->sorted[--cs[ns->cell_of[i]]] = i;
+}
 
-    /* Neighbour lists of the query points. */
+/* Room in nbr for len + more entries (growing by NSEARCH_GROWTH); 0 or -1. */
+static int reserve_nbr(struct nsearch *ns, int len, int more)
+{
+    if ((long long)len + more > INT_MAX)
+        return -1;
+    if (len + more <= ns->nbr_cap)
+        return 0;
+    long long want = (long long)ns->nbr_cap * NSEARCH_GROWTH;
+    if (want < len + more)
+        want = len + more;
+    if (want > INT_MAX)
+        want = INT_MAX;
+    return grow_ints(&ns->nbr, &ns->nbr_cap, (int)want);
+}
+
+/* The neighbour lists of the first nquery points, from the sorted cells: each
+ * point scans the (up to) 3x3 cells around its own, three contiguous runs of
+ * sorted[]. 0 or -1. */
+static int list_neighbours(struct nsearch *ns, const float *x, const float *y, int nquery,
+                           float radius2)
+{
+    const int *cs = ns->cell_start;
     int len = 0;
     for (int i = 0; i < nquery; i++) {
         const int c = ns->cell_of[i];
@@ -186,17 +202,8 @@ int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int
         int candidates = 0;
         for (int row = y0; row <= y1; row++)
             candidates += cs[row * ns->gw + x1 + 1] - cs[row * ns->gw + x0];
-        if ((long long)len + candidates > INT_MAX)
-            return fail(ns, nquery);
-        if (len + candidates > ns->nbr_cap) {
-            long long want = (long long)ns->nbr_cap * NSEARCH_GROWTH;
-            if (want < len + candidates)
-                want = len + candidates;
-            if (want > INT_MAX)
-                want = INT_MAX;
-            if (grow_ints(&ns->nbr, &ns->nbr_cap, (int)want) != 0)
-                return fail(ns, nquery);
-        }
+        if (reserve_nbr(ns, len, candidates) != 0)
+            return -1;
 
         const float xi = x[i], yi = y[i];
         for (int row = y0; row <= y1; row++) {
@@ -213,5 +220,26 @@ int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int
         }
         ns->start[i + 1] = len;
     }
+    return 0;
+}
+
+int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
+                  float radius)
+{
+    if (n < 0 || nquery < 0 || nquery > n || !(radius > 0.0f) || !isfinite(radius))
+        return fail(ns, 0);
+    if (grow_points(ns, n < 1 ? 1 : n) != 0)
+        return fail(ns, 0);
+    ns->radius = radius;
+    ns->start[0] = 0;
+
+    const float radius2 = radius * radius;
+    const struct bounds b = finite_bounds(x, y, n);
+    const double cell = choose_cell(ns, b, radius2, n);
+    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
+        return fail(ns, nquery);
+    sort_into_cells(ns, x, y, n, b, cell);
+    if (list_neighbours(ns, x, y, nquery, radius2) != 0)
+        return fail(ns, nquery);
     return 0;
 }
