@@ -1,5 +1,7 @@
 /*
- * pbf.c — Position Based Fluids in 2D, the algorithm of pbf.html.
+ * pbf.c — Position Based Fluids in 2D, the algorithm of pbf.html: parameters,
+ * the kernel's public face, setup and release, the pointer and statistics. The
+ * step is in pbf_solve.c; what both share in pbf_internal.h.
  *
  * Data: structure-of-arrays floats of length n. Particles 0..nfluid-1 are water,
  * nfluid..n-1 the static boundary particles, in the seed's order (per column the
@@ -8,30 +10,11 @@
  * [ymin, ymax] with ymin = 0 and xmin = -box_w*d/2 (d = 2r), and the water is
  * kept inside that box shrunk by r on every side. psi[] holds each particle's
  * mass: m for water, the Akinci pseudo-mass for the boundary.
- *
- * Pairs: the neighbour search (ns: water particles against all particles) runs
- * once per step after the prediction. Its full lists are then halved: each
- * water-water pair is kept once, under its lower index, followed by the
- * particle's boundary neighbours (half_start/half_split/half_nbr). Every pass
- * walks particle i's half list, keeps i's sums in registers and adds the mirrored
- * term into the other particle's slot, so each pair costs one square root per
- * pass. The sums have the seed's terms in another order (the last float bits
- * differ). pair_w/pair_gx/pair_gy cache,
- * per half-list entry, W_ij and grad W_ij from the lambda pass for the
- * correction pass of the same iteration (positions do not move in between), and
- * from the viscosity pass for the vorticity pass.
- *
- * Kernel: the seed's 2D cubic spline with support h = 4r,
- * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
- * k = 40 / (7 pi h^2); its gradient uses l = 240 / (7 pi h^2) (see kernel_pair
- * for the form evaluated and for r -> 0).
  */
-#include "pbf.h"
-#include "swirl.h"
+#include "pbf_internal.h"
 
-#include <float.h>
-#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,87 +27,9 @@
 #define SEED_VISCOSITY 0.05f
 #define SEED_GRAVITY -9.81f
 
-#define PI_D 3.14159265358979323846
 #define SUPPORT_PER_RADIUS 4.0f   /* h = 4r */
-#define KERNEL_K_NUM 40.0         /* k = 40 / (7 pi h^2) */
-#define KERNEL_L_NUM 240.0        /* l = 240 / (7 pi h^2) */
-#define KERNEL_DENOM 7.0
-#define LAMBDA_EPS 1.0e-6f        /* constraint force mixing in lambda's denominator */
-#define PCT 0.01f                 /* percent to fraction */
-#define SEED_ERR_START 1000.0     /* pbf.html starts its error sum here */
-
-/*
- * s_corr = -k (W(r)/W(dq))^n, n = 4 (Macklin & Mueller eq. 13), added to
- * lambda_i + lambda_j. The paper's k is tied to its units: taken literally here
- * (lambda is ~1e-6..1e-5 m^2) k = 0.1 outweighs the pressure by orders of
- * magnitude and the water collapses into clumps. So s_corr is measured in the
- * unit of lambda, scorr_unit = 1 / sum_j |grad_j C|^2 of a particle in the rest
- * lattice, which makes k a fraction of the constraint: at the rest spacing
- * s_corr pushes like a 0.09 % compression.
- */
-#define SCORR_K 0.1f
-#define SCORR_DQ 0.2f             /* dq as a fraction of h */
 #define LATTICE_REACH 2           /* the rest lattice within h = 2 diameters */
-
-#define VORT_MIN_ETA 1.0e-12f     /* below this |grad |omega|| there is no direction */
 #define MAX_PARTICLES (1 << 24)
-#define PAIR_BLOCK 8              /* the pair caches come in whole blocks (kernel_many) */
-#define CHUNK_PAIRS 512           /* pairs evaluated at a time in the lambda pass */
-
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
-/* Kernel constants for one support radius. */
-struct kernel {
-    float h, inv_h;
-    float k;      /* W's scale, and W(0) */
-    float k2;     /* 2k */
-    float gfac;   /* -l / h: grad W = gfac (t^2 - 4u^2) / |r| * r */
-};
-
-static struct kernel kernel_make(float h)
-{
-    struct kernel kn;
-    double area = PI_D * (double)h * (double)h;
-    kn.h = h;
-    kn.inv_h = 1.0f / h;
-    kn.k = (float)(KERNEL_K_NUM / (KERNEL_DENOM * area));
-    kn.k2 = 2.0f * kn.k;
-    kn.gfac = (float)(-KERNEL_L_NUM / (KERNEL_DENOM * area * (double)h));
-    return kn;
-}
-
-/*
- * The seed's two pieces in one branch-free form. With t = max(1-q, 0) and
- * u = max(1/2-q, 0): W = 2k (t^3 - 4u^3), which is k (6q^3 - 6q^2 + 1) for
- * q <= 1/2 and 2k (1-q)^3 up to q = 1 (and 0 beyond); dW/dq = -6k (t^2 - 4u^2)
- * with l = 6k, so grad W = gfac (t^2 - 4u^2) / |r| * r. max(v, 0) is (v + |v|)/2,
- * exact. Near r = 0 the numerator t^2 - 4u^2 = q (2 - 3q) vanishes with r, so
- * the gradient goes to 0 smoothly; the seed instead zeroes it below |r| = 1e-6
- * (a difference below 1e-4 of a typical gradient), and KERNEL_TINY only keeps
- * 0/0 out at r = 0 exactly.
- *
- * No branch and no select: which piece a pair falls in is random (branches
- * mispredict), and straight-line code lets the compiler vectorize kernel_many
- * (4 pairs per instruction with -fno-math-errno). r2 must be finite; the step
- * keeps every position inside the box grown by h.
- */
-#define KERNEL_TINY 1.0e-30f
-
-static inline float pos_part(float v) { return 0.5f * (v + fabsf(v)); }
-
-static inline void kernel_pair(struct kernel kn, float r2, float *w, float *g)
-{
-    const float rl = sqrtf(r2);
-    const float q = rl * kn.inv_h;
-    const float t = pos_part(1.0f - q), u = pos_part(0.5f - q);
-    const float t2 = t * t, u2 = u * u;
-    *w = kn.k2 * (t2 * t - 4.0f * u2 * u);
-    *g = kn.gfac * (t2 - 4.0f * u2) / (rl + KERNEL_TINY);
-}
 
 void pbf_params_seed(struct pbf_params *p)
 {
@@ -196,33 +101,6 @@ void pbf_free(struct pbf *s)
     s->grabbed = -1;
 }
 
-/* Grows the half lists and their pair caches to at least need entries (doubling,
- * so that a slowly growing need settles after a few steps); 0 or -1. */
-static int grow_half(struct pbf *s, int need)
-{
-    if (need <= s->half_cap)
-        return 0;
-    const int cap = s->half_cap < INT_MAX / 2 && 2 * s->half_cap > need ? 2 * s->half_cap : need;
-    int *nbr = realloc(s->half_nbr, (size_t)cap * sizeof *nbr);
-    if (!nbr)
-        return -1;
-    s->half_nbr = nbr;
-    float *w = realloc(s->pair_w, (size_t)cap * sizeof *w);
-    if (!w)
-        return -1;
-    s->pair_w = w;
-    float *gx = realloc(s->pair_gx, (size_t)cap * sizeof *gx);
-    if (!gx)
-        return -1;
-    s->pair_gx = gx;
-    float *gy = realloc(s->pair_gy, (size_t)cap * sizeof *gy);
-    if (!gy)
-        return -1;
-    s->pair_gy = gy;
-    s->half_cap = cap;
-    return 0;
-}
-
 /* Akinci pseudo-masses: psi_k = rho0 / (W(0) + sum over boundary neighbours W). */
 static int compute_psi(struct pbf *s)
 {
@@ -262,32 +140,25 @@ static float rest_lattice_unit(const struct pbf *s)
     return sum > 0.0 ? (float)(1.0 / sum) : 0.0f;
 }
 
-int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h,
-             int box_w, int box_h)
+/* The arguments pbf_init accepts: a positive finite radius and density, and a
+ * box that holds the block with a total of at most MAX_PARTICLES. */
+static bool init_args_ok(const struct pbf_params *p, int block_w, int block_h, int box_w,
+                         int box_h)
 {
-    memset(s, 0, sizeof *s);
-    s->grabbed = -1;
-    nsearch_init(&s->ns);
     if (!(p->radius > 0.0f) || !isfinite(p->radius) || !(p->density0 > 0.0f) ||
         !isfinite(p->density0))
-        return -1;
+        return false;
     if (block_w < 1 || block_h < 1 || box_w < block_w + 2 || box_h < block_h + 1)
-        return -1;
+        return false;
     long long nf = (long long)block_w * block_h;
     long long nb = 2LL * box_w + 2LL * (box_h - 1);
-    if (nf + nb > MAX_PARTICLES)
-        return -1;
+    return nf + nb <= MAX_PARTICLES;
+}
 
-    s->prm = *p;
-    s->nfluid = (int)nf;
-    s->n = (int)(nf + nb);
-    s->box_w = box_w;
-    s->box_h = box_h;
-    const double r = p->radius, d = 2.0 * r;
-    s->mass = (float)(d * d * p->density0);
-    s->h = SUPPORT_PER_RADIUS * p->radius;
-    s->scorr_unit = rest_lattice_unit(s);
-
+/* Every per-particle array, zeroed; 0 or -1 (what was allocated stays, for
+ * pbf_free). */
+static int alloc_arrays(struct pbf *s)
+{
     float **slot[FLOAT_ARRAYS];
     float_arrays(s, slot);
     for (int a = 0; a < FLOAT_ARRAYS; a++)
@@ -297,20 +168,16 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
     bool ok = s->half_start && s->half_split;
     for (int a = 0; a < FLOAT_ARRAYS; a++)
         ok = ok && *slot[a];
-    if (!ok) {
-        pbf_free(s);
-        return -1;
-    }
+    return ok ? 0 : -1;
+}
 
-    /* The water block, row by row from the bottom, as in the seed. */
-    const double x0 = -0.5 * box_w * d;
-    int i = 0;
-    for (int row = 0; row < block_h; row++)
-        for (int col = 0; col < block_w; col++, i++) {
-            s->x[i] = (float)(x0 + col * d + d + r);
-            s->y[i] = (float)(row * d + d + r);
-        }
-    /* The box: bottom and top per column, then left and right per row. */
+/* The box's wall particles (bottom and top per column, then left and right per
+ * row), after the water, and its extent. */
+static void place_walls(struct pbf *s)
+{
+    const int box_w = s->box_w, box_h = s->box_h;
+    const double d = 2.0 * (double)s->prm.radius, x0 = -0.5 * box_w * d;
+    int i = s->nfluid;
     for (int col = 0; col < box_w; col++) {
         s->x[i] = (float)(x0 + col * d);
         s->y[i++] = 0.0f;
@@ -327,12 +194,25 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
     s->xmax = (float)(x0 + (box_w - 1) * d);
     s->ymin = 0.0f;
     s->ymax = (float)(box_h * d);
+}
 
+/* The water block, row by row from the bottom as in the seed, one diameter in
+ * from the walls (place_walls first: it sets the extent), at rest. */
+static void place_water(struct pbf *s, int block_w, int block_h)
+{
+    const float rf = s->prm.radius;
+    const double r = rf, d = 2.0 * r, x0 = -0.5 * s->box_w * d;
+    int i = 0;
+    for (int row = 0; row < block_h; row++)
+        for (int col = 0; col < block_w; col++, i++) {
+            s->x[i] = (float)(x0 + col * d + d + r);
+            s->y[i] = (float)(row * d + d + r);
+        }
     /* Exactly inside the inner region (a block that just fits would otherwise
      * touch its edge give or take a rounding). */
     for (i = 0; i < s->nfluid; i++) {
-        s->x[i] = clampf(s->x[i], s->xmin + p->radius, s->xmax - p->radius);
-        s->y[i] = clampf(s->y[i], s->ymin + p->radius, s->ymax - p->radius);
+        s->x[i] = clampf(s->x[i], s->xmin + rf, s->xmax - rf);
+        s->y[i] = clampf(s->y[i], s->ymin + rf, s->ymax - rf);
     }
     /* Water starts at rest with zero acceleration (the seed's first step has no
      * gravity: accelerations are reset to gravity only after the prediction). */
@@ -340,449 +220,39 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
         s->xold[i] = s->x[i];
         s->yold[i] = s->y[i];
         s->psi[i] = s->mass;
-        s->density[i] = p->density0;
+        s->density[i] = s->prm.density0;
     }
+}
+
+int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h,
+             int box_w, int box_h)
+{
+    memset(s, 0, sizeof *s);
+    s->grabbed = -1;
+    nsearch_init(&s->ns);
+    if (!init_args_ok(p, block_w, block_h, box_w, box_h))
+        return -1;
+
+    s->prm = *p;
+    s->nfluid = block_w * block_h;
+    s->n = s->nfluid + 2 * box_w + 2 * (box_h - 1);
+    s->box_w = box_w;
+    s->box_h = box_h;
+    const double d = 2.0 * (double)p->radius;
+    s->mass = (float)(d * d * p->density0);
+    s->h = SUPPORT_PER_RADIUS * p->radius;
+    s->scorr_unit = rest_lattice_unit(s);
+    if (alloc_arrays(s) != 0) {
+        pbf_free(s);
+        return -1;
+    }
+    place_walls(s);
+    place_water(s, block_w, block_h);
     if (compute_psi(s) != 0) {
         pbf_free(s);
         return -1;
     }
     return 0;
-}
-
-/* ---- One step ---------------------------------------------------------------- */
-
-/* Where the grabbed particle is held: the grab point, inside the box shrunk by r
- * (pbf_move_grab sets grab_x/grab_y unchecked). */
-static void held_point(const struct pbf *s, float *x, float *y)
-{
-    const float r = s->prm.radius;
-    *x = clampf(s->grab_x, s->xmin + r, s->xmax - r);
-    *y = clampf(s->grab_y, s->ymin + r, s->ymax - r);
-}
-
-/* Symplectic Euler prediction with the accelerations of the previous step, then
- * the accelerations are reset to gravity. The grabbed particle goes to the grab
- * point. Predicted positions are kept within the box grown by h: at sane
- * parameters this never binds; at extreme ones it bounds the neighbour grid. */
-static void predict(struct pbf *s)
-{
-    const float dt = s->prm.dt, g = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
-    const float lox = s->xmin - s->h, hix = s->xmax + s->h;
-    const float loy = s->ymin - s->h, hiy = s->ymax + s->h;
-    for (int i = 0; i < s->nfluid; i++) {
-        s->xold[i] = s->x[i];
-        s->yold[i] = s->y[i];
-        s->vx[i] += dt * s->ax[i];
-        s->vy[i] += dt * s->ay[i];
-        s->x[i] = clampf(s->x[i] + dt * s->vx[i], lox, hix);
-        s->y[i] = clampf(s->y[i] + dt * s->vy[i], loy, hiy);
-        s->ax[i] = 0.0f;
-        s->ay[i] = g;
-    }
-    if (s->grabbed >= 0)
-        held_point(s, &s->x[s->grabbed], &s->y[s->grabbed]);
-}
-
-/* Halves ns's full lists (see the top of the file). The compaction is branch-free:
- * every entry is written and the length advances only for a kept one, so the
- * list may be written up to one full list beyond its kept entries; the pair
- * caches also hold the padding to a whole PAIR_BLOCK. */
-static int build_half_lists(struct pbf *s)
-{
-    const int nf = s->nfluid;
-    const int *start = s->ns.start, *nbr = s->ns.nbr;
-    int longest = 0;
-    for (int i = 0; i < nf; i++)
-        if (start[i + 1] - start[i] > longest)
-            longest = start[i + 1] - start[i];
-    long long need = (long long)start[nf] + longest + PAIR_BLOCK;
-    if (need > INT_MAX || grow_half(s, (int)need) != 0)
-        return -1;
-
-    int *restrict half = s->half_nbr;
-    int len = 0;
-    for (int i = 0; i < nf; i++) {
-        s->half_start[i] = len;
-        for (int e = start[i]; e < start[i + 1]; e++) {
-            const int j = nbr[e];
-            half[len] = j;
-            len += (j > i) & (j < nf);
-        }
-        s->half_split[i] = len;
-        for (int e = start[i]; e < start[i + 1]; e++) {
-            const int j = nbr[e];
-            half[len] = j;
-            len += j >= nf;
-        }
-    }
-    s->half_start[nf] = len;
-    return 0;
-}
-
-/*
- * In place over nblock blocks of PAIR_BLOCK entries: w[e] holds a squared
- * distance and (gx[e], gy[e]) the vector x_i - x_j; they become W_ij and
- * grad W_ij. This is the solver's hot loop, written for the auto-vectorizer of
- * GCC -O2 (whose "very cheap" model wants no runtime alias check and no scalar
- * remainder): no branches, restrict parameters (which GCC forgets when the
- * function is inlined, hence NOINLINE) and an unsigned trip count that is a
- * multiple of the block. It needs -fno-math-errno to vectorize sqrtf; without it
- * the loop is scalar and gives the same bits.
- */
-NOINLINE static void kernel_many(struct kernel kn, float *restrict w, float *restrict gx,
-                                 float *restrict gy, int nblock)
-{
-    const unsigned n = (unsigned)nblock * PAIR_BLOCK;
-    for (unsigned e = 0; e < n; e++) {
-        float g;
-        kernel_pair(kn, w[e], &w[e], &g);
-        gx[e] *= g;
-        gy[e] *= g;
-    }
-}
-
-/* W_ij and grad W_ij of the half-list entries of particles [i0, i1), into
- * pair_w/pair_gx/pair_gy: the distance vectors first (a gather), then the kernel
- * over the flat arrays. The kernel runs on whole blocks, so up to PAIR_BLOCK - 1
- * entries past the range are zeroed and evaluated too (the caches have room);
- * the next range overwrites them. */
-static void pair_kernels(struct pbf *s, const struct kernel *kn, int i0, int i1)
-{
-    const float *restrict x = s->x, *restrict y = s->y;
-    const int *restrict hs = s->half_start, *restrict hn = s->half_nbr;
-    float *restrict pw = s->pair_w, *restrict pgx = s->pair_gx, *restrict pgy = s->pair_gy;
-    const int e0 = hs[i0], e1 = hs[i1];
-    const int nblock = (e1 - e0 + PAIR_BLOCK - 1) / PAIR_BLOCK;
-
-    for (int i = i0; i < i1; i++) {
-        const float xi = x[i], yi = y[i];
-        for (int e = hs[i]; e < hs[i + 1]; e++) {
-            const float rx = xi - x[hn[e]], ry = yi - y[hn[e]];
-            pw[e] = rx * rx + ry * ry;
-            pgx[e] = rx;
-            pgy[e] = ry;
-        }
-    }
-    for (int e = e1; e < e0 + nblock * PAIR_BLOCK; e++)
-        pw[e] = pgx[e] = pgy[e] = 0.0f;
-    kernel_many(*kn, pw + e0, pgx + e0, pgy + e0, nblock);
-}
-
-/* The end of the run of particles from i0 whose half lists hold about
- * CHUNK_PAIRS entries: small enough for the first-level cache, so a pass can
- * evaluate a run's kernels and use them while they are still there. */
-static int chunk_end(const struct pbf *s, int i0)
-{
-    const int *hs = s->half_start;
-    int i1 = i0 + 1;
-    while (i1 < s->nfluid && hs[i1] - hs[i0] < CHUNK_PAIRS)
-        i1++;
-    return i1;
-}
-
-/* Densities rho_i = sum_j psi_j W_ij (self included), the gradient sums and the
- * Lagrange multipliers lambda_i = -C_i / (sum_j |grad_j C_i|^2 + |grad_i C_i|^2
- * + eps) with C_i = max(rho_i/rho0 - 1, 0); boundary neighbours count in rho_i and
- * grad_i C_i but not in the first sum (as in the seed). Fills the pair caches a
- * run of particles at a time, each run used while it is still in the cache.
- * Returns the sum of max(rho_i - rho0, 0). */
-static double lambda_pass(struct pbf *s, const struct kernel *kn)
-{
-    const int nf = s->nfluid;
-    const float m = s->mass, rho0 = s->prm.density0, inv_rho0 = 1.0f / rho0;
-    const float *restrict psi = s->psi;
-    float *restrict rho = s->density, *restrict lambda = s->lambda;
-    float *restrict gcx = s->gcx, *restrict gcy = s->gcy, *restrict gc2 = s->gc2;
-    const float *restrict pw = s->pair_w, *restrict pgx = s->pair_gx;
-    const float *restrict pgy = s->pair_gy;
-    const int *restrict hs = s->half_start, *restrict split = s->half_split;
-    const int *restrict hn = s->half_nbr;
-    double err = 0.0;
-
-    for (int i = 0; i < nf; i++) {
-        rho[i] = m * kn->k;
-        gcx[i] = gcy[i] = gc2[i] = 0.0f;
-    }
-    for (int i = 0, run_end = 0; i < nf; i++) {
-        if (i == run_end) {
-            run_end = chunk_end(s, i);
-            pair_kernels(s, kn, i, run_end);
-        }
-        float rho_i = rho[i], gx_i = gcx[i], gy_i = gcy[i], g2_i = gc2[i];
-        int e = hs[i];
-        for (; e < split[i]; e++) { /* water j > i: both sides of the pair */
-            const int j = hn[e];
-            const float mw = m * pw[e], gx = m * pgx[e], gy = m * pgy[e];
-            const float g2 = gx * gx + gy * gy;
-            rho_i += mw;
-            rho[j] += mw;
-            gx_i += gx; /* grad W_ji = -grad W_ij */
-            gy_i += gy;
-            gcx[j] -= gx;
-            gcy[j] -= gy;
-            g2_i += g2;
-            gc2[j] += g2;
-        }
-        for (; e < hs[i + 1]; e++) { /* boundary j */
-            const float pj = psi[hn[e]];
-            rho_i += pj * pw[e];
-            gx_i += pj * pgx[e];
-            gy_i += pj * pgy[e];
-        }
-        /* C_i clamped at 0 (lambda_i = 0 then); branch-free, as whether a
-         * particle is compressed is a coin toss at the surface. */
-        rho[i] = rho_i;
-        const float c = pos_part(rho_i * inv_rho0 - 1.0f);
-        const float denom = (g2_i + gx_i * gx_i + gy_i * gy_i) * inv_rho0 * inv_rho0;
-        lambda[i] = -c / (denom + LAMBDA_EPS);
-        err += pos_part(rho_i - rho0);
-    }
-    return err;
-}
-
-/* Position corrections dx_i = 1/rho0 (sum over water j of m (lambda_i + lambda_j
- * [+ s_corr_ij]) grad W_ij + sum over boundary j of psi_j lambda_i grad W_ij),
- * from the cached gradients, then applied to all water but the grabbed particle. */
-static void correction_pass(struct pbf *s, const struct kernel *kn)
-{
-    const int nf = s->nfluid;
-    const float m = s->mass, inv_rho0 = 1.0f / s->prm.density0;
-    const float *restrict psi = s->psi, *restrict lambda = s->lambda;
-    const float *restrict pw = s->pair_w, *restrict pgx = s->pair_gx;
-    const float *restrict pgy = s->pair_gy;
-    float *restrict dx = s->dx, *restrict dy = s->dy;
-    const int *restrict hs = s->half_start, *restrict split = s->half_split;
-    const int *restrict hn = s->half_nbr;
-    const bool scorr = s->prm.scorr;
-    const float scorr_k = SCORR_K * s->scorr_unit;
-    const float dq = SCORR_DQ * kn->h;
-    float w_dq, g_dq;
-    kernel_pair(*kn, dq * dq, &w_dq, &g_dq);
-    const float inv_w_dq = w_dq > 0.0f ? 1.0f / w_dq : 0.0f;
-
-    for (int i = 0; i < nf; i++)
-        dx[i] = dy[i] = 0.0f;
-    for (int i = 0; i < nf; i++) {
-        const float li = lambda[i];
-        float dx_i = dx[i], dy_i = dy[i];
-        int e = hs[i];
-        for (; e < split[i]; e++) {
-            const int j = hn[e];
-            float coef = li + lambda[j];
-            if (scorr) {
-                float t = pw[e] * inv_w_dq;
-                t *= t;
-                coef -= scorr_k * t * t;
-            }
-            coef *= m;
-            const float cx = coef * pgx[e], cy = coef * pgy[e];
-            dx_i += cx;
-            dy_i += cy;
-            dx[j] -= cx; /* grad W_ji = -grad W_ij */
-            dy[j] -= cy;
-        }
-        for (; e < hs[i + 1]; e++) {
-            const float coef = li * psi[hn[e]];
-            dx_i += coef * pgx[e];
-            dy_i += coef * pgy[e];
-        }
-        dx[i] = dx_i;
-        dy[i] = dy_i;
-    }
-    /* Positions stay inside the box grown by h (see predict), so that every
-     * distance the kernel sees is finite. */
-    const float lox = s->xmin - s->h, hix = s->xmax + s->h;
-    const float loy = s->ymin - s->h, hiy = s->ymax + s->h;
-    for (int i = 0; i < nf; i++) {
-        if (i == s->grabbed)
-            continue;
-        s->x[i] = clampf(s->x[i] + dx[i] * inv_rho0, lox, hix);
-        s->y[i] = clampf(s->y[i] + dy[i] * inv_rho0, loy, hiy);
-    }
-}
-
-/* Iterates until the mean density error is at most max_error_pct or max_iter
- * corrections were made. With seed_quirk, pbf.html's loop: the error is its
- * running value (starting at 1000, each pass adding its sum and dividing by
- * nfluid), measured before each pass's correction, which is applied regardless.
- * Without, the error is the plain mean at the current positions and the loop
- * stops as soon as it is met, so the positions it leaves are the ones measured. */
-static void solve(struct pbf *s, const struct kernel *kn)
-{
-    const double tol = (double)s->prm.max_error_pct * PCT * s->prm.density0;
-    int iter = 0;
-    double avg;
-    if (s->prm.seed_quirk) {
-        avg = SEED_ERR_START;
-        while (avg > tol && iter < s->prm.max_iter) {
-            avg = (avg + lambda_pass(s, kn)) / s->nfluid;
-            correction_pass(s, kn);
-            iter++;
-        }
-    } else {
-        for (;;) {
-            avg = lambda_pass(s, kn) / s->nfluid;
-            if (!(avg > tol) || iter >= s->prm.max_iter)
-                break;
-            correction_pass(s, kn);
-            iter++;
-        }
-    }
-    if (s->prm.seed_quirk && iter == 0)
-        lambda_pass(s, kn); /* no pass ran: XSPH still needs the densities */
-    s->iter = iter;
-    s->avg_err = avg < FLT_MAX ? (float)avg : FLT_MAX;
-}
-
-/* The end of the solve: the grabbed particle sits at the grab point, a particle
- * that went non-finite returns to its old position at rest, the water is clamped
- * into the box and velocities come from the displacement. */
-static void finish_positions(struct pbf *s)
-{
-    const float r = s->prm.radius, inv_dt = 1.0f / s->prm.dt;
-    const float lox = s->xmin + r, hix = s->xmax - r;
-    const float loy = s->ymin + r, hiy = s->ymax - r;
-    for (int i = 0; i < s->nfluid; i++) {
-        if (i == s->grabbed)
-            held_point(s, &s->x[i], &s->y[i]);
-        if (!isfinite(s->x[i]) || !isfinite(s->y[i])) {
-            s->x[i] = s->xold[i];
-            s->y[i] = s->yold[i];
-        }
-        s->x[i] = clampf(s->x[i], lox, hix);
-        s->y[i] = clampf(s->y[i], loy, hiy);
-        s->vx[i] = (s->x[i] - s->xold[i]) * inv_dt;
-        s->vy[i] = (s->y[i] - s->yold[i]) * inv_dt;
-        if (!isfinite(s->vx[i]) || !isfinite(s->vy[i])) {
-            s->x[i] = clampf(s->xold[i], lox, hix);
-            s->y[i] = clampf(s->yold[i], loy, hiy);
-            s->vx[i] = 0.0f;
-            s->vy[i] = 0.0f;
-        }
-    }
-}
-
-/* XSPH viscosity a_i += sum_j V_j viscosity/dt W_ij (v_j - v_i) with V_j = m/rho_j,
- * and (when confinement is on) the vorticity
- * omega_i = sum_j V_j grad W_ij x (v_j - v_i), counter-clockwise positive; both
- * over water neighbours at the final positions. Leaves grad W_ij in the pair
- * caches for vorticity_pass. */
-static void viscosity_pass(struct pbf *s, const struct kernel *kn, const float *vol)
-{
-    const int nf = s->nfluid;
-    const float visc = s->prm.viscosity / s->prm.dt;
-    const bool vort = s->prm.vorticity != 0.0f;
-    const float *restrict vx = s->vx, *restrict vy = s->vy;
-    const float *restrict pw = s->pair_w, *restrict pgx = s->pair_gx;
-    const float *restrict pgy = s->pair_gy;
-    float *restrict ax = s->ax, *restrict ay = s->ay, *restrict om = s->omega;
-    const int *restrict hs = s->half_start, *restrict split = s->half_split;
-    const int *restrict hn = s->half_nbr;
-
-    pair_kernels(s, kn, 0, nf);
-    for (int i = 0; i < nf; i++)
-        om[i] = 0.0f;
-    for (int i = 0; i < nf; i++) {
-        const float vxi = vx[i], vyi = vy[i], vol_i = vol[i];
-        float ax_i = 0.0f, ay_i = 0.0f, om_i = 0.0f;
-        for (int e = hs[i]; e < split[i]; e++) {
-            const int j = hn[e];
-            const float dvx = vx[j] - vxi, dvy = vy[j] - vyi;
-            const float fw = visc * pw[e];
-            ax_i += vol[j] * fw * dvx;
-            ay_i += vol[j] * fw * dvy;
-            ax[j] -= vol_i * fw * dvx;
-            ay[j] -= vol_i * fw * dvy;
-            if (vort) { /* the same for j: both factors change sign */
-                const float cross = pgx[e] * dvy - pgy[e] * dvx;
-                om_i += vol[j] * cross;
-                om[j] += vol_i * cross;
-            }
-        }
-        ax[i] += ax_i;
-        ay[i] += ay_i;
-        om[i] += om_i;
-    }
-}
-
-/* Vorticity confinement: eta = grad |omega| (SPH difference form
- * sum_j V_j (|omega_j| - |omega_i|) grad W_ij), N = eta/|eta|,
- * a_i += eps (N_y omega_i, -N_x omega_i). Uses viscosity_pass's gradients. */
-static void vorticity_pass(struct pbf *s, const float *vol)
-{
-    const int nf = s->nfluid;
-    const float eps = s->prm.vorticity;
-    const float *restrict om = s->omega;
-    const float *restrict pgx = s->pair_gx, *restrict pgy = s->pair_gy;
-    float *restrict ex = s->gcx, *restrict ey = s->gcy;
-    const int *restrict hs = s->half_start, *restrict split = s->half_split;
-    const int *restrict hn = s->half_nbr;
-
-    for (int i = 0; i < nf; i++)
-        ex[i] = ey[i] = 0.0f;
-    for (int i = 0; i < nf; i++) {
-        const float ai = fabsf(om[i]), vol_i = vol[i];
-        float ex_i = 0.0f, ey_i = 0.0f;
-        for (int e = hs[i]; e < split[i]; e++) {
-            const int j = hn[e];
-            /* (|w_j| - |w_i|) grad W_ij for i; for j both factors change sign. */
-            const float f = fabsf(om[j]) - ai;
-            const float fx = f * pgx[e], fy = f * pgy[e];
-            ex_i += vol[j] * fx;
-            ey_i += vol[j] * fy;
-            ex[j] += vol_i * fx;
-            ey[j] += vol_i * fy;
-        }
-        ex[i] += ex_i;
-        ey[i] += ey_i;
-    }
-    for (int i = 0; i < nf; i++) {
-        const float len2 = ex[i] * ex[i] + ey[i] * ey[i];
-        if (!(len2 > VORT_MIN_ETA * VORT_MIN_ETA) || !isfinite(len2))
-            continue;
-        const float inv_len = 1.0f / sqrtf(len2);
-        s->ax[i] += eps * ey[i] * inv_len * om[i];
-        s->ay[i] -= eps * ex[i] * inv_len * om[i];
-    }
-}
-
-/* Accelerations for the next step; a non-finite one falls back to gravity. */
-static void accelerations(struct pbf *s, const struct kernel *kn)
-{
-    const int nf = s->nfluid;
-    if (s->prm.viscosity == 0.0f && s->prm.vorticity == 0.0f)
-        return;
-    float *vol = s->dx; /* the corrections are spent: reuse as V_j = m/rho_j */
-    for (int j = 0; j < nf; j++)
-        vol[j] = s->density[j] > 0.0f ? s->mass / s->density[j] : 0.0f;
-    viscosity_pass(s, kn, vol);
-    if (s->prm.vorticity != 0.0f)
-        vorticity_pass(s, vol);
-    for (int i = 0; i < nf; i++)
-        if (!isfinite(s->ax[i]) || !isfinite(s->ay[i])) {
-            s->ax[i] = 0.0f;
-            s->ay[i] = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
-        }
-}
-
-void pbf_step(struct pbf *s)
-{
-    if (s->nfluid < 1 || !(s->prm.dt > 0.0f) || !isfinite(s->prm.dt))
-        return;
-    const struct kernel kn = kernel_make(s->h);
-    if (s->grabbed >= s->nfluid)
-        s->grabbed = -1;
-
-    predict(s);
-    const bool lists = nsearch_build(&s->ns, s->x, s->y, s->n, s->nfluid, s->h) == 0 &&
-                       build_half_lists(s) == 0;
-    s->iter = 0;
-    if (lists)
-        solve(s, &kn);
-    finish_positions(s);
-    if (lists)
-        accelerations(s, &kn);
-    s->time += s->prm.dt;
 }
 
 /* ---- Pointer ----------------------------------------------------------------- */
