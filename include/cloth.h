@@ -55,11 +55,13 @@ struct cloth {
     float time;
     int grabbed;         /* -1 or the kinematic particle */
     int torn;            /* constraints removed by tearing so far */
-    /* Private to cloth.c. link[] holds the live constraints once more, four to
-     * a record, in the order the solver visits them: each particle meets its
-     * constraints in the same sequence as in c1/c2 (so a sweep gives bit for
-     * bit the in-order Gauss-Seidel result), while the four of a record share
-     * no particle and are projected together. */
+
+    /* private: scratch, not for callers (the solver's own, src/sim/cloth*.c).
+     * link[] holds the live constraints once more, four to a record, in the
+     * order the solver visits them: each particle meets its constraints in the
+     * same sequence as in c1/c2 (so a sweep gives bit for bit the in-order
+     * Gauss-Seidel result), while the four of a record share no particle and
+     * are projected together. */
     struct cloth_link *link;
     int nlink;           /* records */
     int *link_con;       /* 4*nlink slots: the constraint in each lane, or -1 */

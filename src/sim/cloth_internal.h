@@ -1,0 +1,54 @@
+/*
+ * cloth_internal.h — private to src/sim/cloth*.c: the packed constraint records
+ * and what the step (cloth.c) asks of the projection (cloth_link.c).
+ *
+ * A record holds four constraints that share no particle, one per lane: where
+ * particles a and b sit in xy (2 * index), rest length, the XPBD multiplier of
+ * the current substep and the particles' inverse masses. An empty lane has
+ * a = b = 0 and weights 0, which the projection skips. link_con[4*r + lane] is
+ * the constraint (index into c1/c2) in that lane, or -1.
+ */
+#ifndef SWIRL_CLOTH_INTERNAL_H
+#define SWIRL_CLOTH_INTERNAL_H
+
+#include "cloth.h"
+
+#include <stdint.h>
+
+#define LANES 4
+struct cloth_link {
+    uint32_t a[LANES], b[LANES];
+    float rest[LANES], lambda[LANES];
+    float wa[LANES], wb[LANES];
+};
+
+/* The seed skips a constraint shorter than 0.001 m, i.e. spacing/200. */
+#define MIN_LENGTH_PER_SPACING 0.005f
+/* Keeps alpha_tilde = compliance / dt^2 finite. */
+#define ALPHA_TILDE_MAX 1e30f
+
+/* The squared length below which a constraint is skipped. */
+static inline float min_length2(const struct cloth *c)
+{
+    float m = c->prm.spacing * MIN_LENGTH_PER_SPACING;
+    return m * m;
+}
+
+/* Allocates and fills link[] and link_con[] from c1/c2/rest; 0 or -1 (out of
+ * memory). */
+int cloth_link_build(struct cloth *c);
+/* Copies w into the records' lanes and clears wdirty. */
+void cloth_link_copy_weights(struct cloth *c);
+/* One Gauss-Seidel sweep over the records on xy: PBD, or XPBD with alpha_tilde
+ * at (accumulating the records' lambdas); ml2 is min_length2. */
+void cloth_link_sweep_pbd(struct cloth *c, float ml2);
+void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2);
+/* The records' XPBD multipliers: zeroed before a substep's sweeps, copied back
+ * to lambda[] after the step. */
+void cloth_link_reset_lambda(struct cloth *c);
+void cloth_link_store_lambda(struct cloth *c);
+/* After tearing renumbered the constraints (newk[k]: k's new index or -1 when
+ * torn), empties the torn lanes and drops the records left empty. */
+void cloth_link_drop_torn(struct cloth *c, const int *newk);
+
+#endif

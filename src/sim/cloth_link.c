@@ -1,0 +1,352 @@
+/*
+ * cloth_link.c — the cloth's constraint projection: one constraint at a time
+ * (cloth_project, the definition) and whole Gauss-Seidel sweeps over the packed
+ * records of cloth_internal.h, four constraints at once with SSE2 (one lane after
+ * another without it).
+ *
+ * Packing: the records hold the constraints of c1/c2 sorted by level (one more
+ * than the highest level of any earlier constraint sharing a particle), each
+ * level padded to whole records with empty lanes. So every particle still
+ * receives its corrections in the original sequence and a sweep gives bit for bit
+ * the in-order result, while the four lanes of a record share no particle. The
+ * sweeps work on xy, the positions interleaved (x0 y0 x1 y1 ...), so a particle
+ * is one 8-byte load. Only cloth_link_build allocates.
+ */
+#include "cloth_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* ---- packing ------------------------------------------------------------------ */
+
+/*
+ * Allocates and fills link[]. Levels rise along each particle's sequence of
+ * constraints, so constraints of one level touch disjoint particles; sorting
+ * stably by level and padding every level to whole records gives records of
+ * independent constraints and keeps each particle's order. Returns -1 when out
+ * of memory.
+ */
+int cloth_link_build(struct cloth *c)
+{
+    int nc = c->nc, top = 0;
+    int *last = malloc((size_t)c->n * sizeof *last);
+    int *level = malloc((size_t)(nc + 1) * sizeof *level);
+    int *first = calloc((size_t)nc + 2, sizeof *first);
+    int err = -1;
+    if (!last || !level || !first)
+        goto out;
+    for (int i = 0; i < c->n; i++)
+        last[i] = -1;
+    for (int k = 0; k < nc; k++) {
+        int a = c->c1[k], b = c->c2[k];
+        int l = (last[a] > last[b] ? last[a] : last[b]) + 1;
+        last[a] = last[b] = level[k] = l;
+        if (l > top)
+            top = l;
+    }
+    for (int k = 0; k < nc; k++)
+        first[level[k]]++;
+    /* first[l] becomes the first slot of level l; each level fills whole records. */
+    int records = 0;
+    for (int l = 0; l <= top; l++) {
+        int m = first[l];
+        first[l] = records * LANES;
+        records += (m + LANES - 1) / LANES;
+    }
+    c->link = calloc((size_t)records + 1, sizeof *c->link);
+    c->link_con = malloc(((size_t)records + 1) * LANES * sizeof *c->link_con);
+    if (!c->link || !c->link_con)
+        goto out;
+    c->nlink = records;
+    for (int i = 0; i < (records + 1) * LANES; i++)
+        c->link_con[i] = -1;
+    for (int k = 0; k < nc; k++) {
+        int slot = first[level[k]]++;
+        struct cloth_link *l = &c->link[slot / LANES];
+        l->a[slot % LANES] = 2 * (uint32_t)c->c1[k];
+        l->b[slot % LANES] = 2 * (uint32_t)c->c2[k];
+        l->rest[slot % LANES] = c->rest[k];
+        c->link_con[slot] = k;
+    }
+    cloth_link_copy_weights(c);
+    err = 0;
+out:
+    free(last);
+    free(level);
+    free(first);
+    return err;
+}
+
+void cloth_link_copy_weights(struct cloth *c)
+{
+    for (int r = 0; r < c->nlink; r++) {
+        struct cloth_link *l = &c->link[r];
+        const int *con = &c->link_con[r * LANES];
+        for (int i = 0; i < LANES; i++) {
+            l->wa[i] = con[i] >= 0 ? c->w[l->a[i] / 2] : 0.0f;
+            l->wb[i] = con[i] >= 0 ? c->w[l->b[i] / 2] : 0.0f;
+        }
+    }
+    c->wdirty = false;
+}
+
+void cloth_link_reset_lambda(struct cloth *c)
+{
+    for (int r = 0; r < c->nlink; r++)
+        memset(c->link[r].lambda, 0, sizeof c->link[r].lambda);
+}
+
+void cloth_link_store_lambda(struct cloth *c)
+{
+    for (int i = 0; i < c->nlink * LANES; i++)
+        if (c->link_con[i] >= 0)
+            c->lambda[c->link_con[i]] = c->link[i / LANES].lambda[i % LANES];
+}
+
+/* A torn constraint leaves an empty lane (records left empty are dropped): the
+ * remaining lanes still meet their particles in order. */
+void cloth_link_drop_torn(struct cloth *c, const int *newk)
+{
+    int records = 0;
+    for (int r = 0; r < c->nlink; r++) {
+        struct cloth_link *l = &c->link[r];
+        int *con = &c->link_con[r * LANES];
+        int live = 0;
+        for (int i = 0; i < LANES; i++) {
+            if (con[i] >= 0)
+                con[i] = newk[con[i]];
+            if (con[i] < 0) {
+                l->a[i] = l->b[i] = 0;
+                l->rest[i] = l->lambda[i] = l->wa[i] = l->wb[i] = 0.0f;
+            }
+            live += con[i] >= 0;
+        }
+        if (live == 0)
+            continue;
+        c->link[records] = *l;
+        memmove(&c->link_con[records * LANES], con, LANES * sizeof *con);
+        records++;
+    }
+    c->nlink = records;
+}
+
+/* ---- one constraint ------------------------------------------------------------ */
+
+/*
+ * PBD on one constraint between particles at pa and pb (each x then y): moves
+ * them along d = pa - pb so that |d| becomes rest, shared by inverse mass:
+ * dx_a = -wa/(wa+wb) C d/|d|, dx_b = +wb/(wa+wb) C d/|d|, C = |d| - rest.
+ * Skipped below the seed's minimum length and when both are immovable. With
+ * equal masses this is the seed's K-doubling rule. The SSE sweeps do the same
+ * operations in the same order, lane by lane.
+ */
+static inline void project_pbd(float *restrict xa, float *restrict ya,
+                               float *restrict xb, float *restrict yb, float wa,
+                               float wb, float rest, float minlen2)
+{
+    float dx = *xa - *xb, dy = *ya - *yb;
+    float d2 = dx * dx + dy * dy;
+    float ws = wa + wb;
+    if (d2 > minlen2 && ws > 0.0f) {
+        float dl = sqrtf(d2);
+        float s = (rest - dl) / (dl * ws);
+        float sa = wa * s, sb = wb * s;
+        *xa += sa * dx;
+        *ya += sa * dy;
+        *xb -= sb * dx;
+        *yb -= sb * dy;
+    }
+}
+
+/* XPBD: dlambda = (-C - at*lambda) / (wa + wb + at), x += w grad(C) dlambda, with
+ * one division: s = dlambda/|d| first, then dlambda = s |d|. */
+static inline void project_xpbd(float *restrict xa, float *restrict ya,
+                                float *restrict xb, float *restrict yb, float wa,
+                                float wb, float rest, float *restrict lambda,
+                                float at, float minlen2)
+{
+    float dx = *xa - *xb, dy = *ya - *yb;
+    float d2 = dx * dx + dy * dy;
+    float ws = wa + wb;
+    if (d2 > minlen2 && ws > 0.0f) {
+        float dl = sqrtf(d2);
+        float s = (rest - dl - at * *lambda) / ((ws + at) * dl);
+        float dlam = s * dl;
+        float sa = wa * s, sb = wb * s;
+        *lambda += dlam;
+        *xa += sa * dx;
+        *ya += sa * dy;
+        *xb -= sb * dx;
+        *yb -= sb * dy;
+    }
+}
+
+void cloth_project(struct cloth *c, int k, float at)
+{
+    if (k < 0 || k >= c->nc)
+        return;
+    int a = c->c1[k], b = c->c2[k];
+    float ml2 = min_length2(c);
+    if (at > 0.0f)
+        project_xpbd(&c->x[a], &c->y[a], &c->x[b], &c->y[b], c->w[a], c->w[b],
+                     c->rest[k], &c->lambda[k], at < ALPHA_TILDE_MAX ? at : ALPHA_TILDE_MAX,
+                     ml2);
+    else
+        project_pbd(&c->x[a], &c->y[a], &c->x[b], &c->y[b], c->w[a], c->w[b],
+                    c->rest[k], ml2);
+}
+
+/* ---- sweeps ------------------------------------------------------------------- */
+
+#if defined(__SSE2__)
+
+/* The pair of floats at p, into the low or the high half of v. */
+#define LOAD_LO(v, p) _mm_loadl_pi((v), (const __m64 *)(p))
+#define LOAD_HI(v, p) _mm_loadh_pi((v), (const __m64 *)(p))
+#define STORE_LO(p, v) _mm_storel_pi((__m64 *)(p), (v))
+#define STORE_HI(p, v) _mm_storeh_pi((__m64 *)(p), (v))
+
+/* x and y of the four particles at offsets o[] of xy, as two vectors. */
+static inline void gather4(const float *xy, const uint32_t *o, __m128 *x, __m128 *y)
+{
+    __m128 lo = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[0]), xy + o[1]);
+    __m128 hi = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[2]), xy + o[3]);
+    *x = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
+    *y = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+/* Writes back the lanes set in mask (all four in the usual case). */
+static inline void scatter4(float *xy, const uint32_t *o, __m128 x, __m128 y, int mask)
+{
+    __m128 lo = _mm_unpacklo_ps(x, y), hi = _mm_unpackhi_ps(x, y);
+    if (mask == 0xf) {
+        STORE_LO(xy + o[0], lo);
+        STORE_HI(xy + o[1], lo);
+        STORE_LO(xy + o[2], hi);
+        STORE_HI(xy + o[3], hi);
+        return;
+    }
+    if (mask & 1)
+        STORE_LO(xy + o[0], lo);
+    if (mask & 2)
+        STORE_HI(xy + o[1], lo);
+    if (mask & 4)
+        STORE_LO(xy + o[2], hi);
+    if (mask & 8)
+        STORE_HI(xy + o[3], hi);
+}
+
+/* One record's lanes, loaded: the offsets of a and b in xy, their positions
+ * and inverse masses, d = a - b, |d|^2, wa + wb, and (all ones) the lanes that
+ * the projection does not skip. */
+struct lanes {
+    uint32_t a[LANES], b[LANES];
+    __m128 xa, ya, xb, yb, wa, wb, dx, dy, d2, ws, on;
+};
+
+/* The prologue both sweeps share: gathers record l into v and returns v->on as
+ * a bit mask (0: nothing to project). */
+static inline int load_lanes(const float *xy, const struct cloth_link *l, __m128 min2,
+                             struct lanes *v)
+{
+    /* Offsets in locals: the scatter's stores could alias l, so the compiler
+     * would otherwise load them twice. */
+    memcpy(v->a, l->a, sizeof v->a);
+    memcpy(v->b, l->b, sizeof v->b);
+    gather4(xy, v->a, &v->xa, &v->ya);
+    gather4(xy, v->b, &v->xb, &v->yb);
+    v->wa = _mm_loadu_ps(l->wa);
+    v->wb = _mm_loadu_ps(l->wb);
+    v->dx = _mm_sub_ps(v->xa, v->xb);
+    v->dy = _mm_sub_ps(v->ya, v->yb);
+    v->d2 = _mm_add_ps(_mm_mul_ps(v->dx, v->dx), _mm_mul_ps(v->dy, v->dy));
+    v->ws = _mm_add_ps(v->wa, v->wb);
+    v->on = _mm_and_ps(_mm_cmpgt_ps(v->d2, min2), _mm_cmpgt_ps(v->ws, _mm_setzero_ps()));
+    return _mm_movemask_ps(v->on);
+}
+
+/* The epilogue: a += wa s d, b -= wb s d, written back in the lanes of mask on. */
+static inline void move_lanes(float *xy, const struct lanes *v, __m128 s, int on)
+{
+    __m128 sa = _mm_mul_ps(v->wa, s), sb = _mm_mul_ps(v->wb, s);
+    __m128 xa = _mm_add_ps(v->xa, _mm_mul_ps(sa, v->dx));
+    __m128 ya = _mm_add_ps(v->ya, _mm_mul_ps(sa, v->dy));
+    __m128 xb = _mm_sub_ps(v->xb, _mm_mul_ps(sb, v->dx));
+    __m128 yb = _mm_sub_ps(v->yb, _mm_mul_ps(sb, v->dy));
+    scatter4(xy, v->a, xa, ya, on);
+    scatter4(xy, v->b, xb, yb, on);
+}
+
+/* One Gauss-Seidel sweep: project_pbd on four lanes at a time. */
+void cloth_link_sweep_pbd(struct cloth *c, float ml2)
+{
+    float *xy = c->xy;
+    const struct cloth_link *l = c->link, *end = c->link + c->nlink;
+    const __m128 min2 = _mm_set1_ps(ml2);
+    for (; l < end; l++) {
+        struct lanes v;
+        int on = load_lanes(xy, l, min2, &v);
+        if (!on)
+            continue;
+        __m128 dl = _mm_sqrt_ps(v.d2);
+        __m128 s = _mm_div_ps(_mm_sub_ps(_mm_loadu_ps(l->rest), dl), _mm_mul_ps(dl, v.ws));
+        move_lanes(xy, &v, s, on);
+    }
+}
+
+/* One Gauss-Seidel sweep: project_xpbd on four lanes at a time. */
+void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
+{
+    float *xy = c->xy;
+    struct cloth_link *l = c->link, *end = c->link + c->nlink;
+    const __m128 min2 = _mm_set1_ps(ml2), vat = _mm_set1_ps(at);
+    for (; l < end; l++) {
+        struct lanes v;
+        int on = load_lanes(xy, l, min2, &v);
+        if (!on)
+            continue;
+        __m128 lam = _mm_loadu_ps(l->lambda);
+        __m128 dl = _mm_sqrt_ps(v.d2);
+        __m128 num = _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(l->rest), dl), _mm_mul_ps(vat, lam));
+        __m128 s = _mm_div_ps(num, _mm_mul_ps(_mm_add_ps(v.ws, vat), dl));
+        __m128 dlam = _mm_mul_ps(s, dl);
+        _mm_storeu_ps(l->lambda, _mm_add_ps(lam, _mm_and_ps(dlam, v.on)));
+        move_lanes(xy, &v, s, on);
+    }
+}
+
+#else /* no SSE: the same sweeps one lane at a time */
+
+void cloth_link_sweep_pbd(struct cloth *c, float ml2)
+{
+    float *xy = c->xy;
+    for (int r = 0; r < c->nlink; r++) {
+        const struct cloth_link *l = &c->link[r];
+        for (int i = 0; i < LANES; i++) {
+            float *pa = xy + l->a[i], *pb = xy + l->b[i];
+            if (pa != pb)
+                project_pbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i], ml2);
+        }
+    }
+}
+
+void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
+{
+    float *xy = c->xy;
+    for (int r = 0; r < c->nlink; r++) {
+        struct cloth_link *l = &c->link[r];
+        for (int i = 0; i < LANES; i++) {
+            float *pa = xy + l->a[i], *pb = xy + l->b[i];
+            if (pa != pb)
+                project_xpbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i],
+                             &l->lambda[i], at, ml2);
+        }
+    }
+}
+
+#endif
