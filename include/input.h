@@ -6,10 +6,17 @@
  * UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3 forms, with or without
  * modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse reports CSI < b ; x ; y M/m
  * (any column), legacy X10 reports CSI M b x y, and the DSR answer CSI 0 n (used
- * to pace output). Unknown CSI sequences are skipped whole; a malformed one is
+ * to pace output). Unknown CSI sequences are skipped whole, and so are those
+ * longer than 40 bytes (up to their final byte, however long); a malformed one is
  * dropped at the first byte that cannot belong to it, which is then parsed anew.
+ * Invalid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, stray or
+ * cut-short bytes) is dropped the same way, never decoded.
  * A lone ESC stays pending until more bytes come or input_flush() is called
  * (after ESCDELAY), when it becomes the Esc key. Cell coordinates are 0-based.
+ *
+ * The events depend on the bytes alone, not on how reads split them: feeding a
+ * stream in any slices (each call with room for as many events as it has bytes)
+ * and flushing at the end gives the events of feeding it in one piece.
  */
 #ifndef SWIRL_INPUT_H
 #define SWIRL_INPUT_H
@@ -50,17 +57,22 @@ struct input_event {
 struct input {
     unsigned char pend[64];
     size_t npend;
+    int skip;       /* inside an over-long CSI: dropping it up to its final byte */
 };
 
 void input_init(struct input *in);
 /* Parses bytes; writes at most max events and returns how many. Bytes that may
  * start an unfinished sequence stay pending. A byte ends at most one event, so
  * with max >= n nothing is ever lost; past that, events wait in the pending
- * bytes, and once those fill up the oldest bytes are dropped. */
+ * bytes, and once those fill up the oldest events are dropped. */
 int input_feed(struct input *in, const unsigned char *bytes, size_t n,
                struct input_event *ev, int max);
-/* The pending bytes as keys: call after ESCDELAY without further input. */
+/* End of a burst: call after ESCDELAY without further input. Gives the events
+ * still waiting, then a lone ESC as the Esc key; an unfinished sequence is
+ * dropped (an over-long CSI ends). Writes at most max events; with less room
+ * than events, the rest stay pending for the next call. */
 int input_flush(struct input *in, struct input_event *ev, int max);
-static inline int input_pending(const struct input *in) { return in->npend > 0; }
+/* Something waits for more bytes or for input_flush(). */
+static inline int input_pending(const struct input *in) { return in->npend > 0 || in->skip; }
 
 #endif

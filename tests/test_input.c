@@ -1,6 +1,7 @@
 /*
  * test_input.c — the key and SGR mouse parser: press, drag, release, wheel,
- * wide columns, split and truncated input, garbage.
+ * wide columns, split and truncated input, garbage; invalid UTF-8 and over-long
+ * CSI sequences, which give no key however the reads split them (issue 13).
  */
 #include "input.h"
 #include "swirl.h"
@@ -80,6 +81,10 @@ TEST(input_truncated_and_garbage_are_dropped)
      * is read as keys, and the parser is back in step. */
     CHECK_INT(feed(&in, "\x1b[<1;zq", ev, 8), 1);
     CHECK(ev[0].type == INPUT_KEY && ev[0].key == 'q');
+    /* ESC O with no SS3 key after it is dropped, and the ESC that follows
+     * starts a report as usual. */
+    CHECK_INT(feed(&in, "\x1bO\x1b[<0;3;4M", ev, 8), 1);
+    CHECK(ev[0].type == INPUT_MOUSE && ev[0].x == 2 && ev[0].y == 3);
     /* Random bytes, then a valid report: the report comes out intact. */
     struct rng r = {42};
     for (int k = 0; k < 2000; k++) {
@@ -94,12 +99,15 @@ TEST(input_truncated_and_garbage_are_dropped)
     CHECK_INT(feed(&in, "\x1b[<0;5", ev, 8), 0);
     CHECK_INT(input_flush(&in, ev, 8), 0);
     CHECK(!input_pending(&in));
-    /* Over-long CSI garbage does not wedge the parser. */
+    /* Over-long CSI garbage does not wedge the parser, and none of it leaks out
+     * as keys: the sequence is skipped up to its final byte, then keys arrive. */
     char junk[200];
     memset(junk, '1', sizeof junk);
     junk[0] = 27, junk[1] = '[', junk[199] = 0;
-    feed(&in, junk, ev, 8);
-    CHECK_INT(feed(&in, "z", ev, 8) + input_flush(&in, ev + 1, 7) >= 1, 1);
+    CHECK_INT(feed(&in, junk, ev, 8), 0);
+    CHECK_INT(feed(&in, "zq", ev, 8), 1);
+    CHECK(ev[0].type == INPUT_KEY && ev[0].key == 'q' && !ev[0].alt);
+    CHECK(!input_pending(&in));
 }
 
 TEST(input_keys_arrows_and_escape)
@@ -170,4 +178,99 @@ TEST(input_a_burst_fed_in_slices_loses_nothing)
     CHECK_INT(keys, 200);
     CHECK_INT(drags, 20);
     CHECK_INT(bad, 0);
+}
+
+/* Feeds b[0..n) as two reads split at cut, then flushes; returns the events. */
+static int feed_split(const unsigned char *b, size_t n, size_t cut,
+                      struct input_event *ev, int max)
+{
+    struct input in;
+    input_init(&in);
+    int ne = input_feed(&in, b, cut, ev, max);
+    ne += input_feed(&in, b + cut, n - cut, ev + ne, max - ne);
+    ne += input_flush(&in, ev + ne, max - ne);
+    CHECK(!input_pending(&in));
+    return ne;
+}
+
+/* Every split of b[0..n) gives exactly one key event, key; followed by "x", the
+ * same key and then 'x'. */
+static void check_every_split(const unsigned char *b, size_t n, int key)
+{
+    unsigned char bx[300];
+    memcpy(bx, b, n);
+    bx[n] = 'x';
+    for (size_t cut = 0; cut <= n + 1; cut++) {
+        struct input_event ev[310];
+        int want = key == IK_NONE ? 0 : 1;
+        if (cut <= n) {
+            int ne = feed_split(b, n, cut, ev, 310);
+            CHECK_MSG(ne == want && (ne == 0 || (ev[0].type == INPUT_KEY && ev[0].key == key)),
+                      "%zu bytes split at %zu: %d events, first key %d", n, cut, ne,
+                      ne ? ev[0].key : -1);
+        }
+        int ne = feed_split(bx, n + 1, cut, ev, 310);
+        CHECK_MSG(ne == want + 1 && (want == 0 || ev[0].key == key) &&
+                      ev[ne - 1].type == INPUT_KEY && ev[ne - 1].key == 'x',
+                  "%zu bytes + 'x' split at %zu: %d events, first key %d", n, cut, ne,
+                  ne ? ev[0].key : -1);
+    }
+}
+
+TEST(input_invalid_utf8_gives_no_key)
+{
+    /* Overlong forms (of 'q', of ESC, of '/'), a surrogate, code points past
+     * U+10FFFF, bytes that never start a sequence: dropped, never decoded. */
+    static const struct { unsigned char b[4]; size_t n; } bad[] = {
+        {{0xC1, 0xB1}, 2},             /* 'q' in two bytes */
+        {{0xC0, 0x9B}, 2},             /* ESC in two bytes */
+        {{0xE0, 0x81, 0xB1}, 3},       /* 'q' in three bytes */
+        {{0xE0, 0x9F, 0xBF}, 3},       /* U+07FF in three bytes */
+        {{0xF0, 0x80, 0x81, 0xB1}, 4}, /* 'q' in four bytes */
+        {{0xF0, 0x8F, 0xBF, 0xBF}, 4}, /* U+FFFF in four bytes */
+        {{0xED, 0xA0, 0x80}, 3},       /* U+D800 */
+        {{0xED, 0xBF, 0xBF}, 3},       /* U+DFFF */
+        {{0xF4, 0x90, 0x80, 0x81}, 4}, /* U+110001 = IK_UP */
+        {{0xF7, 0xBF, 0xBF, 0xBF}, 4}, /* U+1FFFFF */
+        {{0xF8, 0x88, 0x80, 0x80}, 4}, /* five-byte lead */
+        {{0xFF, 0xFE}, 2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check_every_split(bad[i].b, bad[i].n, IK_NONE);
+    /* The edges of what is valid still decode. */
+    static const struct { unsigned char b[4]; size_t n; int cp; } good[] = {
+        {{0xC2, 0x80}, 2, 0x80},
+        {{0xDF, 0xBF}, 2, 0x7FF},
+        {{0xE0, 0xA0, 0x80}, 3, 0x800},
+        {{0xED, 0x9F, 0xBF}, 3, 0xD7FF},
+        {{0xEE, 0x80, 0x80}, 3, 0xE000},
+        {{0xEF, 0xBF, 0xBF}, 3, 0xFFFF},
+        {{0xF0, 0x90, 0x80, 0x80}, 4, 0x10000},
+        {{0xF4, 0x8F, 0xBF, 0xBF}, 4, 0x10FFFF},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        check_every_split(good[i].b, good[i].n, good[i].cp);
+}
+
+TEST(input_over_long_csi_is_dropped_however_it_is_split)
+{
+    /* ESC [, 38 times '0', 'q': 41 bytes, one more than a CSI may have. Read in
+     * one piece, split after byte 40 or anywhere else: no key (no 'q'). */
+    unsigned char b[260];
+    b[0] = 27, b[1] = '[';
+    memset(b + 2, '0', 38);
+    b[40] = 'q';
+    check_every_split(b, 41, IK_NONE);
+    /* Far longer: none of its digits leaks out as keys either. */
+    memset(b + 2, '0', 250);
+    b[252] = 'q';
+    check_every_split(b, 253, IK_NONE);
+    /* 40 bytes is still a CSI: ESC [ 0...01;5 A (Ctrl-Up) with 34 leading zeros. */
+    memset(b + 2, '0', 34);
+    memcpy(b + 36, "1;5A", 4);
+    check_every_split(b, 40, IK_UP);
+    /* One zero more and it is garbage. */
+    memset(b + 2, '0', 35);
+    memcpy(b + 37, "1;5A", 4);
+    check_every_split(b, 41, IK_NONE);
 }

@@ -5,14 +5,23 @@
  * either consumes a complete unit (with or without an event) or says it needs
  * more bytes. CSI sequences follow ECMA-48: parameter bytes 0x30-0x3F,
  * intermediates 0x20-0x2F, a final byte 0x40-0x7E; anything else ends a
- * malformed sequence.
+ * malformed sequence. UTF-8 follows RFC 3629 (the second byte's range after each
+ * lead byte excludes overlong forms, surrogates and code points past U+10FFFF).
+ *
+ * Why slicing cannot matter: parse_one() decides from the bytes it has seen and
+ * never from their count alone, so once it consumes a unit, more bytes would not
+ * have changed the answer; a unit it waits for is at most CSI_MAX - 1 bytes, so
+ * the pending buffer never fills with one. A CSI that reaches CSI_MAX bytes
+ * without its final byte is consumed and the rest of it skipped byte by byte
+ * (in->skip), with no limit on its length and no buffer.
  */
 #include "input.h"
 
 #include <stdbool.h>
 #include <string.h>
 
-#define CSI_MAX 40 /* longer CSI input is garbage */
+#define CSI_MAX 40 /* bytes, ESC to final byte: a longer CSI is garbage */
+_Static_assert(CSI_MAX < sizeof ((struct input *)0)->pend, "a CSI must fit the pending bytes");
 
 enum { NEED_MORE = -1 };
 
@@ -124,31 +133,69 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
     }
 }
 
+/* The length of the UTF-8 sequence led by c and the range [*lo, *hi] of its
+ * second byte; 0 for a byte that leads nothing: a continuation byte, C0/C1 (only
+ * overlong forms) and F5-FF (past U+10FFFF). */
+static size_t utf8_lead(unsigned char c, unsigned char *lo, unsigned char *hi)
+{
+    *lo = 0x80, *hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        return 2;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (c == 0xE0)
+            *lo = 0xA0; /* below: overlong */
+        if (c == 0xED)
+            *hi = 0x9F; /* above: surrogates U+D800-DFFF */
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (c == 0xF0)
+            *lo = 0x90; /* below: overlong */
+        if (c == 0xF4)
+            *hi = 0x8F; /* above: past U+10FFFF */
+        return 4;
+    }
+    return 0;
+}
+
+/* A UTF-8 sequence at p[0..n), p[0] >= 0x80. Each byte is checked as it comes,
+ * so a broken sequence is dropped at the first byte that cannot continue it
+ * (which is then parsed anew), whether or not the rest has arrived. */
+static int parse_utf8(const unsigned char *p, size_t n, struct input_event *ev, bool *got)
+{
+    unsigned char lo, hi;
+    size_t len = utf8_lead(p[0], &lo, &hi);
+    if (len == 0)
+        return 1; /* stray or invalid byte */
+    int cp = p[0] & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if (i == n)
+            return NEED_MORE;
+        if (p[i] < lo || p[i] > hi)
+            return (int)i; /* broken: drop what was read */
+        cp = (cp << 6) | (p[i] & 0x3F);
+        lo = 0x80, hi = 0xBF;
+    }
+    key_event(ev, cp, 0);
+    *got = true;
+    return (int)len;
+}
+
 /* Parses one unit at p[0..n); returns bytes consumed or NEED_MORE; *got tells
- * whether ev was filled. */
-static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, bool *got)
+ * whether ev was filled, *over that the unit is the start of an over-long CSI
+ * whose rest must be skipped. */
+static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, bool *got,
+                     bool *over)
 {
     *got = false;
+    *over = false;
     if (p[0] != 27) {
         if (p[0] < 0x80) {
             key_event(ev, plain_key(p[0]), 0);
             *got = true;
             return 1;
         }
-        size_t len = p[0] >= 0xF0 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC0 ? 2 : 0;
-        if (len == 0 || p[0] >= 0xF8)
-            return 1; /* stray continuation or invalid lead byte */
-        if (n < len)
-            return NEED_MORE;
-        int cp = p[0] & (0x3F >> (len - 1));
-        for (size_t i = 1; i < len; i++) {
-            if ((p[i] & 0xC0) != 0x80)
-                return (int)i; /* broken sequence: drop what was read */
-            cp = (cp << 6) | (p[i] & 0x3F);
-        }
-        key_event(ev, cp, 0);
-        *got = true;
-        return (int)len;
+        return parse_utf8(p, n, ev, got);
     }
     if (n < 2)
         return NEED_MORE;
@@ -169,17 +216,23 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
                 *got = csi_event(p + 2, i - 2, c, ev);
                 return (int)i + 1;
             }
-            if (c < 0x20 || c > 0x3F || i >= CSI_MAX)
+            if (c < 0x20 || c > 0x3F)
                 return (int)i; /* malformed: drop it, reparse from c */
+            if (i + 1 == CSI_MAX) { /* CSI_MAX bytes and no final byte yet */
+                *over = true;
+                return CSI_MAX;
+            }
         }
-        return n >= CSI_MAX ? (int)n : NEED_MORE;
+        return NEED_MORE;
     }
     if (p[1] == 'O') {
         if (n < 3)
             return NEED_MORE;
+        if (p[2] < 0x20 || p[2] > 0x7E)
+            return 2; /* no SS3 key: drop ESC O, reparse from p[2] (maybe an ESC) */
         static const char fin[] = "ABCDHF";
         static const int keys[] = {IK_UP, IK_DOWN, IK_RIGHT, IK_LEFT, IK_HOME, IK_END};
-        const char *f = p[2] ? strchr(fin, p[2]) : NULL;
+        const char *f = strchr(fin, p[2]);
         if (f) {
             key_event(ev, keys[f - fin], 0);
             *got = true;
@@ -196,21 +249,50 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
     return 2;
 }
 
+/* The unit at p[0..n) (see parse_one), after the rest of an over-long CSI: its
+ * parameter and intermediate bytes are dropped, its final byte ends it, and any
+ * other byte ends it and is parsed anew. */
+static int next_unit(struct input *in, const unsigned char *p, size_t n,
+                     struct input_event *ev, bool *got)
+{
+    if (in->skip) {
+        if (p[0] >= 0x20 && p[0] <= 0x7E) {
+            *got = false;
+            in->skip = p[0] <= 0x3F;
+            return 1;
+        }
+        in->skip = 0;
+    }
+    bool over;
+    int used = parse_one(p, n, ev, got, &over);
+    if (over)
+        in->skip = 1;
+    return used;
+}
+
+static void consume(struct input *in, size_t k)
+{
+    memmove(in->pend, in->pend + k, in->npend - k);
+    in->npend -= k;
+}
+
+/* Parses the pending bytes into at most max events. A unit with an event that
+ * finds no room stays pending; units without one are always consumed. */
 static int drain(struct input *in, struct input_event *ev, int max)
 {
     int count = 0;
     size_t pos = 0;
-    while (pos < in->npend && count < max) {
+    while (pos < in->npend) {
+        struct input_event e;
         bool got;
-        int used = parse_one(in->pend + pos, in->npend - pos, &ev[count], &got);
-        if (used == NEED_MORE)
+        int used = next_unit(in, in->pend + pos, in->npend - pos, &e, &got);
+        if (used == NEED_MORE || (got && count >= max))
             break;
-        pos += (size_t)used;
         if (got)
-            count++;
+            ev[count++] = e;
+        pos += (size_t)used;
     }
-    memmove(in->pend, in->pend + pos, in->npend - pos);
-    in->npend -= pos;
+    consume(in, pos);
     return count;
 }
 
@@ -221,9 +303,14 @@ int input_feed(struct input *in, const unsigned char *bytes, size_t n,
     for (size_t i = 0; i < n; i++) {
         if (in->npend == sizeof in->pend) {
             count += drain(in, ev + count, max - count);
-            if (in->npend == sizeof in->pend) { /* stuck: drop the oldest byte */
-                memmove(in->pend, in->pend + 1, in->npend - 1);
-                in->npend--;
+            if (in->npend == sizeof in->pend) {
+                /* Full of units whose events found no room: the oldest is lost.
+                 * (A unit still waiting for bytes is shorter than CSI_MAX, so it
+                 * cannot fill the buffer; dropping one byte is only a guard.) */
+                struct input_event e;
+                bool got;
+                int used = next_unit(in, in->pend, in->npend, &e, &got);
+                consume(in, used == NEED_MORE ? 1 : (size_t)used);
             }
         }
         in->pend[in->npend++] = bytes[i];
@@ -234,8 +321,13 @@ int input_feed(struct input *in, const unsigned char *bytes, size_t n,
 int input_flush(struct input *in, struct input_event *ev, int max)
 {
     int count = drain(in, ev, max);
-    if (in->npend > 0 && count < max && in->pend[0] == 27 && in->npend == 1)
+    if (count >= max && in->npend > 0)
+        return count; /* no room left: the rest waits for the next call */
+    /* What is left is one unfinished unit: a lone ESC is the Esc key, anything
+     * else a truncated sequence, dropped. */
+    if (in->npend == 1 && in->pend[0] == 27)
         key_event(&ev[count++], IK_ESC, 0);
-    in->npend = 0; /* anything else left is a truncated sequence */
+    in->npend = 0;
+    in->skip = 0;
     return count;
 }
