@@ -5,6 +5,7 @@
 #   make test       build and run every test (unit + end-to-end in tmux)
 #   make sanitize   ASan+UBSan build running the unit tests and a headless run of each scene
 #   make bench      print the benchmark figures (ratios measured in one run)
+#   make fuzz       libFuzzer run over the input parser for FUZZ_SECONDS (default 60)
 #   make demo       regenerate demo.cast with the headless recorder
 #   make install    install swirl and swirl.1 under $(DESTDIR)$(PREFIX)
 #   make clean      remove build products
@@ -37,7 +38,7 @@ MAIN_OBJ = build/main.o
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test unit sanitize bench demo install clean
+.PHONY: all run test unit sanitize bench fuzz demo install clean
 
 all: swirl
 
@@ -95,6 +96,28 @@ endif
 
 bench: swirl
 	./swirl --bench
+
+# libFuzzer over the input parser (tests/fuzz/fuzz_input.c) with ASan+UBSan, built
+# with clang into build-fuzz/. It runs for FUZZ_SECONDS on a copy of the seed corpus
+# (new inputs it finds stay in build-fuzz/corpus, crashes in build-fuzz/) and fails
+# on any finding; the last line gives the number of inputs run.
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/ui/input.c include/input.h Makefile
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/ui/input.c
+
+fuzz: build-fuzz/fuzz_input
+	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
+	@echo "fuzz: running for $(FUZZ_SECONDS) s (log in build-fuzz/fuzz.log)"
+	@UBSAN_OPTIONS=print_stacktrace=1 ./build-fuzz/fuzz_input -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=10 -artifact_prefix=build-fuzz/ build-fuzz/corpus >build-fuzz/fuzz.log 2>&1 || \
+	    { tail -n 60 build-fuzz/fuzz.log; echo "fuzz: FOUND A FAILURE (input saved in build-fuzz/)"; exit 1; }
+	@runs=$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' build-fuzz/fuzz.log); \
+	    [ -n "$$runs" ] || { tail -n 20 build-fuzz/fuzz.log; echo "fuzz: no run count in the log"; exit 1; }; \
+	    echo "fuzz: $$runs runs in $(FUZZ_SECONDS) s, nothing found"
 
 demo: swirl
 	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast
