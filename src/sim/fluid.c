@@ -141,6 +141,31 @@ static inline float bilerp(const float *a, int w, int h, float fx, float fy)
     return a0 + (a1 - a0) * t;
 }
 
+/* Where a bilinear sample of the interleaved RGB dye of a dw x dh grid reads:
+ * the four nodes around (fx, fy) (dye-node coordinates, clamped to the grid) as
+ * the offsets of their first channel, and the fractions s along x and t along y
+ * from the first of them. */
+struct dye_taps {
+    size_t k00, k10, k01, k11;
+    float s, t;
+};
+
+static inline struct dye_taps dye_taps(int dw, int dh, float fx, float fy)
+{
+    struct dye_taps q;
+    fx = clampf(fx, 0.0f, (float)(dw - 1));
+    fy = clampf(fy, 0.0f, (float)(dh - 1));
+    int i0 = (int)fx, j0 = (int)fy;
+    int i1 = i0 + 1 < dw ? i0 + 1 : i0, j1 = j0 + 1 < dh ? j0 + 1 : j0;
+    q.s = fx - (float)i0;
+    q.t = fy - (float)j0;
+    q.k00 = 3 * ((size_t)j0 * (size_t)dw + (size_t)i0);
+    q.k10 = 3 * ((size_t)j0 * (size_t)dw + (size_t)i1);
+    q.k01 = 3 * ((size_t)j1 * (size_t)dw + (size_t)i0);
+    q.k11 = 3 * ((size_t)j1 * (size_t)dw + (size_t)i1);
+    return q;
+}
+
 /* Velocity (velocity cells/s) at a point in velocity cells. */
 static inline void velocity_at(const float *u, const float *v, int nx, int ny, float x, float y,
                         float *vx, float *vy)
@@ -451,15 +476,9 @@ static void advect_dye(struct fluid *f, float scale[3])
                 backtrace(f->u, f->v, nx, ny, dt, &x, &y);
             }
             /* Back to dye cells, then to dye-node coordinates. */
-            float fx = clampf(x / sx - 0.5f, 0.0f, (float)(dw - 1));
-            float fy = clampf(y / sy - 0.5f, 0.0f, (float)(dh - 1));
-            int i0 = (int)fx, j0 = (int)fy;
-            int i1 = i0 + 1 < dw ? i0 + 1 : i0, j1 = j0 + 1 < dh ? j0 + 1 : j0;
-            float s = fx - (float)i0, t = fy - (float)j0;
-            const float *a = d0 + 3 * ((size_t)j0 * (size_t)dw + (size_t)i0);
-            const float *b = d0 + 3 * ((size_t)j0 * (size_t)dw + (size_t)i1);
-            const float *c = d0 + 3 * ((size_t)j1 * (size_t)dw + (size_t)i0);
-            const float *e = d0 + 3 * ((size_t)j1 * (size_t)dw + (size_t)i1);
+            const struct dye_taps q = dye_taps(dw, dh, x / sx - 0.5f, y / sy - 0.5f);
+            const float *a = d0 + q.k00, *b = d0 + q.k10, *c = d0 + q.k01, *e = d0 + q.k11;
+            float s = q.s, t = q.t;
             float w00 = (1 - s) * (1 - t), w10 = s * (1 - t), w01 = (1 - s) * t, w11 = s * t;
             float *out = d + 3 * ((size_t)j * (size_t)dw + (size_t)i);
             for (int ch = 0; ch < 3; ch++) {
@@ -582,20 +601,15 @@ int fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh)
     float bx = (float)old.dw / (float)dw, by = (float)old.dh / (float)dh;
     for (int j = 0; j < dh; j++)
         for (int i = 0; i < dw; i++) {
-            float fx = ((float)i + 0.5f) * bx - 0.5f, fy = ((float)j + 0.5f) * by - 0.5f;
-            for (int c = 0; c < 3; c++) {
-                /* Sample channel c of the interleaved old dye. */
-                fx = clampf(fx, 0.0f, (float)(old.dw - 1));
-                fy = clampf(fy, 0.0f, (float)(old.dh - 1));
-                int i0 = (int)fx, j0 = (int)fy;
-                int i1 = i0 + 1 < old.dw ? i0 + 1 : i0, j1 = j0 + 1 < old.dh ? j0 + 1 : j0;
-                float s = fx - (float)i0, t = fy - (float)j0;
-#define OD(ii, jj) old.dye[3 * ((size_t)(jj) * (size_t)old.dw + (size_t)(ii)) + (size_t)c]
-                float top = OD(i0, j0) + (OD(i1, j0) - OD(i0, j0)) * s;
-                float bot = OD(i0, j1) + (OD(i1, j1) - OD(i0, j1)) * s;
-#undef OD
-                size_t k = 3 * ((size_t)j * (size_t)dw + (size_t)i) + (size_t)c;
-                f->dye[k] = top + (bot - top) * t;
+            const struct dye_taps q = dye_taps(old.dw, old.dh, ((float)i + 0.5f) * bx - 0.5f,
+                                               ((float)j + 0.5f) * by - 0.5f);
+            const float *a = old.dye + q.k00, *b = old.dye + q.k10;
+            const float *c = old.dye + q.k01, *e = old.dye + q.k11;
+            float *out = f->dye + 3 * ((size_t)j * (size_t)dw + (size_t)i);
+            for (int ch = 0; ch < 3; ch++) { /* along x, then along y */
+                float top = a[ch] + (b[ch] - a[ch]) * q.s;
+                float bot = c[ch] + (e[ch] - c[ch]) * q.s;
+                out[ch] = top + (bot - top) * q.t;
             }
         }
     arrays_free(&old);
