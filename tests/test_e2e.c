@@ -5,7 +5,6 @@
  * modes. Every wait polls the screen against a deadline; nothing sleeps a fixed
  * time and hopes. Each test uses its own tmux server socket.
  */
-#include "term.h"
 #include "e2e.h"
 #include "test.h"
 
