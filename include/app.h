@@ -1,27 +1,34 @@
 /*
- * app.h — swirl's state machine: scenes, keys, pointer, pacing of steps, HUD and
- * overlays. No terminal here: the terminal loop (term.c), the headless runner and
- * the recorder drive the same app, so what a test sees is what a user sees.
+ * app.h — swirl's state machine: scenes, keys, the pointer and the pacing of
+ * steps. No terminal and no pixels here: the terminal loop (term.c), the headless
+ * runners and the bench drive the same app through frame.c, so what a test sees
+ * is what a user sees.
  *
- * Per frame: app_input() for each event, app_advance() runs the scene's steps for
- * one frame (each step gets its share of the pointer's path), app_compose() draws
- * scene + HUD + overlays into cells, app_encode() turns them into bytes.
- * Pointer coordinates: events come in cells; the scene gets canvas pixels
- * (cell (c,r) is pixel x = c + 0.5, y = 2r + 1).
+ * Per frame: app_input() for each event, then frame_next() (frame.h) advances
+ * the app one frame (app_advance: the scene's steps, each with its share of the
+ * pointer's path), composes the picture from the app's state (compose.h) and
+ * encodes it. Pointer coordinates: events come in cells; the scene gets canvas
+ * pixels (cell (c,r) is pixel x = c + 0.5, y = 2r + 1).
  */
 #ifndef SWIRL_APP_H
 #define SWIRL_APP_H
 
 #include "cells.h"
-#include "encode.h"
 #include "input.h"
+#include "path.h"
 #include "scene.h"
 
 #define APP_MIN_COLS 20
 #define APP_MIN_ROWS 6
 #define APP_REF_FPS 30
-#define DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
-#define APP_PATH_MAX 64 /* pointer reports kept between two steps */
+#define APP_DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
+#define APP_SETS_MAX 32  /* --set options */
+
+/* A --set NAME=VALUE, resolved against the first scene's parameters. */
+struct app_set {
+    int param;
+    double value;
+};
 
 struct app_opts {
     enum color_mode color;
@@ -35,7 +42,12 @@ struct app_opts {
     bool preset_seed;
     int grid_w, grid_h;
     int scene;           /* index of the first scene */
+    struct app_set sets[APP_SETS_MAX]; /* applied to the first scene before its first step */
+    int nsets;
 };
+
+/* swirl's defaults: truecolor half-blocks at 30 fps, the dye scene, seed 1. */
+void app_opts_default(struct app_opts *o);
 
 enum app_action {
     APP_NONE = 0,
@@ -46,19 +58,17 @@ struct app {
     struct app_opts o;
     struct scene_opts so;
     int cols, rows;
-    int cur;
+    int cur;             /* the scene shown */
     void *st[SCENE_COUNT];
     long steps[SCENE_COUNT];
-    struct image img;
-    struct cells cells;
-    struct encoder enc;
+    unsigned picture;    /* counts requests to send the whole picture: a scene
+                          * switch, Ctrl-L, a resume */
     bool quit, paused, step_once, help, panel, kbd;
     int sel;             /* selected parameter in the panel */
     /* Pointer: where events put it, and what the scene has been told. */
     struct {
         float x, y;
-        float path[2 * APP_PATH_MAX]; /* where it went since the last step: */
-        int npath;                    /* x,y pairs, the last one (x,y) */
+        struct path path; /* where it went since the last step, ending at (x,y) */
         bool down, pressed, scene_down, has;
         int button;
         double last_real; /* app time of the last real pointer event */
@@ -68,17 +78,21 @@ struct app {
     double now;          /* app time in seconds (advanced by frames) */
     double shown_at;     /* when the current scene was shown (hint) */
     double step_ms;      /* mean ms per step (exponential average) */
-    double fps;          /* frames drawn per second, measured */
-    double fps_t0;
-    int fps_frames;
-    long frames, frames_skipped; /* frames drawn; skipped while the link was behind */
-    size_t bytes;        /* bytes of all frames drawn */
     double demo_t0;
     bool demo;
-    bool sim_clock;      /* timing is simulated (recordings): HUD shows no ms */
-    bool dirty;          /* input since the last compose */
 };
 
+/* A key binding, as the key handler runs it and the help lists it. */
+struct app_binding {
+    int key;
+    int (*act)(struct app *a, int key);
+    const char *keys;    /* NULL: not listed separately in the help */
+    const char *help;
+};
+extern const struct app_binding app_bindings[];
+extern const int app_nbindings;
+
+/* Returns 0, or -1 when the first scene cannot be created (nothing to free). */
 int app_init(struct app *a, const struct app_opts *o, int cols, int rows);
 void app_free(struct app *a);
 void app_resize(struct app *a, int cols, int rows);
@@ -88,18 +102,19 @@ void app_advance(struct app *a, double dt, double (*clock)(void));
 /* Runs exactly n steps of the current scene over dt seconds of app time, with
  * the pointer (and --auto) as app_advance does; returns their wall time (s). */
 double app_run_steps(struct app *a, double dt, int n, double (*clock)(void));
-void app_compose(struct app *a);
-/* Encodes the composed cells; returns the bytes appended. */
-size_t app_encode(struct app *a, struct buf *out);
-/* Shows scene i (creating it on first use). */
-void app_switch(struct app *a, int i);
+/* Shows scene i (creating it on first use); returns 0, or -1 when it cannot be
+ * created (the current scene stays). */
+int app_switch(struct app *a, int i);
 /* Statistics of the current scene as one JSON object (no newline); ms is the
  * step time to report. */
-void app_json(struct app *a, struct buf *out, double ms);
+void app_json(const struct app *a, struct buf *out, double ms);
 static inline const struct scene_ops *app_scene(const struct app *a) { return scenes[a->cur]; }
 static inline bool app_too_small(const struct app *a)
 {
     return a->cols < APP_MIN_COLS || a->rows < APP_MIN_ROWS;
 }
+/* The canvas in pixels: every row but the HUD's, two pixels a cell. */
+static inline int app_canvas_w(const struct app *a) { return a->cols; }
+static inline int app_canvas_h(const struct app *a) { return 2 * (a->rows - 1); }
 
 #endif

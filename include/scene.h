@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "image.h"
+#include "param.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,20 +29,6 @@ struct pointer {
     int npath;           /* (x0,y0) and the last (x1,y1), at least 2 */
     float vx, vy;        /* its velocity, pixels per second */
     float dt;            /* wall-clock seconds this step stands for */
-};
-
-enum {
-    PARAM_INT = 1,       /* whole numbers */
-    PARAM_RESTART = 2,   /* changing it restarts the scene */
-    PARAM_LOG = 4,       /* steps multiply by `step` instead of adding it */
-    PARAM_BOOL = 8,      /* 0 or 1 */
-    PARAM_ZERO = 16,     /* 0 means off; below `min` it goes to 0 */
-};
-
-struct param_def {
-    const char *name;
-    float min, max, step;
-    int flags;
 };
 
 /* Options from the command line that a scene may use. */
@@ -75,16 +62,31 @@ struct scene_ops {
      * shown) on a w x h canvas; deterministic, as the scene's state is. */
     void (*autopilot)(void *s, double t, int w, int h, float *x, float *y, bool *down,
                       int *button);
+    /* Parameters: each definition's offset is into the scene's state (the
+     * void * the other operations get), and param_changed() is called after
+     * one was written there, to restart or re-derive what depends on it; it
+     * returns 0, or -1 when the scene cannot take the value (out of memory,
+     * say), and then the old value is put back. */
     const struct param_def *params;
     int nparams;
-    float *(*param)(void *s, int i);
-    void (*param_changed)(void *s, int i);
+    int (*param_changed)(void *s, int i);
 };
 
 extern const struct scene_ops scene_dye, scene_pbf, scene_cloth;
 /* All scenes in key order: 1 dye, 2 pbf, 3 cloth. */
-extern const struct scene_ops *const scenes[];
 #define SCENE_COUNT 3
-const struct scene_ops *scene_find(const char *name);
+extern const struct scene_ops *const scenes[SCENE_COUNT];
+/* The index of the scene called name, or -1. */
+int scene_find(const char *name);
+
+/* The one way to a scene's parameters, for the panel and for --set alike. */
+double scene_param_get(const struct scene_ops *ops, const void *st, int i);
+/* Writes v when param_valid and lets the scene apply it; returns 0, or -1
+ * (not allowed, or the scene could not take it: nothing changes). */
+int scene_param_set(const struct scene_ops *ops, void *st, int i, double v);
+/* One step up (dir > 0) or down; returns whether the value changed. */
+bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir);
+/* The parameter with the command line's name (see param_name), or -1. */
+int scene_param_find(const struct scene_ops *ops, const char *name);
 
 #endif

@@ -3,6 +3,8 @@
  * loop, a headless runner or the bench. Bad input gets one line on stderr naming
  * the problem and exit status 2, before anything else happens.
  */
+#include "bench.h"
+#include "headless.h"
 #include "scene.h"
 #include "term.h"
 
@@ -35,6 +37,8 @@ static const char usage[] =
     "  --seed X            seed for every random choice (default 1)\n"
     "  --preset seed       pbf/cloth: the seed page's setup, units and parameters\n"
     "  --grid WxH          dye: simulation grid instead of the canvas size\n"
+    "  --set NAME=VALUE    set a panel parameter of the first scene before it starts\n"
+    "                      (repeatable; --set help lists the scene's parameters)\n"
     "  --record FILE.cast  record the session as asciicast v2\n"
     "  --headless          run without a terminal; needs --steps or --record\n"
     "  --size COLSxROWS    virtual terminal for --headless (default 80x24)\n"
@@ -51,14 +55,38 @@ static const char usage[] =
     "mouse: left drag pushes dye / grabs water / pulls cloth; right drag: dye\n"
     "      swirls the other way, pbf pushes water; the wheel zooms (pbf, cloth)\n";
 
+/* Writes s to stderr with control characters (C0, DEL, C1 and bytes that are
+ * not UTF-8) shown as \xNN: what the user typed is echoed, never obeyed. */
+static void put_escaped(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; u[i];) {
+        size_t len = u[i] < 0x80 ? 1 : u[i] >= 0xF0 && u[i] < 0xF5 ? 4 : u[i] >= 0xE0 ? 3
+                   : u[i] >= 0xC2 && u[i] < 0xE0 ? 2 : 0;
+        for (size_t k = 1; k < len; k++)
+            if ((u[i + k] & 0xC0) != 0x80)
+                len = 0;
+        bool c1 = len == 2 && u[i] == 0xC2 && u[i + 1] < 0xA0;
+        if (len == 0 || c1 || u[i] < 0x20 || u[i] == 0x7F) {
+            fprintf(stderr, "\\x%02x", u[i]);
+            i++;
+        } else {
+            fwrite(u + i, 1, len, stderr);
+            i += len;
+        }
+    }
+}
+
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
 {
+    char msg[1024];
     va_list ap;
-    fputs("swirl: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fputs("swirl: ", stderr);
+    put_escaped(msg);
     fputc('\n', stderr);
     exit(2);
 }
@@ -103,7 +131,7 @@ static void parse_size(const char *opt, const char *s, int lo_w, int lo_h, int *
 enum {
     OPT_SCENE = 256, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
-    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION,
+    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET,
 };
 
 static const struct option options[] = {
@@ -117,7 +145,7 @@ static const struct option options[] = {
     {"steps", required_argument, 0, OPT_STEPS},   {"every", required_argument, 0, OPT_EVERY},
     {"seconds", required_argument, 0, OPT_SECONDS}, {"bench", no_argument, 0, OPT_BENCH},
     {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
-    {0, 0, 0, 0},
+    {"set", required_argument, 0, OPT_SET},       {0, 0, 0, 0},
 };
 
 /* Can the file be created or overwritten? Checked before anything else runs. */
@@ -129,118 +157,225 @@ static void check_writable(const char *path)
     fclose(f);
 }
 
-int main(int argc, char **argv)
-{
-    struct app_opts o = {
-        .color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
-        .tolerance = DEFAULT_TOLERANCE, .sync = true, .seed = 1, .scene = 0,
-    };
-    bool color_auto = true, glyphs_auto = true, headless = false, bench = false;
-    bool size_given = false;
-    const char *record = NULL;
-    int cols = 80, rows = 24;
-    long steps = -1, every = 0;
-    double seconds = -1;
+/* What the command line asked for. */
+struct cli {
+    struct app_opts o;
+    bool color_auto, glyphs_auto, headless, bench, size_given, scene_given, alone;
+    const char *record;
+    const char *drawing; /* the first option given that only matters when drawing */
+    int cols, rows;
+    long steps, every;
+    double seconds;
+    const char *sets[APP_SETS_MAX]; /* NAME=VALUE, resolved once the scene is known */
+    int nsets;
+};
 
-    setlocale(LC_ALL, "");
+static void option(struct cli *c, int opt, const char *arg)
+{
+    static const char *const drawing[] = {
+        [OPT_COLOR - OPT_SCENE] = "--color", [OPT_GLYPHS - OPT_SCENE] = "--glyphs",
+        [OPT_FPS - OPT_SCENE] = "--fps", [OPT_TOL - OPT_SCENE] = "--tolerance",
+        [OPT_NOSYNC - OPT_SCENE] = "--no-sync",
+    };
+    if (opt - OPT_SCENE < (int)(sizeof drawing / sizeof drawing[0]) && !c->drawing)
+        c->drawing = drawing[opt - OPT_SCENE];
+    switch (opt) {
+    case OPT_SCENE:
+        if (c->scene_given)
+            die("--scene given twice");
+        if ((c->o.scene = scene_find(arg)) < 0)
+            die("unknown scene '%s' (dye, pbf or cloth)", arg);
+        c->scene_given = true;
+        break;
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            c->color_auto = true;
+        else if (palette_mode_parse(arg, &c->o.color) == 0)
+            c->color_auto = false;
+        else
+            die("unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
+        break;
+    case OPT_GLYPHS:
+        if (strcmp(arg, "half") != 0 && strcmp(arg, "ascii") != 0)
+            die("unknown glyph set '%s' (half or ascii)", arg);
+        c->o.glyphs = arg[0] == 'h' ? GLYPHS_HALF : GLYPHS_ASCII;
+        c->glyphs_auto = false;
+        break;
+    case OPT_FPS: c->o.fps = (int)parse_long("--fps", arg, 1, 240); break;
+    case OPT_TOL: c->o.tolerance = (int)parse_long("--tolerance", arg, 0, 255); break;
+    case OPT_NOSYNC: c->o.sync = false; break;
+    case OPT_AUTO: c->o.autopilot = true; break;
+    case OPT_DEMO: c->o.demo = true; break;
+    case OPT_SEED: c->o.seed = (uint64_t)parse_long("--seed", arg, 0, 0x7fffffffL); break;
+    case OPT_PRESET:
+        if (strcmp(arg, "seed") != 0)
+            die("unknown preset '%s' (the only preset is 'seed')", arg);
+        c->o.preset_seed = true;
+        break;
+    case OPT_GRID: parse_size("--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h); break;
+    case OPT_RECORD: c->record = arg; break;
+    case OPT_HEADLESS: c->headless = true; break;
+    case OPT_SIZE:
+        parse_size("--size", arg, 1, 2, &c->cols, &c->rows);
+        c->size_given = true;
+        break;
+    case OPT_STEPS: c->steps = parse_long("--steps", arg, 0, 100000000L); break;
+    case OPT_EVERY: c->every = parse_long("--every", arg, 1, 100000000L); break;
+    case OPT_SECONDS: c->seconds = parse_double("--seconds", arg, 0.0, 86400.0); break;
+    case OPT_SET:
+        if (c->nsets == APP_SETS_MAX)
+            die("--set given more than %d times", APP_SETS_MAX);
+        c->sets[c->nsets++] = arg;
+        break;
+    }
+}
+
+static void parse_args(struct cli *c, int argc, char **argv)
+{
+    /* swirl has no short options: anything like one is named as typed. */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (argv[i][0] == '-' && argv[i][1] && argv[i][1] != '-')
+            die("unknown option '%s' (see --help)", argv[i]);
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", options, NULL)) != -1) {
-        switch (c) {
-        case OPT_SCENE: {
-            const struct scene_ops *s = scene_find(optarg);
-            if (!s)
-                die("unknown scene '%s' (dye, pbf or cloth)", optarg);
-            for (int i = 0; i < SCENE_COUNT; i++)
-                if (scenes[i] == s)
-                    o.scene = i;
-            break;
-        }
-        case OPT_COLOR:
-            if (strcmp(optarg, "auto") == 0)
-                color_auto = true;
-            else if (palette_mode_parse(optarg, &o.color) == 0)
-                color_auto = false;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+        if (opt == OPT_HELP || opt == OPT_VERSION) {
+            if (argc != 2)
+                die("%s takes no other options", argv[optind - 1]);
+            if (opt == OPT_HELP)
+                fputs(usage, stdout);
             else
-                die("unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", optarg);
-            break;
-        case OPT_GLYPHS:
-            if (strcmp(optarg, "half") == 0)
-                o.glyphs = GLYPHS_HALF;
-            else if (strcmp(optarg, "ascii") == 0)
-                o.glyphs = GLYPHS_ASCII;
-            else
-                die("unknown glyph set '%s' (half or ascii)", optarg);
-            glyphs_auto = false;
-            break;
-        case OPT_FPS: o.fps = (int)parse_long("--fps", optarg, 1, 240); break;
-        case OPT_TOL: o.tolerance = (int)parse_long("--tolerance", optarg, 0, 255); break;
-        case OPT_NOSYNC: o.sync = false; break;
-        case OPT_AUTO: o.autopilot = true; break;
-        case OPT_DEMO: o.demo = true; break;
-        case OPT_SEED: o.seed = (uint64_t)parse_long("--seed", optarg, 0, 0x7fffffffL); break;
-        case OPT_PRESET:
-            if (strcmp(optarg, "seed") != 0)
-                die("unknown preset '%s' (the only preset is 'seed')", optarg);
-            o.preset_seed = true;
-            break;
-        case OPT_GRID: parse_size("--grid", optarg, 4, 4, &o.grid_w, &o.grid_h); break;
-        case OPT_RECORD: record = optarg; break;
-        case OPT_HEADLESS: headless = true; break;
-        case OPT_SIZE:
-            parse_size("--size", optarg, 1, 2, &cols, &rows);
-            size_given = true;
-            break;
-        case OPT_STEPS: steps = parse_long("--steps", optarg, 0, 100000000L); break;
-        case OPT_EVERY: every = parse_long("--every", optarg, 1, 100000000L); break;
-        case OPT_SECONDS: seconds = parse_double("--seconds", optarg, 0.0, 86400.0); break;
-        case OPT_BENCH: bench = true; break;
-        case OPT_HELP: fputs(usage, stdout); return 0;
-        case OPT_VERSION: printf("swirl %s\n", SWIRL_VERSION); return 0;
-        case ':': die("%s needs a value", argv[optind - 1]);
-        default:
-            if (optopt > ' ' && optopt < 127) /* a short option */
-                die("unknown option '-%c' (see --help)", optopt);
+                printf("swirl %s\n", SWIRL_VERSION);
+            exit(0);
+        } else if (opt == OPT_BENCH) {
+            c->bench = true;
+        } else if (opt == ':') {
+            die("%s needs a value", argv[optind - 1]);
+        } else if (opt == '?') {
             die("unknown option '%s' (see --help)", argv[optind - 1]);
+        } else {
+            option(c, opt, optarg);
         }
     }
     if (optind < argc)
         die("unexpected argument '%s' (see --help)", argv[optind]);
-    if (bench)
+    if (c->bench && argc != 2)
+        die("--bench takes no other options");
+}
+
+/* Options that the chosen run would ignore are refused. */
+static void check_combinations(const struct cli *c)
+{
+    if (c->headless && c->steps >= 0 && c->drawing)
+        die("%s is about drawing; --steps prints statistics and draws nothing", c->drawing);
+    if (c->o.demo && c->scene_given)
+        die("--demo tours every scene: it takes no --scene");
+    if (c->o.grid_w && c->o.scene != 0)
+        die("--grid is for the dye scene");
+    if (c->o.preset_seed && c->o.scene == 0)
+        die("--preset seed is for pbf and cloth (the dye scene has no seed page)");
+    if (c->nsets && c->o.demo)
+        die("--set is for the first scene: it does not go with --demo");
+}
+
+/* --set help: the starting scene's parameters, with their defaults. */
+static int print_params(const struct cli *c)
+{
+    const struct scene_ops *s = scenes[c->o.scene];
+    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h};
+    void *st = s->create(&so, c->cols, 2 * (c->rows - 1));
+    if (!st)
+        die("cannot create the %s scene", s->name);
+    printf("%s parameters (--set NAME=VALUE; * restarts the scene):\n", s->name);
+    for (int i = 0; i < s->nparams; i++) {
+        char name[64], value[32], range[64];
+        const struct param_def *d = &s->params[i];
+        param_name(d, name, sizeof name);
+        param_format(d, scene_param_get(s, st, i), value, sizeof value);
+        param_range(d, range, sizeof range);
+        printf("  %-22s %-12s %s%s\n", name, value, range, d->flags & PARAM_RESTART ? "  *" : "");
+    }
+    s->destroy(st);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* --set NAME=VALUE against the first scene's parameters. */
+static void resolve_sets(struct cli *c)
+{
+    const struct scene_ops *s = scenes[c->o.scene];
+    for (int k = 0; k < c->nsets; k++) {
+        const char *eq = strchr(c->sets[k], '=');
+        char name[64];
+        if (!eq || eq == c->sets[k] || (size_t)(eq - c->sets[k]) >= sizeof name)
+            die("--set wants NAME=VALUE, not '%s' (--set help lists the names)", c->sets[k]);
+        memcpy(name, c->sets[k], (size_t)(eq - c->sets[k]));
+        name[eq - c->sets[k]] = 0;
+        int i = scene_param_find(s, name);
+        if (i < 0)
+            die("--set: the %s scene has no parameter '%s' (--scene %s --set help lists them)",
+                s->name, name, s->name);
+        char range[64];
+        param_range(&s->params[i], range, sizeof range);
+        if (param_parse(&s->params[i], eq + 1, &c->o.sets[k].value) != 0)
+            die("--set %s wants %s, not '%s'", name, range, eq + 1);
+        c->o.sets[k].param = i;
+    }
+    c->o.nsets = c->nsets;
+}
+
+static int run_headless(struct cli *c)
+{
+    if (c->cols < APP_MIN_COLS || c->rows < APP_MIN_ROWS)
+        die("--size %dx%d is too small for a scene (at least %dx%d)", c->cols, c->rows,
+            APP_MIN_COLS, APP_MIN_ROWS);
+    if (c->color_auto)
+        c->o.color = COLOR_TRUE; /* no terminal to ask: record what a modern one shows */
+    if (c->record) {
+        if (c->steps >= 0 || c->every > 0)
+            die("--steps and --every are for statistics; a recording takes --seconds");
+        check_writable(c->record);
+        struct record_stats st;
+        int rc = headless_record(&c->o, c->cols, c->rows, c->seconds < 0 ? 10.0 : c->seconds,
+                                 c->record, &st);
+        if (rc == 0)
+            headless_record_summary(&st);
+        return rc;
+    }
+    if (c->seconds >= 0)
+        die("--seconds is the length of a recording: it needs --record FILE");
+    if (c->steps < 0)
+        die("--headless needs --steps N (statistics) or --record FILE (a recording)");
+    if (c->every == 0)
+        c->every = c->steps >= 10 ? c->steps / 10 : 1;
+    return headless_stats(&c->o, c->cols, c->rows, c->steps, c->every);
+}
+
+int main(int argc, char **argv)
+{
+    static struct cli c;
+    app_opts_default(&c.o);
+    c.color_auto = c.glyphs_auto = true;
+    c.cols = 80, c.rows = 24;
+    c.steps = -1, c.seconds = -1;
+    setlocale(LC_ALL, "");
+    parse_args(&c, argc, argv);
+    if (c.bench)
         return bench_run();
-    if (glyphs_auto) {
+    check_combinations(&c);
+    if (c.nsets == 1 && strcmp(c.sets[0], "help") == 0)
+        return print_params(&c);
+    resolve_sets(&c);
+    if (c.glyphs_auto) {
         const char *cs = nl_langinfo(CODESET);
-        o.glyphs = cs && strcmp(cs, "UTF-8") == 0 ? GLYPHS_HALF : GLYPHS_ASCII;
+        c.o.glyphs = cs && strcmp(cs, "UTF-8") == 0 ? GLYPHS_HALF : GLYPHS_ASCII;
     }
-    if (headless) {
-        if (cols < APP_MIN_COLS || rows < APP_MIN_ROWS)
-            die("--size %dx%d is too small for a scene (at least %dx%d)", cols, rows,
-                APP_MIN_COLS, APP_MIN_ROWS);
-        if (color_auto)
-            o.color = COLOR_TRUE; /* no terminal to ask: record what a modern one shows */
-        if (record) {
-            if (steps >= 0 || every > 0)
-                die("--steps and --every are for statistics; a recording takes --seconds");
-            check_writable(record);
-            struct record_stats st;
-            int rc = headless_record(&o, cols, rows, seconds < 0 ? 10.0 : seconds, record, &st);
-            if (rc == 0)
-                headless_record_summary(&st);
-            return rc;
-        }
-        if (seconds >= 0)
-            die("--seconds is the length of a recording: it needs --record FILE");
-        if (steps < 0)
-            die("--headless needs --steps N (statistics) or --record FILE (a recording)");
-        if (every == 0)
-            every = steps >= 10 ? steps / 10 : 1;
-        return headless_stats(&o, cols, rows, steps, every);
-    }
-    if (steps >= 0 || every > 0 || seconds >= 0 || size_given)
+    if (c.headless)
+        return run_headless(&c);
+    if (c.steps >= 0 || c.every > 0 || c.seconds >= 0 || c.size_given)
         die("--steps, --every, --seconds and --size need --headless");
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         die("not a terminal (use --headless for runs without one)");
-    if (record)
-        check_writable(record);
-    return term_run(&o, color_auto, record);
+    if (c.record)
+        check_writable(c.record);
+    return term_run(&c.o, c.color_auto, c.record);
 }

@@ -14,40 +14,10 @@
 #include "view.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum {
-    P_WIDTH,
-    P_HEIGHT,
-    P_FIXED,
-    P_DT,
-    P_ITER,
-    P_GRAVITY,
-    P_MASS,
-    P_COMPLIANCE,
-    P_SUBSTEPS,
-    P_TEARING,
-    P_TEAR_STRAIN,
-    P_THROW,
-    P_COUNT
-};
-
-static const struct param_def cloth_params[P_COUNT] = {
-    [P_WIDTH] = {"width", 2, 300, 1, PARAM_INT | PARAM_RESTART},
-    [P_HEIGHT] = {"height", 2, 300, 1, PARAM_INT | PARAM_RESTART},
-    [P_FIXED] = {"fixed particles 1/2/4", 1, 4, 1, PARAM_INT | PARAM_RESTART},
-    [P_DT] = {"time step", 0.001f, 0.05f, 0.001f, 0},
-    [P_ITER] = {"iterations", 1, 200, 1, PARAM_INT},
-    [P_GRAVITY] = {"gravity", -1000.0f, 1000.0f, 0.5f, 0},
-    [P_MASS] = {"mass", 0.01f, 100.0f, 0.05f, 0},
-    [P_COMPLIANCE] = {"XPBD compliance", 1e-8f, 1.0f, 10.0f, PARAM_LOG | PARAM_ZERO},
-    [P_SUBSTEPS] = {"substeps", 1, 50, 1, PARAM_INT},
-    [P_TEARING] = {"tearing (t)", 0, 1, 1, PARAM_BOOL},
-    [P_TEAR_STRAIN] = {"tear strain", 0.05f, 5.0f, 0.05f, 0},
-    [P_THROW] = {"release with velocity", 0, 1, 1, PARAM_BOOL},
-};
 
 #define CLOTH_PX 4.0f       /* canvas pixels between neighbours, off the preset */
 #define STEPS_PER_FRAME 8   /* as the seed page */
@@ -58,31 +28,35 @@ static const struct param_def cloth_params[P_COUNT] = {
 
 struct cloth_scene {
     struct scene_opts opt;
-    float prm[P_COUNT];
-    float fixed_prev;
-    struct cloth c;
-    bool ok;
+    struct cloth c;      /* c.prm holds the solver's parameters: the panel's too */
+    bool throw_release;  /* release with the pointer's velocity */
     int w, h;
     struct view view;
     unsigned char *edge_h, *edge_v; /* scratch for drawing: intact edges */
     size_t edges_cap;
 };
 
-static void push_params(struct cloth_scene *s)
-{
-    struct cloth_params *p = &s->c.prm;
-    p->dt = s->prm[P_DT];
-    p->iterations = (int)s->prm[P_ITER];
-    p->gravity = s->prm[P_GRAVITY];
-    p->mass = s->prm[P_MASS];
-    p->compliance = s->prm[P_COMPLIANCE];
-    p->substeps = (int)s->prm[P_SUBSTEPS];
-    p->tearing = s->prm[P_TEARING] != 0.0f;
-    p->tear_strain = s->prm[P_TEAR_STRAIN];
-    for (int i = 0; i < s->c.n; i++)
-        if (!s->c.fixed[i] && i != s->c.grabbed)
-            s->c.w[i] = 1.0f / p->mass;
-}
+#define AT(field) offsetof(struct cloth_scene, field)
+enum { P_WIDTH, P_HEIGHT, P_FIXED };
+static const struct param_def cloth_params[] = {
+    [P_WIDTH] = PARAM_DEF("width", PARAM_INT, AT(c.prm.w), 2, 300, 1, PARAM_RESTART, NULL),
+    [P_HEIGHT] = PARAM_DEF("height", PARAM_INT, AT(c.prm.h), 2, 300, 1, PARAM_RESTART, NULL),
+    [P_FIXED] = {.label = "fixed particles", .type = PARAM_INT, .offset = AT(c.prm.fixed),
+                 .min = 1, .max = 4, .step = 1, .flags = PARAM_RESTART,
+                 .nchoices = 3, .choices = {1, 2, 4}},
+    PARAM_DEF("time step", PARAM_FLOAT, AT(c.prm.dt), 0.001f, 0.05f, 0.001f, 0, "s"),
+    PARAM_DEF("iterations", PARAM_INT, AT(c.prm.iterations), 1, 200, 1, 0, NULL),
+    PARAM_DEF("gravity", PARAM_FLOAT, AT(c.prm.gravity), -1000.0f, 1000.0f, 0.5f, 0, NULL),
+    PARAM_DEF("mass", PARAM_FLOAT, AT(c.prm.mass), 0.01f, 100.0f, 0.05f, 0, "kg"),
+    PARAM_DEF("XPBD compliance", PARAM_FLOAT, AT(c.prm.compliance), 1e-8f, 1.0f, 10.0f,
+              PARAM_LOG | PARAM_ZERO, NULL),
+    PARAM_DEF("substeps", PARAM_INT, AT(c.prm.substeps), 1, 50, 1, 0, NULL),
+    PARAM_DEF("tearing", PARAM_BOOL, AT(c.prm.tearing), 0, 1, 1, 0, NULL),
+    PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0,
+              NULL),
+    PARAM_DEF("release with velocity", PARAM_BOOL, AT(throw_release), 0, 1, 1, 0, NULL),
+};
+#define NPARAMS ((int)(sizeof cloth_params / sizeof cloth_params[0]))
 
 /* The view that shows the cloth hanging: its rest rectangle, a little room below. */
 static void fit_view(struct cloth_scene *s)
@@ -92,20 +66,16 @@ static void fit_view(struct cloth_scene *s)
     view_fit(&s->view, -0.25f * cw, -1.25f * ch, 1.25f * cw, 0.1f * ch, s->w, s->h, 1.0f);
 }
 
-static void build(struct cloth_scene *s)
+/* A new cloth from the parameters in s->c.prm; on failure the old one stays. */
+static int build(struct cloth_scene *s)
 {
-    struct cloth_params p;
-    cloth_params_seed(&p);
-    p.w = (int)s->prm[P_WIDTH];
-    p.h = (int)s->prm[P_HEIGHT];
-    p.fixed = (int)s->prm[P_FIXED];
-    if (s->ok)
-        cloth_free(&s->c);
-    s->ok = cloth_init(&s->c, &p) == 0;
-    if (s->ok) {
-        push_params(s);
-        fit_view(s);
-    }
+    struct cloth fresh;
+    if (cloth_init(&fresh, &s->c.prm) != 0)
+        return -1;
+    cloth_free(&s->c);
+    s->c = fresh;
+    fit_view(s);
+    return 0;
 }
 
 static void *cloth_create(const struct scene_opts *o, int w, int h)
@@ -124,31 +94,19 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
         int chmax = clampi((int)(0.75f * (float)h / CLOTH_PX) + 1, 4, 120);
         p.w = cw, p.h = ch < chmax ? ch : chmax;
     }
-    s->prm[P_WIDTH] = (float)p.w;
-    s->prm[P_HEIGHT] = (float)p.h;
-    s->prm[P_FIXED] = s->fixed_prev = (float)p.fixed;
-    s->prm[P_DT] = p.dt;
-    s->prm[P_ITER] = (float)p.iterations;
-    s->prm[P_GRAVITY] = p.gravity;
-    s->prm[P_MASS] = p.mass;
-    s->prm[P_COMPLIANCE] = p.compliance;
-    s->prm[P_SUBSTEPS] = (float)p.substeps;
-    s->prm[P_TEARING] = p.tearing ? 1.0f : 0.0f;
-    s->prm[P_TEAR_STRAIN] = p.tear_strain;
-    s->prm[P_THROW] = o->preset_seed ? 0.0f : 1.0f;
-    build(s);
-    if (!s->ok) {
+    s->throw_release = !o->preset_seed;
+    if (cloth_init(&s->c, &p) != 0) {
         free(s);
         return NULL;
     }
+    fit_view(s);
     return s;
 }
 
 static void cloth_destroy(void *p)
 {
     struct cloth_scene *s = p;
-    if (s->ok)
-        cloth_free(&s->c);
+    cloth_free(&s->c);
     free(s->edge_h);
     free(s->edge_v);
     free(s);
@@ -158,8 +116,7 @@ static void cloth_resize(void *p, int w, int h)
 {
     struct cloth_scene *s = p;
     s->w = w, s->h = h;
-    if (s->ok)
-        fit_view(s);
+    fit_view(s);
 }
 
 static void cloth_restart(void *p) { build(p); }
@@ -173,8 +130,6 @@ static int cloth_steps_per_frame(void *p)
 static void cloth_scene_step(void *p, const struct pointer *ptr)
 {
     struct cloth_scene *s = p;
-    if (!s->ok)
-        return;
     const struct view *v = &s->view;
     if (ptr->pressed && s->c.grabbed < 0) {
         float x = view_wx(v, ptr->x0), y = view_wy(v, ptr->y0);
@@ -186,7 +141,7 @@ static void cloth_scene_step(void *p, const struct pointer *ptr)
         if (ptr->down)
             cloth_move_grab(&s->c, view_wx(v, ptr->x1), view_wy(v, ptr->y1));
         else
-            cloth_release(&s->c, s->prm[P_THROW] != 0.0f, ptr->vx / v->zoom, -ptr->vy / v->zoom);
+            cloth_release(&s->c, s->throw_release, ptr->vx / v->zoom, -ptr->vy / v->zoom);
     }
     cloth_step(&s->c);
 }
@@ -246,8 +201,6 @@ static void cloth_draw(void *p, struct image *im)
 {
     struct cloth_scene *s = p;
     image_fill(im, RGB(12, 12, 18));
-    if (!s->ok)
-        return;
     const struct cloth *c = &s->c;
     const struct view *v = &s->view;
     int w = c->prm.w, h = c->prm.h;
@@ -300,8 +253,7 @@ static bool cloth_key(void *p, int key)
     struct cloth_scene *s = p;
     if (key != 't')
         return false;
-    s->prm[P_TEARING] = s->prm[P_TEARING] != 0.0f ? 0.0f : 1.0f;
-    push_params(s);
+    s->c.prm.tearing = !s->c.prm.tearing;
     return true;
 }
 
@@ -334,7 +286,7 @@ static void cloth_autopilot(void *p, double t, int w, int h, float *x, float *y,
     double ph = fmod(t, period) / period;
     *button = 0;
     *down = false;
-    int i = s->ok ? (s->c.prm.h - 1) * s->c.prm.w + s->c.prm.w / 2 : -1;
+    int i = (s->c.prm.h - 1) * s->c.prm.w + s->c.prm.w / 2;
     if (i < 0 || i >= s->c.n) {
         *x = (float)w * 0.5f, *y = (float)h * 0.5f;
         return;
@@ -352,26 +304,11 @@ static void cloth_autopilot(void *p, double t, int w, int h, float *x, float *y,
     *y = (float)(h * (0.78 - 0.18 * (1.0 - cos(a))));
 }
 
-static float *cloth_param(void *p, int i)
+static int cloth_param_changed(void *p, int i)
 {
-    struct cloth_scene *s = p;
-    return &s->prm[i];
-}
-
-static void cloth_param_changed(void *p, int i)
-{
-    struct cloth_scene *s = p;
-    if (i == P_FIXED) {
-        /* 1, 2 or 4: the step from 2 goes to 4 or 1, from 4 to 2. */
-        float v = s->prm[P_FIXED];
-        if (v == 3.0f)
-            v = s->fixed_prev == 2.0f ? 4.0f : 2.0f;
-        s->prm[P_FIXED] = s->fixed_prev = v;
-    }
     if (cloth_params[i].flags & PARAM_RESTART)
-        build(s);
-    else
-        push_params(s);
+        return build(p) == 0 ? 0 : -1;
+    return 0; /* the solver reads the rest at every step */
 }
 
 const struct scene_ops scene_cloth = {
@@ -393,7 +330,6 @@ const struct scene_ops scene_cloth = {
     .json = cloth_json,
     .autopilot = cloth_autopilot,
     .params = cloth_params,
-    .nparams = P_COUNT,
-    .param = cloth_param,
+    .nparams = NPARAMS,
     .param_changed = cloth_param_changed,
 };

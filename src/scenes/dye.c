@@ -13,39 +13,9 @@
 #include "scene.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-enum {
-    P_VISCOSITY,
-    P_DIFFUSION,
-    P_DECAY,
-    P_DISSIPATION,
-    P_VORTICITY,
-    P_FORCE,
-    P_RADIUS,
-    P_ACCURACY,
-    P_SCALE,
-    P_COUNT
-};
-
-static const struct param_def dye_params[P_COUNT] = {
-    [P_VISCOSITY] = {"viscosity", 0.0f, 20.0f, 0.25f, 0},
-    [P_DIFFUSION] = {"dye diffusion", 0.0f, 20.0f, 0.25f, 0},
-    [P_DECAY] = {"dye decay", 0.0f, 5.0f, 0.05f, 0},
-    [P_DISSIPATION] = {"velocity dissipation", 0.0f, 5.0f, 0.05f, 0},
-    [P_VORTICITY] = {"vorticity", 0.0f, 40.0f, 1.0f, 0},
-    [P_FORCE] = {"force", 0.0f, 5.0f, 0.1f, 0},
-    [P_RADIUS] = {"splat radius", 1.0f, 30.0f, 0.5f, 0},
-    [P_ACCURACY] = {"pressure accuracy", 1e-6f, 1e-1f, 10.0f, PARAM_LOG},
-    [P_SCALE] = {"grid scale", 1.0f, 4.0f, 1.0f, PARAM_INT},
-};
-
-static const float dye_defaults[P_COUNT] = {
-    [P_VISCOSITY] = 0.0f, [P_DIFFUSION] = 0.0f, [P_DECAY] = 0.5f,
-    [P_DISSIPATION] = 0.2f, [P_VORTICITY] = 12.0f, [P_FORCE] = 1.0f,
-    [P_RADIUS] = 3.5f, [P_ACCURACY] = 1e-3f, [P_SCALE] = 1.0f,
-};
 
 #define DYE_AMOUNT 0.5f      /* dye a stroke lays down per step, per channel at peak */
 #define DYE_HOLD 0.15f       /* ... and while the button is held still */
@@ -59,23 +29,32 @@ static const rgb_t background = RGB(6, 6, 12);
 
 struct dye {
     struct scene_opts opt;
-    float prm[P_COUNT];
-    struct fluid f;
+    struct fluid f;     /* f.prm holds the solver's parameters: the panel's too */
+    float force;        /* the stroke's push, times the pointer's velocity */
+    float radius;       /* splat radius, canvas pixels */
+    int scale;          /* canvas pixels per velocity cell */
+    bool resize_failed; /* the last resize ran out of memory: the old grid stays */
     int w, h;           /* canvas */
     struct rng rng;
     double t;           /* scene time, seconds */
 };
 
-static void apply_params(struct dye *d)
-{
-    struct fluid_params *p = &d->f.prm;
-    p->viscosity = d->prm[P_VISCOSITY];
-    p->diffusion = d->prm[P_DIFFUSION];
-    p->decay = d->prm[P_DECAY];
-    p->dissipation = d->prm[P_DISSIPATION];
-    p->vorticity = d->prm[P_VORTICITY];
-    p->tolerance = d->prm[P_ACCURACY];
-}
+#define AT(field) offsetof(struct dye, field)
+enum { P_SCALE = 8 };
+static const struct param_def dye_params[] = {
+    PARAM_DEF("viscosity", PARAM_FLOAT, AT(f.prm.viscosity), 0.0f, 20.0f, 0.25f, 0, NULL),
+    PARAM_DEF("dye diffusion", PARAM_FLOAT, AT(f.prm.diffusion), 0.0f, 20.0f, 0.25f, 0, NULL),
+    PARAM_DEF("dye decay", PARAM_FLOAT, AT(f.prm.decay), 0.0f, 5.0f, 0.05f, 0, "/s"),
+    PARAM_DEF("velocity dissipation", PARAM_FLOAT, AT(f.prm.dissipation), 0.0f, 5.0f, 0.05f,
+              0, "/s"),
+    PARAM_DEF("vorticity", PARAM_FLOAT, AT(f.prm.vorticity), 0.0f, 40.0f, 1.0f, 0, NULL),
+    PARAM_DEF("force", PARAM_FLOAT, AT(force), 0.0f, 5.0f, 0.1f, 0, NULL),
+    PARAM_DEF("splat radius", PARAM_FLOAT, AT(radius), 1.0f, 30.0f, 0.5f, 0, "px"),
+    PARAM_DEF("pressure accuracy", PARAM_FLOAT, AT(f.prm.tolerance), 1e-6f, 1e-1f, 10.0f,
+              PARAM_LOG, NULL),
+    [P_SCALE] = PARAM_DEF("grid scale", PARAM_INT, AT(scale), 1, 4, 1, 0, NULL),
+};
+#define NPARAMS ((int)(sizeof dye_params / sizeof dye_params[0]))
 
 static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *dw, int *dh)
 {
@@ -84,7 +63,7 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
         *ny = *dh = d->opt.grid_h;
         return;
     }
-    int s = clampi((int)d->prm[P_SCALE], 1, 4);
+    int s = clampi(d->scale, 1, 4);
     *dw = w, *dh = h;
     *nx = (w + s - 1) / s, *ny = (h + s - 1) / s;
 }
@@ -115,18 +94,21 @@ static void *dye_create(const struct scene_opts *o, int w, int h)
     if (!d)
         return NULL;
     d->opt = *o;
-    for (int i = 0; i < P_COUNT; i++)
-        d->prm[i] = dye_defaults[i];
+    d->force = 1.0f;
+    d->radius = 3.5f;
+    d->scale = 1;
     d->w = w, d->h = h;
     struct fluid_params fp;
     fluid_params_default(&fp);
+    fp.decay = 0.5f; /* the scene's look: trails that fade within seconds, */
+    fp.dissipation = 0.2f;
+    fp.vorticity = 12.0f; /* and lively swirls */
     int nx, ny, dw, dh;
     grid_for(d, w, h, &nx, &ny, &dw, &dh);
     if (fluid_init(&d->f, &fp, nx, ny, dw, dh) != 0) {
         free(d);
         return NULL;
     }
-    apply_params(d);
     d->rng.s = o->seed;
     random_splats(d, START_SPLATS);
     return d;
@@ -139,14 +121,18 @@ static void dye_destroy(void *s)
     free(d);
 }
 
-static void dye_resize(void *s, int w, int h)
+/* New grids for a w x h canvas; when memory runs out the old grids stay (the
+ * drawing maps them onto the canvas) and the HUD says so. */
+static int regrid(struct dye *d, int w, int h)
 {
-    struct dye *d = s;
     int nx, ny, dw, dh;
     d->w = w, d->h = h;
     grid_for(d, w, h, &nx, &ny, &dw, &dh);
-    fluid_resize(&d->f, nx, ny, dw, dh);
+    d->resize_failed = fluid_resize(&d->f, nx, ny, dw, dh) != 0;
+    return d->resize_failed ? -1 : 0;
 }
+
+static void dye_resize(void *s, int w, int h) { regrid(s, w, h); }
 
 static void dye_restart(void *s)
 {
@@ -167,7 +153,7 @@ static int dye_steps_per_frame(void *s)
 static void stroke(struct dye *d, const struct pointer *p)
 {
     float vx = to_dye_x(d, p->vx), vy = to_dye_y(d, p->vy);
-    float r = d->prm[P_RADIUS] * (float)d->f.dw / (float)d->w;
+    float r = d->radius * (float)d->f.dw / (float)d->w;
     float len = 0.0f, speed = hypotf(vx, vy);
     for (int i = 0; i + 1 < p->npath; i++)
         len += hypotf(to_dye_x(d, p->path[2 * i + 2] - p->path[2 * i]),
@@ -182,8 +168,8 @@ static void stroke(struct dye *d, const struct pointer *p)
     float amount = (still ? DYE_HOLD : DYE_AMOUNT) / (float)n * (len > r ? len / r : 1.0f);
     float rgb[3] = {(float)rgb_r(c) / 255.0f * amount, (float)rgb_g(c) / 255.0f * amount,
                     (float)rgb_b(c) / 255.0f * amount};
-    float force = d->prm[P_FORCE] / (float)n;
-    float swirl = (still ? SWIRL_HOLD : SWIRL_SPEED * speed) * d->prm[P_FORCE] / (float)n;
+    float force = d->force / (float)n;
+    float swirl = (still ? SWIRL_HOLD : SWIRL_SPEED * speed) * d->force / (float)n;
     if (p->button == 2)
         swirl = -swirl; /* right drag turns the other way */
     /* Walk the path, a stamp every len/(n-1). */
@@ -256,9 +242,9 @@ static bool dye_key(void *s, int key)
 static void dye_hud(void *s, char *out, size_t n)
 {
     struct dye *d = s;
-    snprintf(out, n, "grid %dx%d  dye %.2f  ke %.0f  res %.0e", d->f.nx, d->f.ny,
+    snprintf(out, n, "grid %dx%d  dye %.2f  ke %.0f  res %.0e%s", d->f.nx, d->f.ny,
              (double)fluid_total_dye(&d->f), (double)fluid_kinetic_energy(&d->f),
-             (double)d->f.residual);
+             (double)d->f.residual, d->resize_failed ? "  out of memory: old grid" : "");
 }
 
 static void dye_json(void *s, struct buf *out)
@@ -283,18 +269,12 @@ static void dye_autopilot(void *s, double t, int w, int h, float *x, float *y, b
     *button = 0;
 }
 
-static float *dye_param(void *s, int i)
-{
-    struct dye *d = s;
-    return &d->prm[i];
-}
-
-static void dye_param_changed(void *s, int i)
+static int dye_param_changed(void *s, int i)
 {
     struct dye *d = s;
     if (i == P_SCALE)
-        dye_resize(d, d->w, d->h);
-    apply_params(d);
+        return regrid(d, d->w, d->h);
+    return 0; /* the solver reads the rest at every step */
 }
 
 const struct scene_ops scene_dye = {
@@ -316,7 +296,6 @@ const struct scene_ops scene_dye = {
     .json = dye_json,
     .autopilot = dye_autopilot,
     .params = dye_params,
-    .nparams = P_COUNT,
-    .param = dye_param,
+    .nparams = NPARAMS,
     .param_changed = dye_param_changed,
 };

@@ -15,33 +15,9 @@
 #include "view.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-enum {
-    P_BLOCK_W,
-    P_BLOCK_H,
-    P_DT,
-    P_MAX_ERROR,
-    P_MAX_ITER,
-    P_VISCOSITY,
-    P_GRAVITY,
-    P_SCORR,
-    P_VORTICITY,
-    P_COUNT
-};
-
-static const struct param_def pbf_params[P_COUNT] = {
-    [P_BLOCK_W] = {"block width", 1, 200, 1, PARAM_INT | PARAM_RESTART},
-    [P_BLOCK_H] = {"block height", 1, 200, 1, PARAM_INT | PARAM_RESTART},
-    [P_DT] = {"time step", 0.001f, 0.02f, 0.001f, 0},
-    [P_MAX_ERROR] = {"max density error %", 0.01f, 10.0f, 0.05f, 0},
-    [P_MAX_ITER] = {"max iterations", 1, 500, 1, PARAM_INT},
-    [P_VISCOSITY] = {"viscosity", 0.0f, 1.0f, 0.01f, 0},
-    [P_GRAVITY] = {"gravity", -100.0f, 100.0f, 0.5f, 0},
-    [P_SCORR] = {"tensile term s_corr", 0, 1, 1, PARAM_BOOL},
-    [P_VORTICITY] = {"vorticity", 0.0f, 5.0f, 0.05f, 0},
-};
 
 #define PX_PER_DIAM 1.2f     /* canvas pixels per particle diameter at start */
 #define STEPS_PER_FRAME 8    /* as the seed page */
@@ -52,25 +28,27 @@ static const struct param_def pbf_params[P_COUNT] = {
 
 struct pbf_scene {
     struct scene_opts opt;
-    float prm[P_COUNT];
-    struct pbf sim;
-    bool ok;
+    struct pbf sim;      /* sim.prm holds the solver's parameters: the panel's too */
+    int block_w, block_h; /* the water block, in particles */
     int w, h;
     int box_w, box_h;
     struct view view;
 };
 
-static void push_params(struct pbf_scene *s)
-{
-    struct pbf_params *p = &s->sim.prm;
-    p->dt = s->prm[P_DT];
-    p->max_error_pct = s->prm[P_MAX_ERROR];
-    p->max_iter = (int)s->prm[P_MAX_ITER];
-    p->viscosity = s->prm[P_VISCOSITY];
-    p->gravity = s->prm[P_GRAVITY];
-    p->scorr = s->prm[P_SCORR] != 0.0f;
-    p->vorticity = s->prm[P_VORTICITY];
-}
+#define AT(field) offsetof(struct pbf_scene, field)
+static const struct param_def pbf_params[] = {
+    PARAM_DEF("block width", PARAM_INT, AT(block_w), 1, 200, 1, PARAM_RESTART, NULL),
+    PARAM_DEF("block height", PARAM_INT, AT(block_h), 1, 200, 1, PARAM_RESTART, NULL),
+    PARAM_DEF("time step", PARAM_FLOAT, AT(sim.prm.dt), 0.001f, 0.02f, 0.001f, 0, "s"),
+    PARAM_DEF("max density error", PARAM_FLOAT, AT(sim.prm.max_error_pct), 0.01f, 10.0f,
+              0.05f, 0, "%"),
+    PARAM_DEF("max iterations", PARAM_INT, AT(sim.prm.max_iter), 1, 500, 1, 0, NULL),
+    PARAM_DEF("viscosity", PARAM_FLOAT, AT(sim.prm.viscosity), 0.0f, 1.0f, 0.01f, 0, NULL),
+    PARAM_DEF("gravity", PARAM_FLOAT, AT(sim.prm.gravity), -100.0f, 100.0f, 0.5f, 0, NULL),
+    PARAM_DEF("tensile s_corr", PARAM_BOOL, AT(sim.prm.scorr), 0, 1, 1, 0, NULL),
+    PARAM_DEF("vorticity", PARAM_FLOAT, AT(sim.prm.vorticity), 0.0f, 5.0f, 0.05f, 0, NULL),
+};
+#define NPARAMS ((int)(sizeof pbf_params / sizeof pbf_params[0]))
 
 static void fit_view(struct pbf_scene *s)
 {
@@ -79,35 +57,25 @@ static void fit_view(struct pbf_scene *s)
              s->h, 0.5f);
 }
 
-/* (Re)builds the solver; if that fails, the scene keeps what it had. */
-static void build(struct pbf_scene *s)
-{
-    struct pbf_params p;
-    pbf_params_seed(&p);
-    if (!s->opt.preset_seed)
-        p.seed_quirk = false; /* the mean error, not the seed's running sum */
-    struct pbf fresh;
-    if (pbf_init(&fresh, &p, (int)s->prm[P_BLOCK_W], (int)s->prm[P_BLOCK_H], s->box_w,
-                 s->box_h) != 0)
-        return;
-    if (s->ok)
-        pbf_free(&s->sim);
-    s->sim = fresh;
-    s->ok = true;
-    push_params(s);
-    fit_view(s);
-}
-
-/* Box and block for a canvas: the canvas's aspect, the seed's fill. */
+/* Box and block for a canvas: the canvas's aspect, the seed's fill. With the
+ * seed preset the box follows the block instead. */
 static void size_for_canvas(struct pbf_scene *s)
 {
     if (s->opt.preset_seed) {
-        s->box_w = 3 * (int)s->prm[P_BLOCK_W];
-        s->box_h = 3 * (int)s->prm[P_BLOCK_H];
+        s->box_w = 3 * s->block_w;
+        s->box_h = 3 * s->block_h;
         return;
     }
     s->box_w = clampi((int)((float)s->w / PX_PER_DIAM), 9, 600);
     s->box_h = clampi((int)((float)s->h / PX_PER_DIAM), 9, 600);
+}
+
+static int build_into(struct pbf_scene *s, struct pbf *sim, const struct pbf_params *p)
+{
+    if (pbf_init(sim, p, s->block_w, s->block_h, s->box_w, s->box_h) != 0)
+        return -1;
+    fit_view(s);
+    return 0;
 }
 
 static void *pbf_create(const struct scene_opts *o, int w, int h)
@@ -119,22 +87,15 @@ static void *pbf_create(const struct scene_opts *o, int w, int h)
     s->w = w, s->h = h;
     struct pbf_params p;
     pbf_params_seed(&p);
-    s->prm[P_DT] = p.dt;
-    s->prm[P_MAX_ERROR] = p.max_error_pct;
-    s->prm[P_MAX_ITER] = (float)p.max_iter;
-    s->prm[P_VISCOSITY] = p.viscosity;
-    s->prm[P_GRAVITY] = p.gravity;
-    s->prm[P_SCORR] = 0;
-    s->prm[P_VORTICITY] = 0;
-    if (o->preset_seed) /* the box follows the block */
-        s->prm[P_BLOCK_W] = s->prm[P_BLOCK_H] = 30;
+    if (!o->preset_seed)
+        p.seed_quirk = false; /* the mean error, not the seed's running sum */
+    s->block_w = s->block_h = 30;
     size_for_canvas(s);
     if (!o->preset_seed) { /* the block follows the box: a third of each side */
-        s->prm[P_BLOCK_W] = (float)(s->box_w / 3 > 1 ? s->box_w / 3 : 1);
-        s->prm[P_BLOCK_H] = (float)(s->box_h / 3 > 1 ? s->box_h / 3 : 1);
+        s->block_w = s->box_w / 3 > 1 ? s->box_w / 3 : 1;
+        s->block_h = s->box_h / 3 > 1 ? s->box_h / 3 : 1;
     }
-    build(s);
-    if (!s->ok) {
+    if (build_into(s, &s->sim, &p) != 0) {
         free(s);
         return NULL;
     }
@@ -144,8 +105,7 @@ static void *pbf_create(const struct scene_opts *o, int w, int h)
 static void pbf_destroy(void *p)
 {
     struct pbf_scene *s = p;
-    if (s->ok)
-        pbf_free(&s->sim);
+    pbf_free(&s->sim);
     free(s);
 }
 
@@ -156,16 +116,27 @@ static void pbf_resize(void *p, int w, int h)
     fit_view(s);
 }
 
-static void pbf_restart(void *p)
+/* A new box for the canvas as it is now, with the parameters in s->sim.prm; if
+ * that fails, the scene keeps what it had. */
+static int pbf_rebuild(struct pbf_scene *s)
 {
-    struct pbf_scene *s = p;
+    int old[4] = {s->box_w, s->box_h, s->block_w, s->block_h};
     size_for_canvas(s);
     if (!s->opt.preset_seed) { /* the block must fit in the box */
-        s->prm[P_BLOCK_W] = fminf(s->prm[P_BLOCK_W], (float)(s->box_w - 2));
-        s->prm[P_BLOCK_H] = fminf(s->prm[P_BLOCK_H], (float)(s->box_h - 1));
+        s->block_w = clampi(s->block_w, 1, s->box_w - 2);
+        s->block_h = clampi(s->block_h, 1, s->box_h - 1);
     }
-    build(s);
+    struct pbf fresh;
+    if (build_into(s, &fresh, &s->sim.prm) != 0) {
+        s->box_w = old[0], s->box_h = old[1], s->block_w = old[2], s->block_h = old[3];
+        return -1;
+    }
+    pbf_free(&s->sim);
+    s->sim = fresh;
+    return 0;
 }
+
+static void pbf_restart(void *p) { pbf_rebuild(p); }
 
 static int pbf_steps_per_frame(void *p)
 {
@@ -176,8 +147,6 @@ static int pbf_steps_per_frame(void *p)
 static void pbf_scene_step(void *p, const struct pointer *ptr)
 {
     struct pbf_scene *s = p;
-    if (!s->ok)
-        return;
     const struct view *v = &s->view;
     float wx = view_wx(v, ptr->x1), wy = view_wy(v, ptr->y1);
     float vx = ptr->vx / v->zoom, vy = -ptr->vy / v->zoom;
@@ -187,12 +156,10 @@ static void pbf_scene_step(void *p, const struct pointer *ptr)
             pbf_grab(&s->sim, i, view_wx(v, ptr->x0), view_wy(v, ptr->y0));
     }
     if (s->sim.grabbed >= 0) {
-        if (ptr->down && ptr->button == 0) {
-            s->sim.grab_x = wx;
-            s->sim.grab_y = wy;
-        } else {
+        if (ptr->down && ptr->button == 0)
+            pbf_move_grab(&s->sim, wx, wy);
+        else
             pbf_release(&s->sim, vx, vy);
-        }
     }
     if (ptr->down && ptr->button == 2)
         pbf_push(&s->sim, wx, wy, PUSH_PX / v->zoom, vx * PUSH_GAIN, vy * PUSH_GAIN);
@@ -217,8 +184,6 @@ static void pbf_draw(void *p, struct image *im)
 {
     struct pbf_scene *s = p;
     image_fill(im, RGB(10, 12, 20));
-    if (!s->ok)
-        return;
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->view;
     float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
@@ -297,19 +262,11 @@ static void pbf_autopilot(void *p, double t, int w, int h, float *x, float *y, b
     }
 }
 
-static float *pbf_param(void *p, int i)
+static int pbf_param_changed(void *p, int i)
 {
-    struct pbf_scene *s = p;
-    return &s->prm[i];
-}
-
-static void pbf_param_changed(void *p, int i)
-{
-    struct pbf_scene *s = p;
     if (pbf_params[i].flags & PARAM_RESTART)
-        pbf_restart(s);
-    else if (s->ok)
-        push_params(s);
+        return pbf_rebuild(p);
+    return 0; /* the solver reads the rest at every step */
 }
 
 const struct scene_ops scene_pbf = {
@@ -331,7 +288,6 @@ const struct scene_ops scene_pbf = {
     .json = pbf_json,
     .autopilot = pbf_autopilot,
     .params = pbf_params,
-    .nparams = P_COUNT,
-    .param = pbf_param,
+    .nparams = NPARAMS,
     .param_changed = pbf_param_changed,
 };

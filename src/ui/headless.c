@@ -1,6 +1,6 @@
 /*
  * headless.c — the same app without a terminal: statistics as JSON lines, and
- * recordings rendered on a simulated clock (see term.h).
+ * recordings rendered on a simulated clock (see headless.h).
  *
  * A recording advances the app exactly 1/fps seconds per frame and reads no
  * wall clock for anything it draws, so the same options give the same bytes on
@@ -8,7 +8,8 @@
  * redraw of the same cells would have cost (encode_naive).
  */
 #include "cast.h"
-#include "term.h"
+#include "frame.h"
+#include "headless.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 static double sim_now;
 static double sim_clock(void) { return sim_now; }
 
-int headless_stats(struct app_opts *o, int cols, int rows, long steps, long every)
+int headless_stats(const struct app_opts *o, int cols, int rows, long steps, long every)
 {
     struct app a;
     if (app_init(&a, o, cols, rows) != 0) {
@@ -32,7 +33,7 @@ int headless_stats(struct app_opts *o, int cols, int rows, long steps, long ever
     double block = 0.0, total = 0.0;
     long in_block = 0;
     for (long k = 1; k <= steps; k++) {
-        double wall = app_run_steps(&a, step_dt, 1, mono_now);
+        double wall = app_run_steps(&a, step_dt, 1, frame_now);
         block += wall, total += wall, in_block++;
         if (k % every == 0 || k == steps) {
             buf_clear(&line);
@@ -49,8 +50,8 @@ int headless_stats(struct app_opts *o, int cols, int rows, long steps, long ever
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
-int headless_record(struct app_opts *o, int cols, int rows, double seconds, const char *path,
-                    struct record_stats *st)
+int headless_record(const struct app_opts *o, int cols, int rows, double seconds,
+                    const char *path, struct record_stats *st)
 {
     struct cast cast;
     memset(st, 0, sizeof *st);
@@ -64,36 +65,34 @@ int headless_record(struct app_opts *o, int cols, int rows, double seconds, cons
         fprintf(stderr, "swirl: cannot start the scene\n");
         return 1;
     }
-    a.sim_clock = true;
-    a.fps = o->fps;
+    struct frame fr;
+    frame_init(&fr, &a, true);
     struct buf out, naive;
     buf_init(&out);
     buf_init(&naive);
     long frames = (long)(seconds * o->fps + 0.5);
-    double dt = 1.0 / o->fps, wall0 = mono_now();
-    sim_now = 0.0;
+    double dt = 1.0 / o->fps, wall0 = frame_now();
     cast_output(&cast, 0.0, "\x1b[?25l", 6);
     for (long f = 0; f < frames; f++) {
         double t = (double)f * dt;
-        if (f > 0)
-            app_advance(&a, dt, sim_clock);
-        sim_now = t;
-        app_compose(&a);
         buf_clear(&out);
-        st->bytes += app_encode(&a, &out);
+        sim_now = t;
+        frame_next(&fr, &a, f > 0 ? dt : 0.0, sim_clock, true, &out);
         cast_output(&cast, t, out.p, out.len);
         buf_clear(&naive);
-        encode_naive(&a.cells, o->color, &naive);
+        encode_naive(&fr.cells, o->color, &naive);
         st->naive_bytes += naive.len;
     }
     cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
     int rc = cast_close(&cast);
     st->frames = frames;
+    st->bytes = fr.st.bytes;
     st->seconds = (double)frames * dt;
-    st->wall = mono_now() - wall0;
+    st->wall = frame_now() - wall0;
     st->scene = app_scene(&a)->name;
     buf_free(&out);
     buf_free(&naive);
+    frame_free(&fr);
     app_free(&a);
     if (rc != 0) {
         fprintf(stderr, "swirl: writing %s failed\n", path);

@@ -8,9 +8,14 @@
  * off) and parsed by input.c; mouse reporting (1002 button-motion + 1006 SGR) is
  * switched on and off by us, whatever terminfo says.
  *
- * Signals only set flags (the loop acts on them) — except crash signals, whose
- * handler writes the restore sequence, restores the saved termios and re-raises.
- * Ctrl-Z leaves the screen and our modes and re-enters them on SIGCONT.
+ * SIGINT, SIGTERM and SIGHUP only set a flag (the loop ends, restores the
+ * terminal and exits with 128 + the signal). Every other signal whose default
+ * action ends the process (crashes, SIGQUIT, SIGPIPE, SIGUSR1/2, SIGALRM...)
+ * has a handler that writes the restore sequence, restores the saved termios,
+ * puts back the handler that was there before ours (the default, or a
+ * sanitizer's, which then reports) and raises the signal again, so the exit
+ * status and a core dump stay what they would have been. Ctrl-Z leaves the
+ * screen and our modes and re-enters them on SIGCONT.
  *
  * Pacing: frames on an absolute CLOCK_MONOTONIC schedule; between frames the loop
  * sleeps in poll() on stdin, so keys answer at once. Flow control: each frame is
@@ -22,6 +27,7 @@
  */
 #include "term.h"
 #include "cast.h"
+#include "frame.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -50,13 +56,6 @@
 static volatile sig_atomic_t sig_quit, sig_tstp, sig_winch;
 static struct termios saved_tio;
 static bool have_tio, screen_active;
-
-double mono_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -88,37 +87,59 @@ static void on_winch(int sig)
     (void)sig;
     sig_winch = 1;
 }
-static void on_crash(int sig)
+/* Signals that end the process by default, other than the three the loop
+ * handles; their handlers in force before ours. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT,
+                                    SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ, SIGPIPE, SIGUSR1,
+                                    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
+#ifdef SIGPWR
+                                    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+                                    SIGSTKFLT,
+#endif
+};
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction fatal_prev[NFATAL];
+
+static void on_fatal(int sig)
 {
     if (screen_active) {
         ssize_t r = write(STDOUT_FILENO, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)r;
         if (have_tio)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+        screen_active = false;
     }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    for (size_t i = 0; i < NFATAL; i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_prev[i], NULL);
+    raise(sig); /* delivered once this handler returns, to the handler before ours */
 }
 
-static void install(int sig, void (*fn)(int))
+static void install(int sig, void (*fn)(int), struct sigaction *prev)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fn;
     sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);
+    sigaction(sig, &sa, prev);
 }
 
 static void install_handlers(void)
 {
-    install(SIGINT, on_quit);
-    install(SIGTERM, on_quit);
-    install(SIGHUP, on_quit);
-    install(SIGTSTP, on_tstp);
-    install(SIGWINCH, on_winch);
-    static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
-        install(crash[i], on_crash);
+    install(SIGINT, on_quit, NULL);
+    install(SIGTERM, on_quit, NULL);
+    install(SIGHUP, on_quit, NULL);
+    install(SIGTSTP, on_tstp, NULL);
+    install(SIGWINCH, on_winch, NULL);
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction cur;
+        sigaction(fatal_signals[i], NULL, &cur);
+        if (cur.sa_handler == SIG_IGN)
+            continue; /* ignored by whoever started us (nohup): leave it so */
+        install(fatal_signals[i], on_fatal, &fatal_prev[i]);
+    }
 }
 
 static void screen_leave(void)
@@ -222,9 +243,9 @@ static void drain_answers(struct flow *f)
         int want = f->in_flight + 1, got = 0;
         struct input in;
         input_init(&in);
-        double end = mono_now() + DRAIN_WAIT;
+        double end = frame_now() + DRAIN_WAIT;
         while (got < want) {
-            double left = end - mono_now();
+            double left = end - frame_now();
             struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
             if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) <= 0 || !(pf.revents & POLLIN))
                 break;
@@ -242,55 +263,142 @@ static void drain_answers(struct flow *f)
     tcflush(STDIN_FILENO, TCIFLUSH);
 }
 
+/* The terminal loop's state. */
+struct term {
+    SCREEN *scr;
+    struct app a;
+    struct frame fr;
+    struct input in;
+    struct flow flow;
+    struct buf out;
+    struct cast cast;
+    const char *record;  /* the recording's path, or NULL */
+    double t0, period, next, last_byte;
+    bool dirty;          /* input since the last frame */
+};
+
 /* Events to the app; the terminal's answers to our pings to the flow control. */
-static void dispatch(struct app *a, struct flow *f, const struct input_event *ev, int n,
-                     double now)
+static void dispatch(struct term *t, const struct input_event *ev, int n, double now)
 {
     for (int i = 0; i < n; i++) {
-        if (ev[i].type == INPUT_PONG)
-            flow_answered(f, now);
-        else
-            app_input(a, &ev[i]);
+        if (ev[i].type == INPUT_PONG) {
+            flow_answered(&t->flow, now);
+        } else {
+            app_input(&t->a, &ev[i]);
+            t->dirty = true;
+        }
     }
 }
 
-static void suspend(struct app *a, struct flow *f)
+/* Raw bytes from curses through our parser; a lone ESC becomes the Esc key
+ * once it has waited ESC_DELAY. */
+static void read_input(struct term *t, double now)
 {
-    drain_answers(f);
+    unsigned char bytes[512];
+    size_t nb = 0;
+    int ch;
+    while (nb < sizeof bytes && (ch = getch()) != ERR)
+        if (ch >= 0 && ch < 256)
+            bytes[nb++] = (unsigned char)ch;
+    struct input_event ev[FEED_BYTES];
+    for (size_t off = 0; off < nb; off += FEED_BYTES) {
+        size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
+        dispatch(t, ev, input_feed(&t->in, bytes + off, chunk, ev, FEED_BYTES), now);
+    }
+    if (nb)
+        t->last_byte = now;
+    else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY)
+        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+}
+
+static void suspend(struct term *t)
+{
+    drain_answers(&t->flow);
     screen_leave();
-    install(SIGTSTP, SIG_DFL);
+    install(SIGTSTP, SIG_DFL, NULL);
     raise(SIGTSTP);
     /* ... stopped here until SIGCONT ... */
-    install(SIGTSTP, on_tstp);
+    install(SIGTSTP, on_tstp, NULL);
     screen_enter();
-    encode_invalidate(&a->enc);
+    frame_repaint(&t->fr);
     sig_winch = 1; /* the size may have changed meanwhile */
+    t->next = frame_now();
+    t->flow.in_flight = 0;
 }
 
-int term_run(struct app_opts *o, bool color_auto, const char *record)
+static void resize(struct term *t, double now)
 {
-    struct cast cast;
-    bool recording = false;
-    if (record) {
-        int cols0 = 80, rows0 = 24;
-        struct winsize ws;
-        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-            cols0 = ws.ws_col, rows0 = ws.ws_row;
-        const char *t = getenv("TERM");
-        if (cast_open(&cast, record, cols0, rows0, t, (long)time(NULL), "swirl") != 0) {
-            fprintf(stderr, "swirl: cannot write %s: %s\n", record, strerror(errno));
-            return 2;
+    int cols, rows;
+    term_size(&cols, &rows);
+    resize_term(rows, cols);
+    app_resize(&t->a, cols, rows);
+    frame_resize(&t->fr, cols, rows);
+    t->dirty = true;
+    if (t->record)
+        cast_resize(&t->cast, now - t->t0, cols, rows);
+}
+
+/* A frame when one is due: the app always advances; the picture is sent unless
+ * the link is behind. */
+static void frame_due(struct term *t, double now)
+{
+    if (now < t->next)
+        return;
+    buf_clear(&t->out);
+    bool send = flow_can_send(&t->flow, now);
+    size_t n = frame_next(&t->fr, &t->a, t->period, frame_now, t->dirty, send ? &t->out : NULL);
+    if (send)
+        t->dirty = false;
+    if (n) {
+        if (t->record)
+            cast_output(&t->cast, now - t->t0, t->out.p, t->out.len);
+        if (!t->flow.off) {
+            buf_puts(&t->out, PING);
+            flow_sent(&t->flow, now);
         }
-        recording = true;
+        write_all(STDOUT_FILENO, t->out.p, t->out.len);
     }
+    t->next += t->period;
+    if (now > t->next + t->period)
+        t->next = now + t->period; /* fell behind: drop the schedule, not frames of input */
+}
+
+/* Sleeps in poll() until the next frame or input; false when the terminal is
+ * gone (a hang-up without SIGHUP): stop, do not spin. */
+static bool wait_next(struct term *t)
+{
+    double wait = t->next - frame_now();
+    if (input_pending(&t->in) && wait > ESC_DELAY)
+        wait = ESC_DELAY;
+    if (wait <= 0)
+        return true;
+    struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
+    return !(poll(&pf, 1, (int)(wait * 1000.0) + 1) > 0 && (pf.revents & (POLLHUP | POLLNVAL)));
+}
+
+static int open_recording(struct term *t)
+{
+    int cols0 = 80, rows0 = 24;
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        cols0 = ws.ws_col, rows0 = ws.ws_row;
+    if (cast_open(&t->cast, t->record, cols0, rows0, getenv("TERM"), (long)time(NULL),
+                  "swirl") != 0) {
+        fprintf(stderr, "swirl: cannot write %s: %s\n", t->record, strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
+/* The terminal in program mode (curses' setup, our modes, the handlers). */
+static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
+{
     have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
     install_handlers(); /* before newterm, so ncurses keeps its hands off them */
-    SCREEN *scr = newterm(NULL, stdout, stdin);
-    if (!scr) {
-        const char *t = getenv("TERM");
-        fprintf(stderr, "swirl: unknown terminal type '%s'\n", t ? t : "");
-        if (recording)
-            cast_close(&cast);
+    t->scr = newterm(NULL, stdout, stdin);
+    if (!t->scr) {
+        const char *term = getenv("TERM");
+        fprintf(stderr, "swirl: unknown terminal type '%s'\n", term ? term : "");
         return 2;
     }
     if (color_auto)
@@ -304,117 +412,85 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
     curs_set(0);
     atexit(at_exit);
     screen_enter();
+    return 0;
+}
 
+static int term_open(struct term *t, struct app_opts *o, bool color_auto, const char *record)
+{
+    memset(t, 0, sizeof *t);
+    t->record = record;
+    int rc = open_screen(t, o, color_auto);
+    if (rc == 0 && record)
+        rc = open_recording(t);
+    if (rc != 0) {
+        if (t->scr) {
+            screen_leave();
+            delscreen(t->scr);
+        }
+        return rc;
+    }
     int cols, rows;
     term_size(&cols, &rows);
     resize_term(rows, cols);
-    struct app a;
-    if (app_init(&a, o, cols, rows) != 0) {
+    if (app_init(&t->a, o, cols, rows) != 0) {
         screen_leave();
-        delscreen(scr);
-        fprintf(stderr, "swirl: cannot start the scene\n");
+        delscreen(t->scr);
+        if (record)
+            cast_close(&t->cast);
+        fprintf(stderr, "swirl: cannot start the scene (out of memory)\n");
         return 1;
     }
-    struct input in;
-    input_init(&in);
-    struct buf out;
-    buf_init(&out);
-    struct flow flow = {0};
-    double period = 1.0 / o->fps, t0 = mono_now(), next = t0, last_byte = t0;
-    a.fps_t0 = t0;
-    if (recording)
-        cast_output(&cast, 0.0, "\x1b[?25l", 6);
+    frame_init(&t->fr, &t->a, false);
+    input_init(&t->in);
+    buf_init(&t->out);
+    t->period = 1.0 / o->fps;
+    t->t0 = t->next = t->last_byte = frame_now();
+    if (record)
+        cast_output(&t->cast, 0.0, "\x1b[?25l", 6);
+    return 0;
+}
 
-    while (!a.quit && !sig_quit) {
-        double now = mono_now();
-        /* Input: raw bytes through our parser. */
-        unsigned char bytes[512];
-        size_t nb = 0;
-        int ch;
-        while (nb < sizeof bytes && (ch = getch()) != ERR)
-            if (ch >= 0 && ch < 256)
-                bytes[nb++] = (unsigned char)ch;
-        struct input_event ev[FEED_BYTES];
-        for (size_t off = 0; off < nb; off += FEED_BYTES) {
-            size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
-            dispatch(&a, &flow, ev, input_feed(&in, bytes + off, chunk, ev, FEED_BYTES), now);
-        }
-        if (nb)
-            last_byte = now;
-        else if (input_pending(&in) && now - last_byte >= ESC_DELAY)
-            dispatch(&a, &flow, ev, input_flush(&in, ev, FEED_BYTES), now);
-        if (a.quit || sig_quit)
-            break;
-        if (sig_tstp) {
-            sig_tstp = 0;
-            suspend(&a, &flow);
-            now = mono_now();
-            next = now;
-            flow.in_flight = 0;
-        }
-        if (sig_winch) {
-            sig_winch = 0;
-            term_size(&cols, &rows);
-            resize_term(rows, cols);
-            app_resize(&a, cols, rows);
-            a.dirty = true;
-            if (recording)
-                cast_resize(&cast, now - t0, cols, rows);
-        }
-        if (now >= next) {
-            app_advance(&a, period, mono_now);
-            bool changed = !a.paused || a.dirty || !a.enc.valid;
-            if (changed && flow_can_send(&flow, now)) {
-                if (!a.paused) {
-                    a.fps_frames++;
-                    if (now - a.fps_t0 >= 1.0) {
-                        a.fps = a.fps_frames / (now - a.fps_t0);
-                        a.fps_t0 = now, a.fps_frames = 0;
-                    }
-                }
-                app_compose(&a);
-                buf_clear(&out);
-                size_t n = app_encode(&a, &out);
-                a.dirty = false;
-                if (n) {
-                    if (recording)
-                        cast_output(&cast, now - t0, out.p, out.len);
-                    if (!flow.off) {
-                        buf_puts(&out, PING);
-                        flow_sent(&flow, now);
-                    }
-                    write_all(STDOUT_FILENO, out.p, out.len);
-                    a.bytes += n;
-                }
-                a.frames++;
-            } else if (changed) {
-                a.frames_skipped++;
-            }
-            next += period;
-            if (now > next + period)
-                next = now + period; /* fell behind: drop the schedule, not frames of input */
-        }
-        double wait = next - mono_now();
-        if (input_pending(&in) && wait > ESC_DELAY)
-            wait = ESC_DELAY;
-        if (wait > 0) {
-            struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-            if (poll(&pf, 1, (int)(wait * 1000.0) + 1) > 0 && (pf.revents & (POLLHUP | POLLNVAL)))
-                break; /* the terminal is gone (no SIGHUP came): stop, do not spin */
-        }
-    }
-
-    drain_answers(&flow);
+static int term_close(struct term *t)
+{
+    drain_answers(&t->flow);
     screen_leave();
-    delscreen(scr);
-    app_free(&a);
-    buf_free(&out);
-    if (recording) {
-        cast_output(&cast, mono_now() - t0, "\x1b[0m\x1b[?25h", 10);
-        if (cast_close(&cast) != 0) {
-            fprintf(stderr, "swirl: writing %s failed\n", record);
+    delscreen(t->scr);
+    app_free(&t->a);
+    frame_free(&t->fr);
+    buf_free(&t->out);
+    if (t->record) {
+        cast_output(&t->cast, frame_now() - t->t0, "\x1b[0m\x1b[?25h", 10);
+        if (cast_close(&t->cast) != 0) {
+            fprintf(stderr, "swirl: writing %s failed\n", t->record);
             return 1;
         }
     }
     return sig_quit ? 128 + sig_quit : 0; /* the shell's convention for a signal */
+}
+
+int term_run(struct app_opts *o, bool color_auto, const char *record)
+{
+    static struct term t; /* large (the app, the frame): not on the stack */
+    int rc = term_open(&t, o, color_auto, record);
+    if (rc != 0)
+        return rc;
+    while (!t.a.quit && !sig_quit) {
+        double now = frame_now();
+        read_input(&t, now);
+        if (t.a.quit || sig_quit)
+            break;
+        if (sig_tstp) {
+            sig_tstp = 0;
+            suspend(&t);
+            now = frame_now();
+        }
+        if (sig_winch) {
+            sig_winch = 0;
+            resize(&t, now);
+        }
+        frame_due(&t, now);
+        if (!wait_next(&t))
+            break;
+    }
+    return term_close(&t);
 }

@@ -14,10 +14,12 @@
  *        the largest block that runs in real time.
  *  cloth the seed preset against the seed's JavaScript; 200x150 at 10 iterations.
  */
+#include "bench.h"
 #include "cloth.h"
 #include "fluid.h"
+#include "frame.h"
+#include "headless.h"
 #include "pbf.h"
-#include "term.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -133,7 +135,7 @@ static void stam_step(struct stam *s, float visc, float diff, float dt)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static double ms_since(double t0) { return (mono_now() - t0) * 1000.0; }
+static double ms_since(double t0) { return (frame_now() - t0) * 1000.0; }
 
 /* Runs node on the seed page's own code (tests/bench/seedrun.js, from the
  * source tree); returns ms per step or -1. No shell: the paths go as arguments. */
@@ -204,7 +206,7 @@ static double dye_ms(int n, int steps, float *worst)
         splat_stir(&f, k);
         fluid_step(&f);
     }
-    double t0 = mono_now();
+    double t0 = frame_now();
     for (int k = 0; k < steps; k++) {
         splat_stir(&f, k);
         fluid_step(&f);
@@ -225,7 +227,7 @@ static double stam_ms(int n, int steps)
     s.u = calloc(size, 4), s.v = calloc(size, 4), s.u0 = calloc(size, 4), s.v0 = calloc(size, 4);
     for (int c = 0; c < 3; c++)
         s.d[c] = calloc(size, 4), s.d0[c] = calloc(size, 4);
-    double t0 = mono_now();
+    double t0 = frame_now();
     for (int k = 0; k < steps; k++) {
         s.u0[SIX(n, n / 2, n / 2)] = 50.0f;
         stam_step(&s, p.viscosity, p.diffusion, 0.1f);
@@ -252,25 +254,27 @@ static void bench_dye(void)
     printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-2; "
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, REPEATS * steps);
     /* Whole pipeline: 200x60 under continuous stirring. */
-    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
-                         .tolerance = DEFAULT_TOLERANCE, .sync = true, .autopilot = true,
-                         .seed = 1, .scene = 0};
+    struct app_opts o;
+    app_opts_default(&o);
+    o.autopilot = true;
     struct app a;
+    if (app_init(&a, &o, 200, 60) != 0)
+        return;
+    struct frame fr;
+    frame_init(&fr, &a, false);
     struct buf out;
     buf_init(&out);
-    app_init(&a, &o, 200, 60);
     int frames = 90;
     for (int k = 0; k < 10; k++)
-        app_advance(&a, 1.0 / 30, mono_now);
-    double t0 = mono_now();
+        app_advance(&a, 1.0 / 30, frame_now);
+    double t0 = frame_now();
     for (int k = 0; k < frames; k++) {
-        app_advance(&a, 1.0 / 30, mono_now);
-        app_compose(&a);
         buf_clear(&out);
-        app_encode(&a, &out);
+        frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
     }
     printf("  whole pipeline (step + draw + encode), 200x60 terminal, stirring: %.2f ms per "
            "frame (target <= 8)\n", ms_since(t0) / frames);
+    frame_free(&fr);
     app_free(&a);
     buf_free(&out);
 }
@@ -282,9 +286,9 @@ static void bench_bandwidth(void)
 {
     printf("  bandwidth, 120x40 truecolor, --auto, 10 s at 30 fps, default tolerance: ");
     fflush(stdout);
-    struct app_opts o = {.color = COLOR_TRUE, .glyphs = GLYPHS_HALF, .fps = 30,
-                         .tolerance = DEFAULT_TOLERANCE, .sync = true, .autopilot = true,
-                         .seed = 1, .scene = 0};
+    struct app_opts o;
+    app_opts_default(&o);
+    o.autopilot = true;
     char path[64];
     snprintf(path, sizeof path, "/tmp/swirl-bench-%d.cast", (int)getpid());
     struct record_stats st;
@@ -315,7 +319,7 @@ static double pbf_ms(int bw, int bh, int warm, int steps, int iter, double *avg_
     for (int k = 0; k < warm; k++)
         pbf_step(&s);
     long iters = 0;
-    double t0 = mono_now();
+    double t0 = frame_now();
     for (int k = 0; k < steps; k++) {
         pbf_step(&s);
         iters += s.iter;
@@ -376,7 +380,7 @@ static double cloth_ms(int w, int h, int iter, int steps)
         return -1;
     for (int k = 0; k < steps / 5; k++) /* warm: memory touched, caches filled */
         cloth_step(&c);
-    double t0 = mono_now();
+    double t0 = frame_now();
     for (int k = 0; k < steps; k++)
         cloth_step(&c);
     double ms = ms_since(t0) / steps;

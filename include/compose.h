@@ -1,0 +1,20 @@
+/*
+ * compose.h — the picture of a frame: the scene's pixels, blitted into cells,
+ * with the HUD, the hint, the demo's captions, the keyboard pointer, the
+ * parameter panel and the help over them.
+ *
+ * The composer reads the app's state and the frame loop's statistics and writes
+ * only the image and the cells it is given: drawing never changes what it shows.
+ */
+#ifndef SWIRL_COMPOSE_H
+#define SWIRL_COMPOSE_H
+
+#include "app.h"
+
+struct frame_stats;
+
+/* img is the canvas (app_canvas_w x app_canvas_h), cells the screen (cols x rows). */
+void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
+                   struct cells *cells);
+
+#endif

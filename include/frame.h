@@ -1,0 +1,54 @@
+/*
+ * frame.h — one frame, the same for every caller: advance the app, compose the
+ * picture, encode it.
+ *
+ * The terminal loop, the headless recorder and the bench all call frame_next();
+ * a frame owns what it draws into (the canvas image and the cells), the encoder
+ * with its shadow of the screen, and the statistics of what it sent, which the
+ * composer reads (the HUD's fps, the help's bytes a frame) and nothing else
+ * writes.
+ */
+#ifndef SWIRL_FRAME_H
+#define SWIRL_FRAME_H
+
+#include "app.h"
+#include "encode.h"
+
+struct frame_stats {
+    double fps;          /* frames drawn per second, measured (0 until known) */
+    long frames;         /* frames drawn */
+    long skipped;        /* frames not drawn while the link was behind */
+    size_t bytes;        /* bytes of all frames drawn */
+    bool simulated;      /* on a simulated clock (recordings): the HUD shows no timings */
+};
+
+struct frame {
+    struct image img;    /* the canvas */
+    struct cells cells;  /* the screen as composed */
+    struct encoder enc;
+    struct frame_stats st;
+    unsigned picture;    /* the app's picture count at the last frame sent */
+    double fps_t0;       /* the fps measurement's window */
+    int fps_frames;
+};
+
+/* Sized for the app's terminal; simulated: see frame_stats. */
+void frame_init(struct frame *f, const struct app *a, bool simulated);
+void frame_free(struct frame *f);
+void frame_resize(struct frame *f, int cols, int rows);
+/* The next frame sends every cell (Ctrl-L, a resume, a return from Ctrl-Z). */
+void frame_repaint(struct frame *f);
+/*
+ * Advances the app by dt (clock() times the steps and the fps; dt 0: the app
+ * as it is, e.g. a recording's first frame at t = 0). If the picture
+ * may have changed (running, `dirty` input since the last frame, or a repaint
+ * due) it is composed and its bytes appended to out, and their number returned;
+ * with out NULL (the link is behind) it is counted as skipped instead.
+ */
+size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
+                  struct buf *out);
+
+/* Seconds on a monotonic clock: what paces and times frames. */
+double frame_now(void);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * scene.c — the scene registry and the one path to a scene's parameters (see
+ * scene.h).
+ *
+ * Every parameter change goes through scene_param_set: the panel's steps, --set
+ * on the command line and the tests. The value is checked against the
+ * definition, written into the scene's own field, and the scene is told.
+ */
+#include "scene.h"
+
+#include <string.h>
+
+const struct scene_ops *const scenes[SCENE_COUNT] = {&scene_dye, &scene_pbf, &scene_cloth};
+
+int scene_find(const char *name)
+{
+    for (int i = 0; i < SCENE_COUNT; i++)
+        if (strcmp(scenes[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+double scene_param_get(const struct scene_ops *ops, const void *st, int i)
+{
+    return param_read(&ops->params[i], st);
+}
+
+int scene_param_set(const struct scene_ops *ops, void *st, int i, double v)
+{
+    const struct param_def *d = &ops->params[i];
+    if (!param_valid(d, v))
+        return -1;
+    double old = param_read(d, st);
+    param_write(d, st, v);
+    if (ops->param_changed(st, i) != 0) {
+        param_write(d, st, old);
+        return -1;
+    }
+    return 0;
+}
+
+bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir)
+{
+    double v = scene_param_get(ops, st, i);
+    double nv = param_next(&ops->params[i], v, dir);
+    if (nv == v || scene_param_set(ops, st, i, nv) != 0)
+        return false;
+    return scene_param_get(ops, st, i) != v;
+}
+
+int scene_param_find(const struct scene_ops *ops, const char *name)
+{
+    char buf[64];
+    for (int i = 0; i < ops->nparams; i++) {
+        param_name(&ops->params[i], buf, sizeof buf);
+        if (strcmp(buf, name) == 0)
+            return i;
+    }
+    return -1;
+}

@@ -1,0 +1,197 @@
+/*
+ * compose.c — the picture of a frame (see compose.h): scene, HUD, overlays.
+ *
+ * Everything here reads the app and the frame statistics through const
+ * pointers and writes only the cells (and the scene's canvas image). The help
+ * is written from the app's key table, so it can never disagree with the keys.
+ */
+#include "compose.h"
+#include "frame.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const rgb_t hud_fg = RGB(225, 225, 230), hud_bg = RGB(28, 28, 40);
+static const rgb_t hud_key = RGB(255, 200, 90), hud_dim = RGB(150, 150, 165);
+static const rgb_t box_bg = RGB(16, 16, 26), box_sel = RGB(60, 60, 100);
+
+#define HINT_SECONDS 3.0
+#define HINT_FADE 2.0
+
+static rgb_t mode_colour(const struct app *a, rgb_t c)
+{
+    return a->o.color == COLOR_MONO ? COLOR_DEFAULT : c;
+}
+
+static void text(const struct app *a, struct cells *cells, int col, int row, const char *s,
+                 rgb_t fg, rgb_t bg)
+{
+    cells_text(cells, col, row, s, mode_colour(a, fg), mode_colour(a, bg));
+}
+
+static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
+{
+    int row = a->rows - 1;
+    char line[512], stats[256];
+    const struct scene_ops *s = app_scene(a);
+    cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
+    s->hud(a->st[a->cur], stats, sizeof stats);
+    char timing[64] = "";
+    if (!fs->simulated)
+        snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
+    snprintf(line, sizeof line, " %s %s%s%s", s->name, a->paused ? "[paused] " : "", timing,
+             stats);
+    int col = 0;
+    char name[32];
+    snprintf(name, sizeof name, " %s ", s->name);
+    col = cells_text(cells, col, row, name, mode_colour(a, hud_key), mode_colour(a, hud_bg));
+    text(a, cells, col, row, line + strlen(name) - 1, hud_fg, hud_bg);
+    const char *hints = "? help  p params  1-3 scene  q quit ";
+    int hl = (int)strlen(hints);
+    int used = (int)strlen(line);
+    if (a->cols - hl > used + 1)
+        text(a, cells, a->cols - hl, row, hints, hud_dim, hud_bg);
+}
+
+static void box(const struct app *a, struct cells *cells, int col, int row, int w, int h)
+{
+    for (int r = row; r < row + h && r < a->rows - 1; r++)
+        for (int c = col; c < col + w && c < a->cols; c++)
+            if (r >= 0 && c >= 0)
+                *cells_at(cells, c, r) =
+                    (struct cell){' ', COLOR_DEFAULT, mode_colour(a, box_bg)};
+}
+
+static void help_overlay(const struct app *a, const struct frame_stats *fs,
+                         struct cells *cells)
+{
+    char lines[48][96];
+    int n = 0;
+    const struct scene_ops *s = app_scene(a);
+    snprintf(lines[n++], 96, "swirl %s - %s", SWIRL_VERSION, s->title);
+    lines[n++][0] = 0;
+    for (int i = 0; i < app_nbindings && n < 40; i++)
+        if (app_bindings[i].keys)
+            snprintf(lines[n++], 96, "  %-11s %s", app_bindings[i].keys, app_bindings[i].help);
+    if (s->keys)
+        snprintf(lines[n++], 96, "  %-11s %s", s->name, s->keys);
+    lines[n++][0] = 0;
+    snprintf(lines[n++], 96, "  %-11s %s", "mouse", s->mouse);
+    snprintf(lines[n++], 96, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
+    if (fs->frames > 0) {
+        lines[n++][0] = 0;
+        snprintf(lines[n++], 96, "  %-11s %.1f KB a frame, %ld frames skipped (link behind)",
+                 "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
+    }
+    int w = 0;
+    for (int i = 0; i < n; i++)
+        w = (int)strlen(lines[i]) > w ? (int)strlen(lines[i]) : w;
+    w += 4;
+    int h = n + 2;
+    int col = (a->cols - w) / 2, row = (a->rows - 1 - h) / 2;
+    if (col < 0)
+        col = 0;
+    if (row < 0)
+        row = 0;
+    box(a, cells, col, row, w, h);
+    for (int i = 0; i < n; i++)
+        text(a, cells, col + 2, row + 1 + i, lines[i], i == 0 ? hud_key : hud_fg, box_bg);
+}
+
+static void panel_overlay(const struct app *a, struct cells *cells)
+{
+    const struct scene_ops *s = app_scene(a);
+    int w = 38, h = s->nparams + 3;
+    box(a, cells, 0, 0, w, h);
+    text(a, cells, 2, 0, "parameters (Up/Down, Left/Right)", hud_key, box_bg);
+    for (int i = 0; i < s->nparams; i++) {
+        char line[64], value[24];
+        const struct param_def *d = &s->params[i];
+        param_format(d, scene_param_get(s, a->st[a->cur], i), value, sizeof value);
+        snprintf(line, sizeof line, "%-22s %s%s", d->label, value,
+                 d->flags & PARAM_RESTART ? " *" : "");
+        bool sel = i == a->sel;
+        if (sel && 1 + i < a->rows - 1)
+            for (int c = 1; c < w - 1 && c < a->cols; c++)
+                cells_at(cells, c, 1 + i)->bg = mode_colour(a, box_sel);
+        text(a, cells, 1, 1 + i, sel ? ">" : " ", hud_key, sel ? box_sel : box_bg);
+        text(a, cells, 2, 1 + i, line, hud_fg, sel ? box_sel : box_bg);
+    }
+    text(a, cells, 2, 1 + s->nparams, "* restarts the scene", hud_dim, box_bg);
+}
+
+static void centred_over(const struct app *a, struct cells *cells, int row, const char *s,
+                         float alpha)
+{
+    int col = (a->cols - (int)strlen(s)) / 2;
+    if (a->o.color == COLOR_MONO)
+        cells_text(cells, col, row, s, COLOR_DEFAULT, COLOR_DEFAULT);
+    else
+        cells_text_over(cells, col, row, s, RGB(255, 255, 255), alpha);
+}
+
+static void hint(const struct app *a, struct cells *cells)
+{
+    double age = a->now - a->shown_at;
+    const char *h = app_scene(a)->hint;
+    if (!h || a->demo || age > HINT_SECONDS + HINT_FADE)
+        return;
+    float alpha = age < HINT_SECONDS ? 1.0f : (float)(1.0 - (age - HINT_SECONDS) / HINT_FADE);
+    centred_over(a, cells, (a->rows - 1) / 2, h, alpha);
+}
+
+static void caption(const struct app *a, struct cells *cells)
+{
+    if (!a->demo)
+        return;
+    const struct scene_ops *s = app_scene(a);
+    char line[160];
+    snprintf(line, sizeof line, " %d %s: %s ", a->cur + 1, s->name, s->title);
+    centred_over(a, cells, 0, line, 1.0f);
+    snprintf(line, sizeof line, " %s  |  %s  |  any key takes over ", s->mouse,
+             s->keys ? s->keys : "r restart");
+    centred_over(a, cells, 1, line, 0.85f);
+}
+
+static void kbd_pointer(const struct app *a, struct cells *cells)
+{
+    if (!a->kbd)
+        return;
+    int c = clampi((int)a->ptr.x, 0, a->cols - 1);
+    int r = clampi((int)(a->ptr.y / 2.0f), 0, a->rows - 2);
+    *cells_at(cells, c, r) = (struct cell){a->ptr.down ? '#' : '+',
+                                               mode_colour(a, RGB(255, 255, 255)),
+                                               mode_colour(a, RGB(200, 40, 40))};
+}
+
+static void too_small(const struct app *a, struct cells *cells)
+{
+    cells_clear(cells, 0, a->rows, COLOR_DEFAULT);
+    const char *m1 = "too small";
+    char m2[48];
+    snprintf(m2, sizeof m2, "need %dx%d", APP_MIN_COLS, APP_MIN_ROWS);
+    int r = a->rows / 2 - (a->rows > 1 ? 1 : 0);
+    cells_text(cells, (a->cols - (int)strlen(m1)) / 2, r, m1, COLOR_DEFAULT, COLOR_DEFAULT);
+    if (r + 1 < a->rows)
+        cells_text(cells, (a->cols - (int)strlen(m2)) / 2, r + 1, m2, COLOR_DEFAULT,
+                   COLOR_DEFAULT);
+}
+
+void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
+                   struct cells *cells)
+{
+    if (app_too_small(a)) {
+        too_small(a, cells);
+        return;
+    }
+    app_scene(a)->draw(a->st[a->cur], img);
+    blit_image(img, cells, a->o.color, a->o.glyphs);
+    hint(a, cells);
+    caption(a, cells);
+    kbd_pointer(a, cells);
+    if (a->panel)
+        panel_overlay(a, cells);
+    if (a->help)
+        help_overlay(a, fs, cells);
+    hud(a, fs, cells);
+}

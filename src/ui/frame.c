@@ -1,0 +1,99 @@
+/*
+ * frame.c — advance, compose, encode: one frame for every caller (see frame.h).
+ *
+ * The encoder sweeps one row a frame exactly (what the tolerance let stand is
+ * put right within a second); a new picture from the app (a scene switch) or a
+ * repaint sends every cell. A paused picture that nothing changed sends nothing.
+ */
+#include "compose.h"
+#include "frame.h"
+
+#include <string.h>
+#include <time.h>
+
+static void canvas_size(const struct app *a, int *w, int *h)
+{
+    *w = app_canvas_w(a);
+    *h = app_canvas_h(a) > 0 ? app_canvas_h(a) : 1;
+}
+
+void frame_init(struct frame *f, const struct app *a, bool simulated)
+{
+    memset(f, 0, sizeof *f);
+    int w, h;
+    canvas_size(a, &w, &h);
+    image_init(&f->img, w, h);
+    cells_init(&f->cells, a->cols, a->rows);
+    encode_init(&f->enc, a->o.color, a->o.tolerance, a->o.sync);
+    f->enc.sweep = true;
+    f->st.simulated = simulated;
+    if (simulated)
+        f->st.fps = a->o.fps;
+    f->picture = a->picture;
+    f->fps_t0 = -1.0;
+}
+
+void frame_free(struct frame *f)
+{
+    image_free(&f->img);
+    cells_free(&f->cells);
+    encode_free(&f->enc);
+}
+
+void frame_resize(struct frame *f, int cols, int rows)
+{
+    cols = cols < 1 ? 1 : cols;
+    rows = rows < 2 ? 2 : rows;
+    cells_resize(&f->cells, cols, rows);
+    encode_invalidate(&f->enc);
+    if (cols >= APP_MIN_COLS && rows >= APP_MIN_ROWS)
+        image_resize(&f->img, cols, 2 * (rows - 1));
+}
+
+void frame_repaint(struct frame *f) { encode_invalidate(&f->enc); }
+
+static void count_fps(struct frame *f, double now)
+{
+    if (f->st.simulated)
+        return;
+    if (f->fps_t0 < 0.0)
+        f->fps_t0 = now;
+    f->fps_frames++;
+    if (now - f->fps_t0 >= 1.0) {
+        f->st.fps = f->fps_frames / (now - f->fps_t0);
+        f->fps_t0 = now, f->fps_frames = 0;
+    }
+}
+
+size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
+                  struct buf *out)
+{
+    if (dt > 0.0)
+        app_advance(a, dt, clock);
+    if (a->picture != f->picture) {
+        f->picture = a->picture;
+        encode_invalidate(&f->enc);
+    }
+    if (a->paused && !dirty && f->enc.valid)
+        return 0;
+    if (!out) {
+        f->st.skipped++;
+        return 0;
+    }
+    if (!a->paused)
+        count_fps(f, clock());
+    compose_frame(a, &f->st, &f->img, &f->cells);
+    size_t before = out->len;
+    encode_frame(&f->enc, &f->cells, out);
+    size_t n = out->len - before;
+    f->st.frames++;
+    f->st.bytes += n;
+    return n;
+}
+
+double frame_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
