@@ -23,6 +23,7 @@
  * the scene may change dt, iterations, gravity, mass and the options live.
  */
 #include "cloth_internal.h"
+#include "sim_common.h"
 #include "swirl.h"
 
 #include <math.h>
@@ -53,18 +54,12 @@
 
 void cloth_params_seed(struct cloth_params *p)
 {
-    p->w = SEED_W;
-    p->h = SEED_H;
-    p->fixed = SEED_FIXED;
-    p->spacing = SEED_SPACING;
-    p->dt = SEED_DT;
-    p->iterations = SEED_ITERATIONS;
-    p->gravity = SEED_GRAVITY;
-    p->mass = SEED_MASS;
-    p->compliance = 0.0f;
-    p->substeps = 1;
-    p->tearing = false;
-    p->tear_strain = DEFAULT_TEAR_STRAIN;
+    *p = (struct cloth_params){
+        .w = SEED_W, .h = SEED_H, .fixed = SEED_FIXED, .spacing = SEED_SPACING,
+        .dt = SEED_DT, .iterations = SEED_ITERATIONS, .gravity = SEED_GRAVITY,
+        .mass = SEED_MASS, .compliance = 0.0f, .substeps = 1, .tearing = false,
+        .tear_strain = DEFAULT_TEAR_STRAIN,
+    };
 }
 
 /* Inverse mass of a free particle for a given prm.mass. */
@@ -345,19 +340,7 @@ void cloth_step(struct cloth *c)
 
 int cloth_nearest(const struct cloth *c, float x, float y, float maxdist)
 {
-    if (!(maxdist >= 0.0f))
-        return -1;
-    int best = -1;
-    float bestd2 = maxdist * maxdist;
-    for (int i = 0; i < c->n; i++) {
-        float dx = c->x[i] - x, dy = c->y[i] - y;
-        float d2 = dx * dx + dy * dy;
-        if (d2 < bestd2 || (best < 0 && d2 == bestd2)) {
-            best = i;
-            bestd2 = d2;
-        }
-    }
-    return best;
+    return sim_nearest(c->x, c->y, c->n, x, y, maxdist);
 }
 
 /* Places the grabbed particle, the pointer clamped to a sane range. */

@@ -24,7 +24,7 @@
  * left to right, then point index). All arrays grow with realloc and are kept.
  */
 #include "nsearch.h"
-#include "grow.h"
+#include "sim_common.h"
 
 #include <limits.h>
 #include <math.h>

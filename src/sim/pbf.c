@@ -12,6 +12,7 @@
  * mass: m for water, the Akinci pseudo-mass for the boundary.
  */
 #include "pbf_internal.h"
+#include "sim_common.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -33,16 +34,12 @@
 
 void pbf_params_seed(struct pbf_params *p)
 {
-    p->radius = SEED_RADIUS;
-    p->density0 = SEED_DENSITY0;
-    p->dt = SEED_DT;
-    p->max_error_pct = SEED_MAX_ERROR_PCT;
-    p->max_iter = SEED_MAX_ITER;
-    p->viscosity = SEED_VISCOSITY;
-    p->gravity = SEED_GRAVITY;
-    p->scorr = false;
-    p->vorticity = 0.0f;
-    p->seed_quirk = true;
+    *p = (struct pbf_params){
+        .radius = SEED_RADIUS, .density0 = SEED_DENSITY0, .dt = SEED_DT,
+        .max_error_pct = SEED_MAX_ERROR_PCT, .max_iter = SEED_MAX_ITER,
+        .viscosity = SEED_VISCOSITY, .gravity = SEED_GRAVITY, .scorr = false,
+        .vorticity = 0.0f, .seed_quirk = true,
+    };
 }
 
 float pbf_kernel(const struct pbf *s, float r)
@@ -259,19 +256,7 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
 
 int pbf_nearest(const struct pbf *s, float x, float y, float maxdist)
 {
-    if (!(maxdist >= 0.0f))
-        return -1;
-    int best = -1;
-    float best2 = maxdist * maxdist;
-    for (int i = 0; i < s->nfluid; i++) {
-        const float dx = s->x[i] - x, dy = s->y[i] - y;
-        const float d2 = dx * dx + dy * dy;
-        if (d2 <= best2 && (best < 0 || d2 < best2)) {
-            best = i;
-            best2 = d2;
-        }
-    }
-    return best;
+    return sim_nearest(s->x, s->y, s->nfluid, x, y, maxdist);
 }
 
 void pbf_grab(struct pbf *s, int i, float x, float y)

@@ -18,7 +18,7 @@
  * vorticity pass. Nothing here allocates once the lists have reached their size.
  */
 #include "pbf_internal.h"
-#include "grow.h"
+#include "sim_common.h"
 
 #include <float.h>
 #include <limits.h>
