@@ -1,0 +1,187 @@
+/*
+ * test_cli.c — the command line as a user types it: ./swirl run through the
+ * shell, its stdout, stderr and exit status read back. --set, its help and its
+ * errors; options that would be ignored; what an error echoes; a scene that
+ * cannot be created for want of memory.
+ */
+#include "e2e.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct run {
+    int status;          /* exit status, or 128 + signal */
+    char *out, *err;     /* what it printed (malloc'd) */
+    int err_lines;
+};
+
+/* Runs `./swirl ARGS` (ARGS as the shell reads them) with no terminal. */
+static struct run swirl(const char *args)
+{
+    char out[64], err[64], cmd[1024];
+    snprintf(out, sizeof out, "/tmp/swirl-cli-%d.out", (int)getpid());
+    snprintf(err, sizeof err, "/tmp/swirl-cli-%d.err", (int)getpid());
+    snprintf(cmd, sizeof cmd, "./swirl %s </dev/null >%s 2>%s", args, out, err);
+    struct run r = {0};
+    int st = system(cmd);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    size_t n;
+    r.out = e2e_slurp(out, &n);
+    r.err = e2e_slurp(err, &n);
+    for (const char *p = r.err ? r.err : ""; *p; p++)
+        r.err_lines += *p == '\n';
+    remove(out);
+    remove(err);
+    if (!r.out)
+        r.out = calloc(1, 1);
+    if (!r.err)
+        r.err = calloc(1, 1);
+    return r;
+}
+
+static void run_free(struct run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Refused: exit 2, one line on stderr containing `says`. */
+static void check_refused(const char *args, const char *says)
+{
+    struct run r = swirl(args);
+    CHECK_MSG(r.status == 2 && r.err_lines == 1 && strstr(r.err, says),
+              "swirl %s: status %d, stderr: %s", args, r.status, r.err);
+    run_free(&r);
+}
+
+static long json_long(const char *s, const char *key)
+{
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *p = strstr(s, k);
+    return p ? strtol(p + strlen(k), NULL, 10) : -1;
+}
+
+TEST_E2E(cli_set_sizes_the_first_scene_before_its_first_step)
+{
+    struct run r = swirl("--headless --scene pbf --set block-width=10 --set block-height=5 "
+                         "--steps 1");
+    CHECK_INT(r.status, 0);
+    CHECK_INT(json_long(r.out, "particles"), 50);
+    run_free(&r);
+    /* The seed's own setup at any block size: the preset first, --set on top. */
+    r = swirl("--headless --scene pbf --preset seed --set block-width=100 "
+              "--set block-height=100 --steps 1");
+    CHECK_INT(r.status, 0);
+    CHECK_INT(json_long(r.out, "particles"), 10000);
+    run_free(&r);
+    r = swirl("--headless --scene cloth --set width=20 --set height=10 --set fixed-particles=4 "
+              "--steps 1");
+    CHECK_INT(json_long(r.out, "particles"), 200);
+    run_free(&r);
+    /* A non-restarting parameter changes the run. */
+    struct run a = swirl("--headless --scene pbf --steps 20 --every 20");
+    struct run b = swirl("--headless --scene pbf --set gravity=-30 --steps 20 --every 20");
+    char *ka = strstr(a.out, "\"ke\""), *kb = strstr(b.out, "\"ke\"");
+    CHECK(ka && kb && strncmp(ka, kb, 20) != 0);
+    run_free(&a);
+    run_free(&b);
+}
+
+TEST_E2E(cli_set_help_lists_every_parameter_with_its_default)
+{
+    static const struct {
+        const char *scene;
+        int n;
+        const char *line;
+    } want[] = {
+        {"dye", 9, "dye-decay              0.5 /s       0 to 5"},
+        {"pbf", 9, "max-iterations         100          1 to 500, whole"},
+        {"cloth", 12, "fixed-particles        2            1, 2 or 4  *"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "--scene %s --set help", want[i].scene);
+        struct run r = swirl(args);
+        int lines = 0;
+        for (const char *p = r.out; *p; p++)
+            lines += *p == '\n';
+        CHECK_INT(r.status, 0);
+        CHECK_MSG(lines == want[i].n + 1, "%s: %d lines:\n%s", want[i].scene, lines, r.out);
+        CHECK_MSG(strstr(r.out, want[i].line) != NULL, "%s lacks '%s':\n%s", want[i].scene,
+                  want[i].line, r.out);
+        run_free(&r);
+    }
+    /* The seed preset's defaults are the seed page's. */
+    struct run r = swirl("--scene pbf --preset seed --set help");
+    CHECK(strstr(r.out, "block-width            30 ") != NULL);
+    run_free(&r);
+}
+
+TEST_E2E(cli_set_errors_name_the_parameter_and_its_range)
+{
+    check_refused("--scene pbf --set max-iterations=1000", "max-iterations wants 1 to 500");
+    check_refused("--scene pbf --set max-iterations=2.5", "max-iterations wants 1 to 500");
+    check_refused("--scene pbf --set max-iterations=lots", "not 'lots'");
+    check_refused("--scene pbf --set time-step=0.5", "time-step wants 0.001 to 0.02");
+    check_refused("--scene pbf --set time-step=nan", "time-step wants");
+    check_refused("--scene cloth --set fixed-particles=3", "fixed-particles wants 1, 2 or 4");
+    check_refused("--scene cloth --set tearing=maybe", "tearing wants on or off");
+    check_refused("--scene dye --set block-width=10", "no parameter 'block-width'");
+    check_refused("--set vorticity", "NAME=VALUE");
+    check_refused("--headless --scene cloth --set width=0 --steps 1", "width wants 2 to 300");
+}
+
+TEST_E2E(cli_refuses_what_it_would_ignore)
+{
+    check_refused("--scene pbf --grid 40x40", "--grid is for the dye scene");
+    check_refused("--scene pbf --scene cloth", "--scene given twice");
+    check_refused("--demo --scene pbf", "--demo");
+    check_refused("--preset seed", "--preset seed is for pbf and cloth");
+    check_refused("--headless --steps 10 --fps 60", "--fps is about drawing");
+    check_refused("--headless --steps 10 --color 256", "--color is about drawing");
+    check_refused("--headless --steps 10 --tolerance 3", "--tolerance is about drawing");
+    check_refused("--bench --scene pbf", "--bench takes no other options");
+    check_refused("--version junk", "takes no other options");
+    check_refused("-\xc3\xa9", "unknown option '-\xc3\xa9'");
+}
+
+TEST_E2E(cli_errors_echo_control_characters_escaped)
+{
+    struct run r = swirl("\"$(printf -- '--\\033]2;pwned\\007\\033[2J')\"");
+    CHECK_INT(r.status, 2);
+    CHECK_MSG(strchr(r.err, 0x1b) == NULL && strchr(r.err, 0x07) == NULL, "raw escapes: %s",
+              r.err);
+    CHECK_MSG(strstr(r.err, "\\x1b]2;pwned\\x07") != NULL, "stderr: %s", r.err);
+    run_free(&r);
+}
+
+/* Memory that runs out while the first scene is created: one line, exit
+ * status 1, headless and in a terminal (which is given back whole). */
+TEST_E2E(cli_first_scene_out_of_memory_fails_cleanly)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "sh -c 'ulimit -v 300000; exec ./swirl --headless --grid 4000x2000 "
+             "--steps 1' </dev/null >/dev/null 2>/tmp/swirl-oom-%d.err", (int)getpid());
+    int st = system(cmd);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/swirl-oom-%d.err", (int)getpid());
+    size_t n;
+    char *err = e2e_slurp(path, &n);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+    CHECK_MSG(err && strstr(err, "cannot start the scene") && strchr(err, '\n') == err + n - 1,
+              "stderr: %s", err ? err : "(none)");
+    free(err);
+    remove(path);
+    CHECK(e2e_start(80, 24, "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+                            "sh -c 'ulimit -v 300000; exec ./swirl --grid 4000x2000'; "
+                            "echo SWIRL-EXIT=\\$?; sleep 60"));
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=1"));
+    CHECK(e2e_wait_for(e2e_plain, "cannot start the scene"));
+    CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "modes: %s", e2e_modes());
+    e2e_stop();
+}
