@@ -439,27 +439,42 @@ TEST(pbf_scorr_pushes_close_pairs_apart)
 
 TEST(pbf_nearest_finds_the_right_particle)
 {
+    /* The initial block is a square lattice of spacing d = 2r from
+     * (-box_w d/2 + d + r, d + r) (pbf.h), row by row: particle row*block_w + col
+     * sits at a known place, and so do its neighbours. */
     struct pbf s;
     init_seed(&s);
+    const float r = s.prm.radius, d = 2.0f * r;
+    const float x0 = -0.5f * SEED_BOX * d + d + r, y0 = d + r;
+    const int row = 12, col = 7, k = row * SEED_BLOCK + col;
+    const float kx = x0 + col * d, ky = y0 + row * d;
+    CHECK_NEAR(s.x[k], kx, 1e-6);
+    CHECK_NEAR(s.y[k], ky, 1e-6);
+
+    /* On a particle: that one. */
+    CHECK_INT(pbf_nearest(&s, kx, ky, 0.1f * d), k);
+    CHECK_INT(pbf_nearest(&s, x0, y0, 0.1f * d), 0);
+    /* Between two neighbours: the nearer, on either side of the middle. */
+    CHECK_INT(pbf_nearest(&s, kx + 0.4f * d, ky, d), k);
+    CHECK_INT(pbf_nearest(&s, kx + 0.6f * d, ky, d), k + 1);
+    CHECK_INT(pbf_nearest(&s, kx, ky - 0.6f * d, d), k - SEED_BLOCK);
+    /* Inside a lattice cell: the nearest of its four corners (0.64 d away; the
+     * others are 0.71 d and 0.78 d away). */
+    CHECK_INT(pbf_nearest(&s, kx - 0.45f * d, ky + 0.55f * d, d), k + SEED_BLOCK);
+    /* maxdist bounds the search. */
+    CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.2f * d), -1);
+    CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.35f * d), k);
+    /* Only water: on a wall particle, the water particle nearest it. */
+    CHECK_INT(pbf_nearest(&s, s.xmin + d, 0.0f, 2.0f * d), 0);
+    /* Outside the block's reach, or no valid radius: none. */
+    CHECK_INT(pbf_nearest(&s, 100.0f, 100.0f, 1.0f), -1);
+    CHECK_INT(pbf_nearest(&s, kx, ky, -1.0f), -1);
+    CHECK_INT(pbf_nearest(&s, kx, ky, NAN), -1);
+
+    /* Once the water has moved: the particle the pointer is on. */
     for (int step = 0; step < 50; step++)
         pbf_step(&s);
-    struct rng r = {99};
-    for (int k = 0; k < 50; k++) {
-        const float qx = s.xmin + rng_float(&r) * (s.xmax - s.xmin);
-        const float qy = rng_float(&r) * 1.5f;
-        int best = -1;
-        float best2 = 0.2f * 0.2f;
-        for (int i = 0; i < s.nfluid; i++) {
-            const float dx = s.x[i] - qx, dy = s.y[i] - qy, d2 = dx * dx + dy * dy;
-            if (d2 < best2 || (best < 0 && d2 <= best2)) {
-                best = i;
-                best2 = d2;
-            }
-        }
-        CHECK_INT(pbf_nearest(&s, qx, qy, 0.2f), best);
-    }
     CHECK_INT(pbf_nearest(&s, s.x[321] + 0.001f, s.y[321], 0.01f), 321);
-    CHECK_INT(pbf_nearest(&s, 100.0f, 100.0f, 1.0f), -1);
     pbf_free(&s);
 }
 
