@@ -28,7 +28,7 @@ void buf_consume(struct buf *b, size_t n);
 static inline void buf_clear(struct buf *b) { b->len = 0; }
 
 /* Checked allocation: aborts with a message when memory runs out. */
-void *xrealloc(void *p, size_t n);
-void *xcalloc(size_t n, size_t size);
+void *buf_xrealloc(void *p, size_t n);
+void *buf_xcalloc(size_t n, size_t size);
 
 #endif

@@ -51,7 +51,7 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
  * ▀, ▄ or █. ASCII: a luminance ramp glyph with the pair's colour as fg.
  * Colours are dithered to what `mode` can show.
  */
-void blit_image(const struct image *im, struct cells *s, enum color_mode mode,
+void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs);
 
 #endif

@@ -8,6 +8,7 @@
 #ifndef SWIRL_IMAGE_H
 #define SWIRL_IMAGE_H
 
+#include "rgb.h"
 #include "swirl.h"
 
 struct image {
@@ -41,8 +42,5 @@ void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a)
  * triangles that share an edge leave neither a gap nor an overlap). */
 void image_triangle(struct image *im, float x0, float y0, float x1, float y1, float x2,
                     float y2, rgb_t c);
-
-rgb_t rgb_mix(rgb_t a, rgb_t b, float t);
-rgb_t rgb_scale(rgb_t c, float s);
 
 #endif

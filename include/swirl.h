@@ -55,9 +55,4 @@ static inline uint32_t rng_next(struct rng *r)
 /* Uniform in [0, 1). */
 static inline float rng_float(struct rng *r) { return (float)(rng_next(r) >> 8) * (1.0f / 16777216.0f); }
 
-/* Hue in [0,1), saturation and value in [0,1] to rgb_t. */
-rgb_t hsv_to_rgb(float h, float s, float v);
-/* Hue in [0,1), saturation and lightness in [0,1] (CSS hsl()) to rgb_t. */
-rgb_t hsl_to_rgb(float h, float s, float l);
-
 #endif

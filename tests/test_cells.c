@@ -19,7 +19,7 @@ TEST(blit_half_blocks_upper_is_fg_lower_is_bg)
     image_put(&im, 0, 1, RGB(0, 0, 255));
     image_put(&im, 1, 0, RGB(9, 9, 9));
     image_put(&im, 1, 1, RGB(9, 9, 9));
-    blit_image(&im, &s, COLOR_TRUE, GLYPHS_HALF);
+    cells_blit(&im, &s, COLOR_TRUE, GLYPHS_HALF);
     struct cell *a = cells_at(&s, 0, 0), *b = cells_at(&s, 1, 0);
     CHECK(a->ch == GLYPH_UPPER && a->fg == RGB(255, 0, 0) && a->bg == RGB(0, 0, 255));
     /* Equal halves: a space showing the colour as background. */
@@ -38,7 +38,7 @@ TEST(blit_256_uses_palette_colours)
     image_init(&im, 4, 4);
     cells_init(&s, 4, 2);
     image_fill(&im, RGB(200, 60, 30));
-    blit_image(&im, &s, COLOR_256, GLYPHS_HALF);
+    cells_blit(&im, &s, COLOR_256, GLYPHS_HALF);
     for (int r = 0; r < 2; r++)
         for (int c = 0; c < 4; c++) {
             struct cell *x = cells_at(&s, c, r);
@@ -58,7 +58,7 @@ TEST(blit_mono_thresholds_halves)
     image_put(&im, 1, 1, RGB(255, 255, 255));
     image_put(&im, 2, 0, RGB(255, 255, 255));
     image_put(&im, 2, 1, RGB(255, 255, 255));
-    blit_image(&im, &s, COLOR_MONO, GLYPHS_HALF);
+    cells_blit(&im, &s, COLOR_MONO, GLYPHS_HALF);
     CHECK(cells_at(&s, 0, 0)->ch == GLYPH_UPPER);
     CHECK(cells_at(&s, 1, 0)->ch == GLYPH_LOWER);
     CHECK(cells_at(&s, 2, 0)->ch == GLYPH_FULL);
@@ -78,7 +78,7 @@ TEST(blit_ascii_ramp_by_brightness)
     image_put(&im, 1, 1, RGB(120, 120, 120));
     image_put(&im, 2, 0, RGB(255, 255, 255));
     image_put(&im, 2, 1, RGB(255, 255, 255));
-    blit_image(&im, &s, COLOR_TRUE, GLYPHS_ASCII);
+    cells_blit(&im, &s, COLOR_TRUE, GLYPHS_ASCII);
     CHECK(cells_at(&s, 0, 0)->ch == ' ');
     CHECK(cells_at(&s, 1, 0)->ch > ' ' && cells_at(&s, 1, 0)->ch < 128);
     CHECK(cells_at(&s, 2, 0)->ch == '@');
@@ -181,8 +181,8 @@ TEST(image_nan_and_infinite_draws_leave_the_image_as_it_was)
     struct cells a, b;
     cells_init(&a, 10, 5);
     cells_init(&b, 10, 5);
-    blit_image(&im, &a, COLOR_TRUE, GLYPHS_HALF);
-    blit_image(&ref, &b, COLOR_TRUE, GLYPHS_HALF);
+    cells_blit(&im, &a, COLOR_TRUE, GLYPHS_HALF);
+    cells_blit(&ref, &b, COLOR_TRUE, GLYPHS_HALF);
     CHECK(memcmp(a.c, b.c, 50 * sizeof *a.c) == 0);
     cells_free(&a);
     cells_free(&b);

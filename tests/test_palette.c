@@ -3,6 +3,7 @@
  * colours, dithering stability, mode names.
  */
 #include "palette.h"
+#include "rgb.h"
 #include "test.h"
 
 TEST(palette_exact_cube_and_grey_colours_map_exactly)
@@ -62,11 +63,11 @@ TEST(palette_mode_names_round_trip)
 
 TEST(palette_hsv_and_hsl)
 {
-    CHECK(hsv_to_rgb(0.0f, 1.0f, 1.0f) == RGB(255, 0, 0));
-    CHECK(hsv_to_rgb(1.0f / 3.0f, 1.0f, 1.0f) == RGB(0, 255, 0));
-    CHECK(hsv_to_rgb(0.5f, 0.0f, 0.5f) == RGB(128, 128, 128));
+    CHECK(rgb_hsv(0.0f, 1.0f, 1.0f) == RGB(255, 0, 0));
+    CHECK(rgb_hsv(1.0f / 3.0f, 1.0f, 1.0f) == RGB(0, 255, 0));
+    CHECK(rgb_hsv(0.5f, 0.0f, 0.5f) == RGB(128, 128, 128));
     /* CSS hsl(225, 100%, 25%) = #002080 (rounded). */
-    rgb_t c = hsl_to_rgb(225.0f / 360.0f, 1.0f, 0.25f);
+    rgb_t c = rgb_hsl(225.0f / 360.0f, 1.0f, 0.25f);
     CHECK_INT(rgb_r(c), 0);
     CHECK_NEAR(rgb_g(c), 32, 1);
     CHECK_INT(rgb_b(c), 128);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *xrealloc(void *p, size_t n)
+void *buf_xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q) {
@@ -21,7 +21,7 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *buf_xcalloc(size_t n, size_t size)
 {
     void *q = calloc(n ? n : 1, size ? size : 1);
     if (!q) {
@@ -50,7 +50,7 @@ void buf_reserve(struct buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra)
         cap *= 2;
-    b->p = xrealloc(b->p, cap);
+    b->p = buf_xrealloc(b->p, cap);
     b->cap = cap;
 }
 

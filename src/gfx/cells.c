@@ -36,7 +36,7 @@ void cells_resize(struct cells *s, int cols, int rows)
         rows = 1;
     if (cols == s->cols && rows == s->rows && s->c)
         return;
-    s->c = xrealloc(s->c, (size_t)cols * (size_t)rows * sizeof *s->c);
+    s->c = buf_xrealloc(s->c, (size_t)cols * (size_t)rows * sizeof *s->c);
     s->cols = cols;
     s->rows = rows;
     cells_clear(s, 0, rows, COLOR_DEFAULT);
@@ -154,7 +154,7 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
     }
 }
 
-void blit_image(const struct image *im, struct cells *s, enum color_mode mode,
+void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs)
 {
     int rows = im->h / 2 < s->rows ? im->h / 2 : s->rows;

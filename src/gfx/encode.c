@@ -199,7 +199,7 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
 {
     size_t n = (size_t)s->cols * (size_t)s->rows;
     if (s->cols != e->cols || s->rows != e->rows || !e->shadow) {
-        e->shadow = xrealloc(e->shadow, n * sizeof *e->shadow);
+        e->shadow = buf_xrealloc(e->shadow, n * sizeof *e->shadow);
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;

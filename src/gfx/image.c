@@ -33,7 +33,7 @@ void image_resize(struct image *im, int w, int h)
         h = 1;
     if (w == im->w && h == im->h && im->px)
         return;
-    im->px = xrealloc(im->px, (size_t)w * (size_t)h * sizeof *im->px);
+    im->px = buf_xrealloc(im->px, (size_t)w * (size_t)h * sizeof *im->px);
     im->w = w;
     im->h = h;
     image_fill(im, 0);
@@ -44,24 +44,6 @@ void image_fill(struct image *im, rgb_t c)
     size_t n = (size_t)im->w * (size_t)im->h;
     for (size_t i = 0; i < n; i++)
         im->px[i] = c;
-}
-
-rgb_t rgb_mix(rgb_t a, rgb_t b, float t)
-{
-    t = clampf(t, 0.0f, 1.0f);
-    int r = rgb_r(a) + (int)lrintf((float)(rgb_r(b) - rgb_r(a)) * t);
-    int g = rgb_g(a) + (int)lrintf((float)(rgb_g(b) - rgb_g(a)) * t);
-    int bl = rgb_b(a) + (int)lrintf((float)(rgb_b(b) - rgb_b(a)) * t);
-    return RGB(r, g, bl);
-}
-
-rgb_t rgb_scale(rgb_t c, float s)
-{
-    s = clampf(s, 0.0f, 16.0f);
-    int r = clampi((int)lrintf((float)rgb_r(c) * s), 0, 255);
-    int g = clampi((int)lrintf((float)rgb_g(c) * s), 0, 255);
-    int b = clampi((int)lrintf((float)rgb_b(c) * s), 0, 255);
-    return RGB(r, g, b);
 }
 
 void image_blend(struct image *im, int x, int y, rgb_t c, float a)

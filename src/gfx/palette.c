@@ -1,6 +1,6 @@
 /*
  * palette.c — xterm palettes, nearest-colour search and ordered dithering
- * (see palette.h). Also hsv_to_rgb, the one colour-space helper the scenes use.
+ * (see palette.h). Also rgb_hsv, the one colour-space helper the scenes use.
  *
  * Distances are plain squared RGB distances: the palettes are coarse enough that a
  * perceptual metric changes little, and the cube lookup stays O(1).
@@ -157,35 +157,4 @@ int palette_mode_parse(const char *s, enum color_mode *mode)
             return 0;
         }
     return -1;
-}
-
-rgb_t hsv_to_rgb(float h, float s, float v)
-{
-    h = h - floorf(h);
-    if (!isfinite(h))
-        h = 0.0f;
-    s = clampf(s, 0.0f, 1.0f);
-    v = clampf(v, 0.0f, 1.0f);
-    float f = h * 6.0f;
-    int i = (int)f % 6;
-    float fr = f - floorf(f);
-    float p = v * (1 - s), q = v * (1 - s * fr), t = v * (1 - s * (1 - fr));
-    float r, g, b;
-    switch (i) {
-    case 0: r = v, g = t, b = p; break;
-    case 1: r = q, g = v, b = p; break;
-    case 2: r = p, g = v, b = t; break;
-    case 3: r = p, g = q, b = v; break;
-    case 4: r = t, g = p, b = v; break;
-    default: r = v, g = p, b = q; break;
-    }
-    return RGB((int)lrintf(r * 255), (int)lrintf(g * 255), (int)lrintf(b * 255));
-}
-
-rgb_t hsl_to_rgb(float h, float s, float l)
-{
-    s = clampf(s, 0.0f, 1.0f);
-    l = clampf(l, 0.0f, 1.0f);
-    float v = l + s * fminf(l, 1.0f - l);
-    return hsv_to_rgb(h, v > 0.0f ? 2.0f * (1.0f - l / v) : 0.0f, v);
 }

@@ -153,8 +153,8 @@ static void alive_edges(struct cloth_scene *s)
     const struct cloth *c = &s->c;
     size_t n = (size_t)c->n;
     if (s->edges_cap < n) {
-        s->edge_h = xrealloc(s->edge_h, n);
-        s->edge_v = xrealloc(s->edge_v, n);
+        s->edge_h = buf_xrealloc(s->edge_h, n);
+        s->edge_v = buf_xrealloc(s->edge_v, n);
         s->edges_cap = n;
     }
     memset(s->edge_h, 0, n);

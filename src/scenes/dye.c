@@ -79,7 +79,7 @@ static void random_splats(struct dye *d, int n)
         float y = (0.1f + 0.8f * rng_float(&d->rng)) * (float)d->f.dh;
         float speed = 0.6f * (float)(d->f.dw > d->f.dh ? d->f.dw : d->f.dh);
         float a = 6.2831853f * rng_float(&d->rng);
-        rgb_t c = hsv_to_rgb(rng_float(&d->rng), 0.9f, 1.0f);
+        rgb_t c = rgb_hsv(rng_float(&d->rng), 0.9f, 1.0f);
         float rgb[3] = {(float)rgb_r(c) / 255.0f * 1.5f, (float)rgb_g(c) / 255.0f * 1.5f,
                         (float)rgb_b(c) / 255.0f * 1.5f};
         float r = 0.05f * (float)(d->f.dw < d->f.dh ? d->f.dw : d->f.dh) + 2.0f;
@@ -164,7 +164,7 @@ static void stroke(struct dye *d, const struct pointer *p)
     if (n > 256)
         n = 256;
     bool still = len < 0.25f;
-    rgb_t c = hsv_to_rgb((float)(d->t * HUE_RATE), 0.85f, 1.0f);
+    rgb_t c = rgb_hsv((float)(d->t * HUE_RATE), 0.85f, 1.0f);
     float amount = (still ? DYE_HOLD : DYE_AMOUNT) / (float)n * (len > r ? len / r : 1.0f);
     float rgb[3] = {(float)rgb_r(c) / 255.0f * amount, (float)rgb_g(c) / 255.0f * amount,
                     (float)rgb_b(c) / 255.0f * amount};

@@ -193,7 +193,7 @@ static void pbf_draw(void *p, struct image *im)
         float speed = fminf(hypotf(sim->vx[i], sim->vy[i]), SPEED_MAX);
         if (!isfinite(speed))
             speed = 0.0f;
-        rgb_t c = hsl_to_rgb(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
+        rgb_t c = rgb_hsl(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
         image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]), rad * 1.15f, c, 1.0f);
     }
     /* The walls, over the water's edge: the band the boundary particles cover,

@@ -185,7 +185,7 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         return;
     }
     app_scene(a)->draw(a->st[a->cur], img);
-    blit_image(img, cells, a->o.color, a->o.glyphs);
+    cells_blit(img, cells, a->o.color, a->o.glyphs);
     hint(a, cells);
     caption(a, cells);
     kbd_pointer(a, cells);
