@@ -180,22 +180,11 @@ fail:
 
 void cloth_free(struct cloth *c)
 {
-    free(c->x);
-    free(c->y);
-    free(c->xold);
-    free(c->yold);
-    free(c->vx);
-    free(c->vy);
-    free(c->w);
-    free(c->fixed);
-    free(c->xy);
-    free(c->c1);
-    free(c->c2);
-    free(c->rest);
-    free(c->lambda);
-    free(c->link);
-    free(c->link_con);
-    free(c->scratch);
+    void *arrays[] = {c->x, c->y, c->xold, c->yold, c->vx, c->vy, c->w,
+                      c->fixed, c->xy, c->c1, c->c2, c->rest, c->lambda, c->link,
+                      c->link_con, c->scratch};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
     memset(c, 0, sizeof *c);
     c->grabbed = -1;
 }
