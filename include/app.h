@@ -42,11 +42,13 @@ struct app_opts {
     bool preset_seed;
     int grid_w, grid_h;
     int scene;           /* index of the first scene */
+    int threads;         /* solver threads, the caller's included (--threads) */
     struct app_set sets[APP_SETS_MAX]; /* applied to the first scene before its first step */
     int nsets;
 };
 
-/* swirl's defaults: truecolor half-blocks at 30 fps, the dye scene, seed 1. */
+/* swirl's defaults: truecolor half-blocks at 30 fps, the dye scene, seed 1,
+ * one solver thread. */
 void app_opts_default(struct app_opts *o);
 
 enum app_action {
@@ -56,7 +58,7 @@ enum app_action {
 
 struct app {
     struct app_opts o;
-    struct scene_opts so;
+    struct scene_opts so; /* so.pool: the solver threads, the app's own */
     int cols, rows;
     int cur;             /* the scene shown */
     void *st[SCENE_COUNT];

@@ -31,11 +31,14 @@ struct pointer {
     float dt;            /* wall-clock seconds this step stands for */
 };
 
+struct pool;
+
 /* Options from the command line that a scene may use. */
 struct scene_opts {
     uint64_t seed;
     bool preset_seed;    /* --preset seed: the seed page's setup and units */
     int grid_w, grid_h;  /* dye: --grid WxH (0: from the canvas) */
+    struct pool *pool;   /* worker threads for the solver (NULL: this thread) */
 };
 
 struct scene_ops {

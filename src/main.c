@@ -5,6 +5,7 @@
  */
 #include "bench.h"
 #include "headless.h"
+#include "pool.h"
 #include "scene.h"
 #include "term.h"
 
@@ -35,6 +36,8 @@ static const char usage[] =
     "                      a real drag takes over\n"
     "  --demo              a hands-free tour of the three scenes; any key takes over\n"
     "  --seed X            seed for every random choice (default 1)\n"
+    "  --threads N         solver threads, 1-64 (default: the online CPUs, at most 4);\n"
+    "                      the results are the same for any N\n"
     "  --preset seed       pbf/cloth: the seed page's setup, units and parameters\n"
     "  --grid WxH          dye: simulation grid instead of the canvas size\n"
     "  --set NAME=VALUE    set a panel parameter of the first scene before it starts\n"
@@ -131,7 +134,7 @@ static void parse_size(const char *opt, const char *s, int lo_w, int lo_h, int *
 enum {
     OPT_SCENE = 256, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
-    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET,
+    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
 };
 
 static const struct option options[] = {
@@ -145,7 +148,8 @@ static const struct option options[] = {
     {"steps", required_argument, 0, OPT_STEPS},   {"every", required_argument, 0, OPT_EVERY},
     {"seconds", required_argument, 0, OPT_SECONDS}, {"bench", no_argument, 0, OPT_BENCH},
     {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
-    {"set", required_argument, 0, OPT_SET},       {0, 0, 0, 0},
+    {"set", required_argument, 0, OPT_SET},       {"threads", required_argument, 0, OPT_THREADS},
+    {0, 0, 0, 0},
 };
 
 /* Can the file be created or overwritten? Checked before anything else runs. */
@@ -222,6 +226,9 @@ static void option(struct cli *c, int opt, const char *arg)
     case OPT_STEPS: c->steps = parse_long("--steps", arg, 0, 100000000L); break;
     case OPT_EVERY: c->every = parse_long("--every", arg, 1, 100000000L); break;
     case OPT_SECONDS: c->seconds = parse_double("--seconds", arg, 0.0, 86400.0); break;
+    case OPT_THREADS:
+        c->o.threads = (int)parse_long("--threads", arg, 1, POOL_MAX_THREADS);
+        break;
     case OPT_SET:
         if (c->nsets == APP_SETS_MAX)
             die("--set given more than %d times", APP_SETS_MAX);
@@ -282,7 +289,7 @@ static void check_combinations(const struct cli *c)
 static int print_params(const struct cli *c)
 {
     const struct scene_ops *s = scenes[c->o.scene];
-    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h};
+    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h, NULL};
     void *st = s->create(&so, c->cols, 2 * (c->rows - 1));
     if (!st)
         die("cannot create the %s scene", s->name);
@@ -357,6 +364,8 @@ int main(int argc, char **argv)
     c.color_auto = c.glyphs_auto = true;
     c.cols = 80, c.rows = 24;
     c.steps = -1, c.seconds = -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    c.o.threads = cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
     setlocale(LC_ALL, "");
     parse_args(&c, argc, argv);
     if (c.bench)

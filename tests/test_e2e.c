@@ -403,6 +403,44 @@ TEST_E2E(e2e_ctrl_c_and_signals_restore_the_terminal)
     }
 }
 
+/* The pane's terminal is in its cooked state again: echo and line editing on. */
+static bool tty_cooked(void)
+{
+    char tty[64], cmd[256];
+    snprintf(tty, sizeof tty, "%s", e2e_tmux("display -p -t e '#{pane_tty}'"));
+    tty[strcspn(tty, "\n")] = 0;
+    snprintf(cmd, sizeof cmd, "stty -F %s -a | tr ' ' '\\n' | grep -qx echo && "
+             "stty -F %s -a | tr ' ' '\\n' | grep -qx icanon", tty, tty);
+    return e2e_sh("%s", cmd) == 0;
+}
+
+/* Every other signal whose default action ends the process: the terminal is
+ * restored first, then the signal is raised again, so the status stays
+ * 128 + signal (and SIGQUIT, Ctrl-\\, may still dump core). */
+TEST_E2E(e2e_every_terminating_signal_restores_the_terminal)
+{
+    static const struct {
+        const char *how, *status;
+    } cases[] = {{"C-\\", "SWIRL-EXIT=131"}, {"QUIT", "SWIRL-EXIT=131"},
+                 {"PIPE", "SWIRL-EXIT=141"}, {"USR1", "SWIRL-EXIT=138"},
+                 {"USR2", "SWIRL-EXIT=140"}, {"ALRM", "SWIRL-EXIT=142"},
+                 {"VTALRM", "SWIRL-EXIT=154"}, {"XCPU", "SWIRL-EXIT=152"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene dye"));
+        CHECK(hud_ready());
+        CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
+        if (i == 0)
+            e2e_send_key(cases[i].how);
+        else
+            signal_swirl(cases[i].how);
+        CHECK_MSG(e2e_wait_for(e2e_plain, cases[i].status), "%s: no %s:\n%s", cases[i].how,
+                  cases[i].status, e2e_plain());
+        CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "after %s: %s", cases[i].how, e2e_modes());
+        CHECK_MSG(tty_cooked(), "after %s: echo or icanon still off", cases[i].how);
+        e2e_stop();
+    }
+}
+
 TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
 {
     CHECK(e2e_start(80, 24, "env TERM=tmux-256color COLORTERM=truecolor PS1=READY: bash --norc --noprofile -i"));

@@ -8,6 +8,7 @@
  * one path (pointer_set); each step then gets its share of the way it went.
  */
 #include "app.h"
+#include "pool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,21 +28,26 @@ void app_opts_default(struct app_opts *o)
     o->tolerance = APP_DEFAULT_TOLERANCE;
     o->sync = true;
     o->seed = 1;
+    o->threads = 1;
 }
 
 int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
 {
     memset(a, 0, sizeof *a);
     a->o = *o;
-    a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h};
+    a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h, NULL};
+    if (o->threads > 1 && !(a->so.pool = pool_create(o->threads)))
+        return -1;
     a->cols = cols < 1 ? 1 : cols;
     a->rows = rows < 2 ? 2 : rows;
     a->auto_on = o->autopilot || o->demo;
     a->demo = o->demo;
     a->ptr.last_real = -1e9;
     a->cur = -1;
-    if (app_switch(a, o->scene) != 0)
+    if (app_switch(a, o->scene) != 0) {
+        app_free(a);
         return -1;
+    }
     for (int k = 0; k < o->nsets; k++)
         if (scene_param_set(app_scene(a), a->st[a->cur], o->sets[k].param, o->sets[k].value)) {
             app_free(a);
@@ -56,6 +62,8 @@ void app_free(struct app *a)
         if (a->st[i])
             scenes[i]->destroy(a->st[i]);
     memset(a->st, 0, sizeof a->st);
+    pool_destroy(a->so.pool);
+    a->so.pool = NULL;
 }
 
 /* Lets go in the current scene (before leaving it). */

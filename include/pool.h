@@ -1,0 +1,29 @@
+/*
+ * pool.h — a small pool of worker threads, started once, for the solvers.
+ *
+ * Work is split by the caller into a fixed number of parts that does not depend
+ * on how many threads there are; pool_run() runs fn on every part and returns
+ * when all are done. A solver that writes each part's results to its own place
+ * and combines them in part order gets the same bits whatever the thread count.
+ * Idle workers sleep (a paused swirl uses no CPU). A NULL pool runs the parts
+ * in order on the calling thread.
+ */
+#ifndef SWIRL_POOL_H
+#define SWIRL_POOL_H
+
+#define POOL_MAX_THREADS 64
+
+struct pool;
+
+/* threads >= 1 (the caller counts as one); NULL when out of memory or threads
+ * cannot start. */
+struct pool *pool_create(int threads);
+void pool_destroy(struct pool *p);
+/* 1 for a NULL pool. */
+int pool_threads(const struct pool *p);
+/* fn(arg, part, nparts) for part = 0 .. nparts-1, in any order and on any
+ * thread; returns when every part has run. Never allocates. */
+void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void *arg,
+              int nparts);
+
+#endif
