@@ -36,6 +36,9 @@ SRC      = $(wildcard src/*/*.c)
 OBJ      = $(SRC:src/%.c=build/%.o)
 MAIN_OBJ = build/main.o
 TEST_SRC = $(wildcard tests/*.c)
+# Every object depends on every header (public and the solvers' private ones):
+# a small tree, so a full rebuild on a header change costs seconds.
+HDRS     = $(wildcard include/*.h src/*/*.h)
 TEST_OBJ = $(TEST_SRC:tests/%.c=build/tests/%.o)
 
 .PHONY: all run test unit sanitize bench fuzz demo install clean
@@ -45,11 +48,11 @@ all: swirl
 swirl: $(OBJ) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/%.o: src/%.c $(wildcard include/*.h) Makefile
+build/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
 
-build/tests/%.o: tests/%.c $(wildcard include/*.h) $(wildcard tests/*.h) Makefile
+build/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
@@ -82,10 +85,10 @@ sanitize:
 ifdef BUILD_SAN
 SAN_OBJ      = $(SRC:src/%.c=build-san/%.o) build-san/main.o
 SAN_TEST_OBJ = $(TEST_SRC:tests/%.c=build-san/tests/%.o)
-build-san/%.o: src/%.c $(wildcard include/*.h) Makefile
+build-san/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
-build-san/tests/%.o: tests/%.c $(wildcard include/*.h) $(wildcard tests/*.h) Makefile
+build-san/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
 build-san/swirl: $(SAN_OBJ)
