@@ -12,8 +12,18 @@
  * NULL. Returns the exit status. */
 int term_run(struct app_opts *o, bool color_auto, const char *record);
 
-/* Colour depth from the environment and terminfo: NO_COLOR, COLORTERM, then
- * terminfo RGB/Tc, then colors. (Needs setupterm or newterm first.) */
+/* What the colour depth is chosen from: the environment and terminfo. */
+struct term_env {
+    const char *no_color, *colorterm, *term, *sty, *tmux; /* the variables, or NULL */
+    bool rgb;            /* terminfo RGB or Tc */
+    int colors;          /* terminfo colors (-1: none) */
+};
+/* NO_COLOR (mono); inside GNU screen (STY unless TERM=tmux*, or TERM=screen*
+ * outside tmux) at
+ * most 256 colours, whatever COLORTERM says; then COLORTERM truecolor/24bit,
+ * terminfo RGB/Tc, terminfo colors. */
+enum color_mode term_color_choose(const struct term_env *e);
+/* The same from getenv and terminfo (needs setupterm or newterm first). */
 enum color_mode term_detect_color(void);
 
 #endif

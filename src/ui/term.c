@@ -171,24 +171,45 @@ static void term_size(int *cols, int *rows)
     }
 }
 
-enum color_mode term_detect_color(void)
+static bool starts_with(const char *s, const char *prefix)
 {
-    const char *nc = getenv("NO_COLOR");
-    if (nc && *nc)
+    return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The depth terminfo's colors gives. */
+static enum color_mode by_colors(int n)
+{
+    return n >= 256 ? COLOR_256 : n >= 16 ? COLOR_16 : n >= 8 ? COLOR_8 : COLOR_MONO;
+}
+
+enum color_mode term_color_choose(const struct term_env *e)
+{
+    if (e->no_color && *e->no_color)
         return COLOR_MONO;
-    const char *ct = getenv("COLORTERM");
+    /* GNU screen 4 turns 24-bit SGR into garbage, whatever COLORTERM the outer
+     * terminal exported: 256 colours at most (screen 5's `truecolor on` can't
+     * be told apart from here: --color truecolor). */
+    /* STY says screen runs somewhere above us, TERM says who is nearest: a
+     * tmux inside screen (TERM=tmux*) does its own conversion; TERM=screen*
+     * is screen's, or an old tmux's when TMUX is set and STY is not. */
+    bool sty = e->sty && *e->sty;
+    bool screen = (sty && !starts_with(e->term, "tmux")) ||
+                  (!e->tmux && starts_with(e->term, "screen"));
+    if (screen)
+        return by_colors(e->colors);
+    const char *ct = e->colorterm;
     if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
         return COLOR_TRUE;
-    if (tigetflag("RGB") > 0 || tigetflag("Tc") > 0)
-        return COLOR_TRUE;
-    int n = tigetnum("colors");
-    if (n >= 256)
-        return COLOR_256;
-    if (n >= 16)
-        return COLOR_16;
-    if (n >= 8)
-        return COLOR_8;
-    return COLOR_MONO;
+    return e->rgb ? COLOR_TRUE : by_colors(e->colors);
+}
+
+enum color_mode term_detect_color(void)
+{
+    struct term_env e = {
+        getenv("NO_COLOR"), getenv("COLORTERM"), getenv("TERM"), getenv("STY"), getenv("TMUX"),
+        tigetflag("RGB") > 0 || tigetflag("Tc") > 0, tigetnum("colors"),
+    };
+    return term_color_choose(&e);
 }
 
 /* Output pacing by DSR round trips (see the top of the file). */
