@@ -30,7 +30,7 @@ ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Iinclude
 # ncursesw: ask pkg-config, fall back to the usual names.
 CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS   = $(CURSES_LIBS) -lm
+LDLIBS   = $(CURSES_LIBS) -lm -pthread
 
 SRC      = $(wildcard src/*/*.c)
 OBJ      = $(SRC:src/%.c=build/%.o)

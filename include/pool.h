@@ -7,6 +7,9 @@
  * and combines them in part order gets the same bits whatever the thread count.
  * Idle workers sleep (a paused swirl uses no CPU). A NULL pool runs the parts
  * in order on the calling thread.
+ *
+ * One thread at a time calls pool_run() on a pool, and fn never calls it on the
+ * same pool. pool_span() is the usual way to cut n rows into the parts.
  */
 #ifndef SWIRL_POOL_H
 #define SWIRL_POOL_H
@@ -25,5 +28,13 @@ int pool_threads(const struct pool *p);
  * thread; returns when every part has run. Never allocates. */
 void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void *arg,
               int nparts);
+
+/* Part `part` of n items cut into nparts runs as even as can be: items
+ * [*lo, *hi), possibly empty; a function of (n, part, nparts) alone. */
+static inline void pool_span(int n, int part, int nparts, int *lo, int *hi)
+{
+    *lo = (int)((long long)n * part / nparts);
+    *hi = (int)((long long)n * (part + 1) / nparts);
+}
 
 #endif
