@@ -23,6 +23,9 @@
 #define APP_REF_FPS 30
 #define APP_DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
 #define APP_SETS_MAX 32  /* --set options */
+#define APP_HELP_LINES 48 /* the help overlay's lines, at most */
+#define APP_HELP_COLS 96
+#define APP_KEY_REPEAT 0.5 /* s: a key again this soon is the terminal's autorepeat */
 
 /* A --set NAME=VALUE, resolved against the first scene's parameters. */
 struct app_set {
@@ -67,6 +70,8 @@ struct app {
                           * switch, Ctrl-L, a resume */
     bool quit, paused, step_once, help, panel, kbd;
     int sel;             /* selected parameter in the panel */
+    int help_top;        /* first line of the help shown (it scrolls when tall) */
+    double kbd_button_at; /* app time of the last Space/Enter of the keyboard pointer */
     /* Pointer: where events put it, and what the scene has been told. */
     struct {
         float x, y;
@@ -93,6 +98,10 @@ struct app_binding {
 };
 extern const struct app_binding app_bindings[];
 extern const int app_nbindings;
+
+/* The help's lines (keys, the scene's keys, mouse, wheel) into lines; returns
+ * how many. Written from app_bindings, so it lists exactly what the keys do. */
+int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max);
 
 /* Returns 0, or -1 when the first scene cannot be created (nothing to free). */
 int app_init(struct app *a, const struct app_opts *o, int cols, int rows);

@@ -427,13 +427,21 @@ TEST(app_simulation_speed_does_not_depend_on_fps)
     }
 }
 
-/* Runs a stirred scene for n frames and returns its statistics (JSON). */
+/* Runs a stirred scene for n frames and returns its statistics (JSON) and a
+ * hash of the picture it then shows. */
 static void stirred_json(struct fix *x, int n, struct buf *out)
 {
     x->a.auto_on = true;
     frames(&x->a, n);
     buf_clear(out);
     app_json(&x->a, out, 0);
+    compose(x);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the cells */
+    const unsigned char *c = (const unsigned char *)x->f.cells.c;
+    size_t len = (size_t)x->f.cells.cols * (size_t)x->f.cells.rows * sizeof *x->f.cells.c;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    buf_printf(out, " picture %016llx", (unsigned long long)h);
 }
 
 /* Where a parameter needs others set first to show its effect at all: those
@@ -513,4 +521,98 @@ TEST(app_every_parameter_reaches_the_solver_by_panel_and_by_set)
         }
     }
     buf_free(&base), buf_free(&keys), buf_free(&set);
+}
+
+static bool alnum_at(struct fix *x, int col, int row)
+{
+    uint32_t ch = cells_at(&x->f.cells, col, row)->ch;
+    return ch < 128 && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                        (ch >= '0' && ch <= '9'));
+}
+
+/* --demo's captions fit the width, down to the smallest window: nothing cut
+ * off at either end, the scene's name and the hand-over always said. */
+TEST(app_demo_captions_fit_the_width)
+{
+    static const int widths[] = {APP_MIN_COLS, 40, 80, 100, 200};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        struct fix x;
+        struct app_opts o;
+        app_opts_default(&o);
+        o.demo = true;
+        init_opts(&x, &o, widths[k], 24);
+        for (int f = 0; f < 30 * 28; f++) {
+            frames(&x.a, 1);
+            if (f % 90 != 30)
+                continue;
+            compose(&x);
+            int w = widths[k];
+            CHECK_MSG(row_has(&x, 0, app_scene(&x.a)->name), "%d cols: no scene name", w);
+            CHECK_MSG(row_has(&x, 1, "any key"), "%d cols: no hand-over", w);
+            for (int r = 0; r < 2; r++)
+                CHECK_MSG(!alnum_at(&x, 0, r) && !alnum_at(&x, w - 1, r),
+                          "%d cols, %s: row %d cut at an end", w, app_scene(&x.a)->name, r);
+        }
+        done(&x);
+    }
+}
+
+/* At 40x12 the help and the panel scroll: every line can be reached, and the
+ * selected parameter is always in view. */
+TEST(app_help_and_panel_scroll_in_a_small_window)
+{
+    struct fix x;
+    init(&x, 2, 40, 12);
+    frames(&x.a, 2);
+    press(&x.a, '?');
+    compose(&x);
+    CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
+    bool q = false, wheel = false;
+    for (int i = 0; i < 40; i++) {
+        press(&x.a, IK_DOWN);
+        compose(&x);
+        for (int r = 0; r < 11; r++) {
+            q = q || row_has(&x, r, "q Esc");
+            wheel = wheel || row_has(&x, r, "wheel");
+        }
+    }
+    CHECK(q && wheel);
+    for (int i = 0; i < 40; i++)
+        press(&x.a, IK_UP);
+    compose(&x);
+    CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
+    press(&x.a, '?');
+    press(&x.a, 'p');
+    const struct scene_ops *s = app_scene(&x.a);
+    for (int i = 0; i < 2 * s->nparams; i++) {
+        compose(&x);
+        bool seen = false;
+        for (int r = 0; r < 11; r++)
+            seen = seen || row_has(&x, r, s->params[x.a.sel].label);
+        CHECK_MSG(seen, "parameter %d (%s) out of view", x.a.sel, s->params[x.a.sel].label);
+        press(&x.a, IK_DOWN);
+    }
+    done(&x);
+}
+
+/* The keyboard pointer's button: a held Space (the terminal's autorepeat)
+ * counts as one press, whatever number of repeats arrive. */
+TEST(app_keyboard_pointer_hold_ignores_autorepeat)
+{
+    for (int repeats = 1; repeats <= 12; repeats++) {
+        struct fix x;
+        init(&x, 0, 60, 20);
+        press(&x.a, 'm');
+        for (int i = 0; i < repeats; i++) {
+            press(&x.a, ' ');
+            if (i % 3 == 2)
+                frames(&x.a, 1); /* repeats ~30 ms apart span frames */
+        }
+        frames(&x.a, 1);
+        CHECK_MSG(x.a.ptr.down, "%d repeats: the button is not held", repeats);
+        frames(&x.a, 30); /* let go of the key; a second later, a new press */
+        press(&x.a, ' ');
+        CHECK_MSG(!x.a.ptr.down, "%d repeats: the next press did not let go", repeats);
+        done(&x);
+    }
 }

@@ -612,3 +612,68 @@ TEST_E2E(e2e_tolerance_changes_the_encoder_bytes)
     free(exact);
     free(loose);
 }
+
+/* Both caption rows of --demo are whole: neither starts nor ends in the middle
+ * of a word at the window's edges, and they say the scene and the hand-over. */
+static bool captions_whole(const char *screen, void *arg)
+{
+    int cols = *(int *)arg;
+    char r0[512], r1[512];
+    e2e_line_of(screen, 0, r0, sizeof r0);
+    e2e_line_of(screen, 1, r1, sizeof r1);
+    if (!strstr(r1, "any key") || (!strstr(r0, "dye") && !strstr(r0, "pbf")))
+        return false;
+    for (const char *r = r0; r; r = r == r0 ? r1 : NULL) {
+        size_t n = strlen(r);
+        bool edge = n > 0 && r[0] != ' ' && (unsigned char)r[0] < 128;
+        if (edge || ((int)n >= cols && (unsigned char)r[n - 1] < 128 && r[n - 1] != ' '))
+            return false;
+    }
+    return true;
+}
+
+TEST_E2E(e2e_demo_captions_fit_80_and_40_columns)
+{
+    static int widths[] = {80, 40};
+    for (int k = 0; k < 2; k++) {
+        CHECK(e2e_start_swirl(widths[k], 24, "COLORTERM=truecolor", "--demo"));
+        CHECK_MSG(e2e_wait(e2e_plain, captions_whole, &widths[k], E2E_DEADLINE),
+                  "%d columns:\n%s", widths[k], e2e_plain());
+        quit_and_stop();
+    }
+}
+
+TEST_E2E(e2e_help_and_panel_reach_their_last_line_at_40x12)
+{
+    CHECK(e2e_start_swirl(40, 12, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(hud_ready());
+    e2e_send_key("?");
+    CHECK(e2e_wait_for(e2e_plain, "swirl 0"));
+    for (int i = 0; i < 30; i++)
+        e2e_send_key("Down");
+    CHECK_MSG(e2e_wait_for(e2e_plain, "q Esc"), "help:\n%s", e2e_plain());
+    CHECK(e2e_wait_for(e2e_plain, "wheel"));
+    e2e_send_key("?");
+    e2e_send_key("p");
+    CHECK(e2e_wait_for(e2e_plain, "parameters"));
+    for (int i = 0; i < 11; i++)
+        e2e_send_key("Down");
+    CHECK_MSG(e2e_wait_for(e2e_plain, ">release with velocity"), "panel:\n%s", e2e_plain());
+    quit_and_stop();
+}
+
+TEST_E2E(e2e_autorepeat_does_not_flip_the_keyboard_pointer)
+{
+    CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(hud_ready());
+    e2e_send_key("m");
+    CHECK(e2e_wait_for(e2e_plain, "+"));
+    /* A held Space: the terminal sends it again and again, 30 ms apart. */
+    for (int i = 0; i < 14; i++) {
+        e2e_send_bytes(" ");
+        struct timespec ts = {0, 30 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK_MSG(e2e_wait_for(e2e_plain, "#"), "the button is not held:\n%s", e2e_plain());
+    quit_and_stop();
+}

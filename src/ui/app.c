@@ -43,6 +43,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     a->auto_on = o->autopilot || o->demo;
     a->demo = o->demo;
     a->ptr.last_real = -1e9;
+    a->kbd_button_at = -1e9;
     a->cur = -1;
     if (app_switch(a, o->scene) != 0) {
         app_free(a);
@@ -218,6 +219,7 @@ static int act_help(struct app *a, int k)
 {
     (void)k;
     a->help = !a->help;
+    a->help_top = 0;
     return APP_NONE;
 }
 static int act_panel(struct app *a, int k)
@@ -256,7 +258,12 @@ static int act_arrow(struct app *a, int k)
 {
     int dx = k == IK_LEFT ? -1 : k == IK_RIGHT ? 1 : 0, dy = k == IK_UP ? -1 : k == IK_DOWN ? 1 : 0;
     int n = app_scene(a)->nparams;
-    if (a->panel && n && dy)
+    if (a->help) { /* scroll the help when it is taller than the window */
+        char lines[APP_HELP_LINES][APP_HELP_COLS];
+        int room = a->rows - 3; /* above the HUD, inside the box's border */
+        int over = app_help(a, lines, APP_HELP_LINES) + 2 - room; /* + the output line */
+        a->help_top = clampi(a->help_top + dy, 0, over > 0 ? over : 0);
+    } else if (a->panel && n && dy)
         a->sel = (a->sel + n + dy) % n;
     else if (a->panel && dx)
         act_param(a, dx < 0 ? '-' : '+');
@@ -267,12 +274,17 @@ static int act_arrow(struct app *a, int k)
     }
     return APP_NONE;
 }
-/* Space: the keyboard pointer's button when it is on, else pause. */
+/* Space: the keyboard pointer's button when it is on, else pause. A press
+ * takes the button down or lets it go; a held key's autorepeats (the same key
+ * again within APP_KEY_REPEAT) change nothing, so holding it is one press. */
 static int act_space(struct app *a, int k)
 {
     if (!a->kbd)
         return act_pause(a, k);
-    pointer_set(a, a->ptr.x, a->ptr.y, !a->ptr.down, 0);
+    bool repeat = a->now - a->kbd_button_at < APP_KEY_REPEAT;
+    a->kbd_button_at = a->now;
+    if (!repeat)
+        pointer_set(a, a->ptr.x, a->ptr.y, !a->ptr.down, 0);
     a->ptr.last_real = a->now;
     return APP_NONE;
 }
@@ -293,14 +305,15 @@ const struct app_binding app_bindings[] = {
     {'.', act_step, ".", "advance one frame while paused"},
     {'r', act_restart, "r", "restart the scene"},
     {'p', act_panel, "p", "parameter panel"},
-    {IK_UP, act_arrow, "Up Down", "select a parameter"},
+    {IK_UP, act_arrow, "Up Down", "select a parameter (or scroll this help)"},
     {IK_DOWN, act_arrow, NULL, NULL},
     {IK_LEFT, act_arrow, "Left Right", "change it (also - and +)"},
     {IK_RIGHT, act_arrow, NULL, NULL},
     {'-', act_param, NULL, NULL},
     {'+', act_param, NULL, NULL},
     {'=', act_param, NULL, NULL},
-    {'m', act_kbd, "m", "keyboard pointer: arrows move, Space/Enter hold"},
+    {'m', act_kbd, "m", "keyboard pointer: arrows move it, Space/Enter press or"},
+    {0, NULL, "", "let go (a held key counts once)"},
     {IK_ENTER, act_enter, NULL, NULL},
     {'L' - 64, act_repaint, "Ctrl-L", "repaint the whole screen"},
     {'?', act_help, "?", "this help"},
@@ -309,6 +322,24 @@ const struct app_binding app_bindings[] = {
     {IK_ESC, act_escape, NULL, NULL},
 };
 const int app_nbindings = (int)(sizeof app_bindings / sizeof app_bindings[0]);
+
+int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
+{
+    const struct scene_ops *s = app_scene(a);
+    int n = 0;
+    snprintf(lines[n++], APP_HELP_COLS, "swirl %s - %s", SWIRL_VERSION, s->title);
+    lines[n++][0] = 0;
+    for (int i = 0; i < app_nbindings && n < max - 6; i++)
+        if (app_bindings[i].keys)
+            snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", app_bindings[i].keys,
+                     app_bindings[i].help);
+    if (s->keys)
+        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", s->name, s->keys);
+    lines[n++][0] = 0;
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "mouse", s->mouse);
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
+    return n;
+}
 
 static int key(struct app *a, int k)
 {
@@ -321,7 +352,7 @@ static int key(struct app *a, int k)
             return APP_NONE;
     }
     for (int i = 0; i < app_nbindings; i++)
-        if (app_bindings[i].key == k)
+        if (app_bindings[i].act && app_bindings[i].key == k)
             return app_bindings[i].act(a, k);
     if (app_scene(a)->key)
         app_scene(a)->key(a->st[a->cur], k);

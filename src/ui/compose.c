@@ -62,62 +62,74 @@ static void box(const struct app *a, struct cells *cells, int col, int row, int 
                     (struct cell){' ', COLOR_DEFAULT, mode_colour(a, box_bg)};
 }
 
+/* The help's lines: the app's (keys, scene, mouse) and what output costs. */
+static int help_lines(const struct app *a, const struct frame_stats *fs,
+                      char (*lines)[APP_HELP_COLS])
+{
+    int n = app_help(a, lines, APP_HELP_LINES);
+    if (fs->frames > 0 && n + 2 <= APP_HELP_LINES) {
+        lines[n++][0] = 0;
+        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %.1f KB a frame, %ld skipped (link behind)",
+                 "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
+    }
+    return n;
+}
+
+/* Centred; when it is taller than the canvas, a window on it that Up/Down
+ * scroll (the app keeps help_top), with a mark where more lies beyond. */
 static void help_overlay(const struct app *a, const struct frame_stats *fs,
                          struct cells *cells)
 {
-    char lines[48][96];
-    int n = 0;
-    const struct scene_ops *s = app_scene(a);
-    snprintf(lines[n++], 96, "swirl %s - %s", SWIRL_VERSION, s->title);
-    lines[n++][0] = 0;
-    for (int i = 0; i < app_nbindings && n < 40; i++)
-        if (app_bindings[i].keys)
-            snprintf(lines[n++], 96, "  %-11s %s", app_bindings[i].keys, app_bindings[i].help);
-    if (s->keys)
-        snprintf(lines[n++], 96, "  %-11s %s", s->name, s->keys);
-    lines[n++][0] = 0;
-    snprintf(lines[n++], 96, "  %-11s %s", "mouse", s->mouse);
-    snprintf(lines[n++], 96, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
-    if (fs->frames > 0) {
-        lines[n++][0] = 0;
-        snprintf(lines[n++], 96, "  %-11s %.1f KB a frame, %ld frames skipped (link behind)",
-                 "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
-    }
+    char lines[APP_HELP_LINES][APP_HELP_COLS];
+    int n = help_lines(a, fs, lines);
     int w = 0;
     for (int i = 0; i < n; i++)
         w = (int)strlen(lines[i]) > w ? (int)strlen(lines[i]) : w;
     w += 4;
-    int h = n + 2;
-    int col = (a->cols - w) / 2, row = (a->rows - 1 - h) / 2;
-    if (col < 0)
-        col = 0;
-    if (row < 0)
-        row = 0;
-    box(a, cells, col, row, w, h);
-    for (int i = 0; i < n; i++)
-        text(a, cells, col + 2, row + 1 + i, lines[i], i == 0 ? hud_key : hud_fg, box_bg);
+    int room = a->rows - 1, vis = n < room - 2 ? n : room - 2;
+    int top = clampi(a->help_top, 0, n - vis);
+    int col = clampi((a->cols - w) / 2, 0, a->cols), row = clampi((room - vis - 2) / 2, 0, room);
+    box(a, cells, col, row, w, vis + 2);
+    for (int i = 0; i < vis; i++)
+        text(a, cells, col + 2, row + 1 + i, lines[top + i], top + i == 0 ? hud_key : hud_fg,
+             box_bg);
+    int mark = (col + w < a->cols ? col + w : a->cols) - 3;
+    if (top > 0)
+        text(a, cells, mark, row, "^", hud_key, box_bg);
+    if (top + vis < n)
+        text(a, cells, mark, row + vis + 1, "v", hud_key, box_bg);
 }
 
+/* Top left; when the parameters do not all fit, the list scrolls so the
+ * selected one is always in view. */
 static void panel_overlay(const struct app *a, struct cells *cells)
 {
     const struct scene_ops *s = app_scene(a);
-    int w = 38, h = s->nparams + 3;
-    box(a, cells, 0, 0, w, h);
+    int room = a->rows - 1; /* above the HUD */
+    int vis = s->nparams < room - 1 ? s->nparams : room - 1;
+    bool footer = vis + 2 <= room;
+    int top = a->sel < vis ? 0 : a->sel - vis + 1;
+    int w = 38;
+    box(a, cells, 0, 0, w, vis + 1 + footer);
     text(a, cells, 2, 0, "parameters (Up/Down, Left/Right)", hud_key, box_bg);
-    for (int i = 0; i < s->nparams; i++) {
+    for (int k = 0; k < vis; k++) {
+        int i = top + k;
         char line[64], value[24];
         const struct param_def *d = &s->params[i];
         param_format(d, scene_param_get(s, a->st[a->cur], i), value, sizeof value);
         snprintf(line, sizeof line, "%-22s %s%s", d->label, value,
                  d->flags & PARAM_RESTART ? " *" : "");
         bool sel = i == a->sel;
-        if (sel && 1 + i < a->rows - 1)
+        if (sel)
             for (int c = 1; c < w - 1 && c < a->cols; c++)
-                cells_at(cells, c, 1 + i)->bg = mode_colour(a, box_sel);
-        text(a, cells, 1, 1 + i, sel ? ">" : " ", hud_key, sel ? box_sel : box_bg);
-        text(a, cells, 2, 1 + i, line, hud_fg, sel ? box_sel : box_bg);
+                cells_at(cells, c, 1 + k)->bg = mode_colour(a, box_sel);
+        const char *mark = sel ? ">" : k == 0 && top > 0 ? "^" : k == vis - 1 && i + 1 < s->nparams
+                                                                ? "v" : " ";
+        text(a, cells, 1, 1 + k, mark, hud_key, sel ? box_sel : box_bg);
+        text(a, cells, 2, 1 + k, line, hud_fg, sel ? box_sel : box_bg);
     }
-    text(a, cells, 2, 1 + s->nparams, "* restarts the scene", hud_dim, box_bg);
+    if (footer)
+        text(a, cells, 2, 1 + vis, "* restarts the scene", hud_dim, box_bg);
 }
 
 static void centred_over(const struct app *a, struct cells *cells, int row, const char *s,
@@ -140,17 +152,48 @@ static void hint(const struct app *a, struct cells *cells)
     centred_over(a, cells, (a->rows - 1) / 2, h, alpha);
 }
 
+/* The first of the candidates that fits the width, centred on the row. */
+static void fitted(const struct app *a, struct cells *cells, int row, const char *const *cand,
+                   int n, float alpha)
+{
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(cand[i]) <= a->cols || i == n - 1) {
+            centred_over(a, cells, row, cand[i], alpha);
+            return;
+        }
+}
+
+/* The part of s before the first of the stops, or all of it. */
+static void head_of(const char *s, const char *stops, char *out, size_t n)
+{
+    snprintf(out, n, "%.*s", (int)strcspn(s, stops), s);
+    size_t len = strlen(out);
+    while (len > 0 && out[len - 1] == ' ')
+        out[--len] = 0;
+}
+
+/* --demo: what the scene is and what to try, shortened to fit: the long form,
+ * then its first halves, then the least that still says it. */
 static void caption(const struct app *a, struct cells *cells)
 {
     if (!a->demo)
         return;
     const struct scene_ops *s = app_scene(a);
-    char line[160];
-    snprintf(line, sizeof line, " %d %s: %s ", a->cur + 1, s->name, s->title);
-    centred_over(a, cells, 0, line, 1.0f);
-    snprintf(line, sizeof line, " %s  |  %s  |  any key takes over ", s->mouse,
+    char full[160], mid[96], least[48], title[64], mouse[96];
+    head_of(s->title, ":", title, sizeof title);
+    head_of(s->mouse, "(;", mouse, sizeof mouse);
+    snprintf(full, sizeof full, " %d %s: %s ", a->cur + 1, s->name, s->title);
+    snprintf(mid, sizeof mid, " %d %s: %s ", a->cur + 1, s->name, title);
+    snprintf(least, sizeof least, " %d %s ", a->cur + 1, s->name);
+    const char *const top[] = {full, mid, least};
+    fitted(a, cells, 0, top, 3, 1.0f);
+    char l1[192], l2[128], l3[128];
+    snprintf(l1, sizeof l1, " %s  |  %s  |  any key takes over ", s->mouse,
              s->keys ? s->keys : "r restart");
-    centred_over(a, cells, 1, line, 0.85f);
+    snprintf(l2, sizeof l2, " %s  |  any key takes over ", mouse);
+    snprintf(l3, sizeof l3, " %s | any key ", mouse);
+    const char *const bottom[] = {l1, l2, l3, " any key takes over ", " any key "};
+    fitted(a, cells, 1, bottom, 5, 0.85f);
 }
 
 static void kbd_pointer(const struct app *a, struct cells *cells)
