@@ -3,25 +3,29 @@
  *
  * Points are given as two float arrays (x, y) in any units. The grid's cell size is
  * the search radius, so the neighbours of a point lie in its own cell and the 8
- * around it. nsearch_build() sorts the points into cells (count, prefix sum,
- * scatter: O(n), no hashing) and then writes, for each of the first `nquery`
- * points, the indices of all points j != i with |x_i - x_j|^2 - radius^2 < 1e-6
- * (the criterion of pbf.html) into one flat list: the neighbours of point i are
- * nbr[start[i]] .. nbr[start[i+1]-1], in increasing index order of cell scan.
- * The grid spans the bounding box of the points each build, so points may be
- * anywhere; storage grows as needed and is kept between builds (no allocation
- * once sizes are stable).
+ * around it. nsearch_grid() sorts the points into cells (count, prefix sum,
+ * scatter: O(n), no hashing); then nsearch_query() gives the neighbours of one
+ * point: the indices of all points j != i with |x_i - x_j|^2 - radius^2 < 1e-6
+ * (the criterion of pbf.html), in cell-scan order. Queries only read the grid, so
+ * any number may run at once on different threads. nsearch_build() is both for
+ * the first `nquery` points, into one flat list: the neighbours of point i are
+ * nbr[start[i]] .. nbr[start[i+1]-1]. The grid spans the bounding box of the
+ * points each build, so points may be anywhere; storage grows as needed and is
+ * kept between builds (no allocation once sizes are stable).
  */
 #ifndef SWIRL_NSEARCH_H
 #define SWIRL_NSEARCH_H
 
 struct nsearch {
     float radius;
+    int n;               /* points in the grid */
     int gw, gh;          /* grid size in cells */
     int ncell_cap;
     int *cell_start;     /* gw*gh+1 prefix sums */
     int *cell_of;        /* cell index of each point */
     int *sorted;         /* point indices sorted by cell */
+    int *rank;           /* where each point is in sorted[] */
+    float *sx, *sy;      /* the points' coordinates in sorted order */
     int npoint_cap;
     int *start;          /* nquery+1 offsets into nbr */
     int *nbr;            /* neighbour indices */
@@ -30,7 +34,16 @@ struct nsearch {
 
 void nsearch_init(struct nsearch *ns);
 void nsearch_free(struct nsearch *ns);
-/* Returns 0, or -1 when memory ran out (the lists are then empty). */
+/* Sorts n points into cells of the given radius (the lists are left alone);
+ * 0, or -1 (bad arguments, out of memory). */
+int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius);
+/* After nsearch_grid: an upper bound on the neighbours of point i (the points in
+ * the 3x3 cells around it), and the neighbours themselves, written to out (room
+ * for nsearch_candidates entries); returns how many. */
+int nsearch_candidates(const struct nsearch *ns, int i);
+int nsearch_query(const struct nsearch *ns, int i, int *out);
+/* The grid and the flat lists of the first nquery points. Returns 0, or -1 when
+ * memory ran out (the lists are then empty). */
 int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
                   float radius);
 

@@ -6,9 +6,10 @@
  * corner at (minx + cx*cell, miny + cy*cell). Points are sorted by cell with a
  * stable counting sort: cell_start[c] counts, a prefix sum turns the counts into
  * offsets, and a scatter writes sorted[] so that the points of cell c are
- * sorted[cell_start[c] .. cell_start[c+1]-1] in increasing index. The cells of
+ * sorted[cell_start[c] .. cell_start[c+1]-1] in increasing index, with their
+ * coordinates beside them (sx, sy) and each point's place in rank[]. The cells of
  * one grid row are contiguous in sorted[], so the 3x3 block around a point is
- * three contiguous runs.
+ * three contiguous runs, and a query reads coordinates from them in order.
  *
  * The cell is the search radius widened to the reach of the criterion
  * dist2 - radius2 < 1e-6 (plus a relative margin for float rounding), so the
@@ -19,9 +20,10 @@
  * are never below the radius). Cell coordinates are computed in double so that
  * a point's cell is exact to far below the margin.
  *
- * Output, for the first nquery points: neighbours of i are
- * nbr[start[i] .. start[i+1]-1], in cell-scan order (rows bottom to top, cells
- * left to right, then point index). All arrays grow with realloc and are kept.
+ * A query lists the neighbours of one point in cell-scan order (rows bottom to
+ * top, cells left to right, then point index); nsearch_build's flat lists are
+ * the queries of the first nquery points one after the other: neighbours of i
+ * are nbr[start[i] .. start[i+1]-1]. All arrays grow with realloc and are kept.
  */
 #include "nsearch.h"
 #include "sim_common.h"
@@ -52,6 +54,9 @@ void nsearch_free(struct nsearch *ns)
     free(ns->cell_start);
     free(ns->cell_of);
     free(ns->sorted);
+    free(ns->rank);
+    free(ns->sx);
+    free(ns->sy);
     free(ns->start);
     free(ns->nbr);
     nsearch_init(ns);
@@ -74,7 +79,8 @@ static int grow_points(struct nsearch *ns, int n)
     if (n <= ns->npoint_cap)
         return 0;
     if (SIM_RESIZE(ns->cell_of, (size_t)n) != 0 || SIM_RESIZE(ns->sorted, (size_t)n) != 0 ||
-        SIM_RESIZE(ns->start, (size_t)n + 1) != 0)
+        SIM_RESIZE(ns->rank, (size_t)n) != 0 || SIM_RESIZE(ns->sx, (size_t)n) != 0 ||
+        SIM_RESIZE(ns->sy, (size_t)n) != 0 || SIM_RESIZE(ns->start, (size_t)n + 1) != 0)
         return -1;
     ns->npoint_cap = n;
     return 0;
@@ -166,8 +172,13 @@ static void sort_into_cells(struct nsearch *ns, const float *x, const float *y, 
     for (int c = 1; c < ncell; c++)
         cs[c] += cs[c - 1];
     cs[ncell] = n;
-    for (int i = n - 1; i >= 0; i--)
-        ns->sorted[--cs[ns->cell_of[i]]] = i;
+    for (int i = n - 1; i >= 0; i--) {
+        const int k = --cs[ns->cell_of[i]];
+        ns->sorted[k] = i;
+        ns->rank[i] = k;
+        ns->sx[k] = x[i];
+        ns->sy[k] = y[i];
+    }
 }
 
 /* Room in nbr for len + more entries (growing by NSEARCH_GROWTH); 0 or -1. */
@@ -185,61 +196,91 @@ static int reserve_nbr(struct nsearch *ns, int len, int more)
     return grow_ints(&ns->nbr, &ns->nbr_cap, (int)want);
 }
 
-/* The neighbour lists of the first nquery points, from the sorted cells: each
- * point scans the (up to) 3x3 cells around its own, three contiguous runs of
- * sorted[]. 0 or -1. */
-static int list_neighbours(struct nsearch *ns, const float *x, const float *y, int nquery,
-                           float radius2)
+/* The cells around point i's own, clamped to the grid. */
+struct block {
+    int x0, x1, y0, y1;
+};
+
+static struct block block_of(const struct nsearch *ns, int i)
+{
+    const int c = ns->cell_of[i];
+    const int cx = c % ns->gw, cy = c / ns->gw;
+    return (struct block){cx > 0 ? cx - 1 : 0, cx < ns->gw - 1 ? cx + 1 : cx,
+                          cy > 0 ? cy - 1 : 0, cy < ns->gh - 1 ? cy + 1 : cy};
+}
+
+int nsearch_candidates(const struct nsearch *ns, int i)
 {
     const int *cs = ns->cell_start;
+    const struct block b = block_of(ns, i);
+    int candidates = 0;
+    for (int row = b.y0; row <= b.y1; row++)
+        candidates += cs[row * ns->gw + b.x1 + 1] - cs[row * ns->gw + b.x0];
+    return candidates;
+}
+
+int nsearch_query(const struct nsearch *ns, int i, int *out)
+{
+    const int *restrict cs = ns->cell_start, *restrict sorted = ns->sorted;
+    const float *restrict sx = ns->sx, *restrict sy = ns->sy;
+    const float radius2 = ns->radius * ns->radius;
+    const struct block b = block_of(ns, i);
+    const float xi = sx[ns->rank[i]], yi = sy[ns->rank[i]];
+    int len = 0;
+    for (int row = b.y0; row <= b.y1; row++) {
+        const int end = cs[row * ns->gw + b.x1 + 1];
+        for (int k = cs[row * ns->gw + b.x0]; k < end; k++) {
+            /* Branch-free compaction: always write, advance on a match (out has
+             * room for every candidate). */
+            const int j = sorted[k];
+            const float dx = xi - sx[k], dy = yi - sy[k];
+            out[len] = j;
+            len += (j != i) & (dx * dx + dy * dy - radius2 < NSEARCH_SLACK);
+        }
+    }
+    return len;
+}
+
+/* The neighbour lists of the first nquery points, one query after the other;
+ * 0 or -1. */
+static int list_neighbours(struct nsearch *ns, int nquery)
+{
     int len = 0;
     for (int i = 0; i < nquery; i++) {
-        const int c = ns->cell_of[i];
-        const int cx = c % ns->gw, cy = c / ns->gw;
-        const int x0 = cx > 0 ? cx - 1 : 0, x1 = cx < ns->gw - 1 ? cx + 1 : cx;
-        const int y0 = cy > 0 ? cy - 1 : 0, y1 = cy < ns->gh - 1 ? cy + 1 : cy;
-
-        int candidates = 0;
-        for (int row = y0; row <= y1; row++)
-            candidates += cs[row * ns->gw + x1 + 1] - cs[row * ns->gw + x0];
-        if (reserve_nbr(ns, len, candidates) != 0)
+        if (reserve_nbr(ns, len, nsearch_candidates(ns, i)) != 0)
             return -1;
-
-        const float xi = x[i], yi = y[i];
-        for (int row = y0; row <= y1; row++) {
-            const int end = cs[row * ns->gw + x1 + 1];
-            for (int k = cs[row * ns->gw + x0]; k < end; k++) {
-                /* Branch-free compaction: always write, advance on a match (the
-                 * capacity covers every candidate). */
-                const int j = ns->sorted[k];
-                const float dx = xi - x[j], dy = yi - y[j];
-                const float dist2 = dx * dx + dy * dy;
-                ns->nbr[len] = j;
-                len += (j != i) & (dist2 - radius2 < NSEARCH_SLACK);
-            }
-        }
+        len += nsearch_query(ns, i, ns->nbr + len);
         ns->start[i + 1] = len;
     }
+    return 0;
+}
+
+int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius)
+{
+    ns->n = 0;
+    if (n < 0 || !(radius > 0.0f) || !isfinite(radius))
+        return -1;
+    if (grow_points(ns, n < 1 ? 1 : n) != 0)
+        return -1;
+    ns->radius = radius;
+    const struct bounds b = finite_bounds(x, y, n);
+    const double cell = choose_cell(ns, b, radius * radius, n);
+    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
+        return -1;
+    sort_into_cells(ns, x, y, n, b, cell);
+    ns->n = n;
     return 0;
 }
 
 int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
                   float radius)
 {
-    if (n < 0 || nquery < 0 || nquery > n || !(radius > 0.0f) || !isfinite(radius))
+    if (n < 0 || nquery < 0 || nquery > n)
         return fail(ns, 0);
-    if (grow_points(ns, n < 1 ? 1 : n) != 0)
-        return fail(ns, 0);
-    ns->radius = radius;
-    ns->start[0] = 0;
-
-    const float radius2 = radius * radius;
-    const struct bounds b = finite_bounds(x, y, n);
-    const double cell = choose_cell(ns, b, radius2, n);
-    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
+    if (nsearch_grid(ns, x, y, n, radius) != 0)
         return fail(ns, nquery);
-    sort_into_cells(ns, x, y, n, b, cell);
-    if (list_neighbours(ns, x, y, nquery, radius2) != 0)
+    ns->start[0] = 0;
+    if (list_neighbours(ns, nquery) != 0)
         return fail(ns, nquery);
     return 0;
 }
