@@ -85,6 +85,8 @@ struct app {
     double now;          /* app time in seconds (advanced by frames) */
     double shown_at;     /* when the current scene was shown (hint) */
     double step_ms;      /* mean ms per step (exponential average) */
+    int dropped, dropped_of; /* steps the frame's budget dropped, of how many due, */
+    double dropped_at;   /* and when (app time): the HUD says so for a while */
     double demo_t0;
     bool demo;
 };
@@ -110,6 +112,9 @@ void app_resize(struct app *a, int cols, int rows);
 int app_input(struct app *a, const struct input_event *ev);
 /* Advances one frame of dt seconds; clock() reads a monotonic clock for timing. */
 void app_advance(struct app *a, double dt, double (*clock)(void));
+/* The same, but the frame's steps stop once they have taken `budget` seconds
+ * of clock() (0: no limit); the rest are dropped, and the HUD says so. */
+void app_advance_within(struct app *a, double dt, double (*clock)(void), double budget);
 /* Runs exactly n steps of the current scene over dt seconds of app time, with
  * the pointer (and --auto) as app_advance does; returns their wall time (s). */
 double app_run_steps(struct app *a, double dt, int n, double (*clock)(void));

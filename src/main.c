@@ -4,6 +4,7 @@
  * the problem and exit status 2, before anything else happens.
  */
 #include "bench.h"
+#include "cast.h"
 #include "headless.h"
 #include "pool.h"
 #include "scene.h"
@@ -42,7 +43,8 @@ static const char usage[] =
     "  --grid WxH          dye: simulation grid instead of the canvas size\n"
     "  --set NAME=VALUE    set a panel parameter of the first scene before it starts\n"
     "                      (repeatable; --set help lists the scene's parameters)\n"
-    "  --record FILE.cast  record the session as asciicast v2\n"
+    "  --record FILE.cast  record the session as asciicast v2 (an existing file\n"
+    "                      only with --overwrite)\n"
     "  --headless          run without a terminal; needs --steps or --record\n"
     "  --size COLSxROWS    virtual terminal for --headless (default 80x24)\n"
     "  --steps N           headless: simulation steps to run\n"
@@ -135,6 +137,7 @@ enum {
     OPT_SCENE = 256, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
     OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
+    OPT_OVERWRITE,
 };
 
 static const struct option options[] = {
@@ -149,22 +152,22 @@ static const struct option options[] = {
     {"seconds", required_argument, 0, OPT_SECONDS}, {"bench", no_argument, 0, OPT_BENCH},
     {"help", no_argument, 0, OPT_HELP},           {"version", no_argument, 0, OPT_VERSION},
     {"set", required_argument, 0, OPT_SET},       {"threads", required_argument, 0, OPT_THREADS},
-    {0, 0, 0, 0},
+    {"overwrite", no_argument, 0, OPT_OVERWRITE}, {0, 0, 0, 0},
 };
 
-/* Can the file be created or overwritten? Checked before anything else runs. */
-static void check_writable(const char *path)
+/* Can the recording go there? Checked before anything else runs; the file
+ * itself is created only once swirl is running. */
+static void check_record(const char *path, bool overwrite)
 {
-    FILE *f = fopen(path, "a");
-    if (!f)
-        die("cannot write %s: %s", path, strerror(errno));
-    fclose(f);
+    char why[512];
+    if (cast_check(path, overwrite, why, sizeof why) != 0)
+        die("--record: %s", why);
 }
 
 /* What the command line asked for. */
 struct cli {
     struct app_opts o;
-    bool color_auto, glyphs_auto, headless, bench, size_given, scene_given, alone;
+    bool color_auto, glyphs_auto, headless, bench, size_given, scene_given, overwrite;
     const char *record;
     const char *drawing; /* the first option given that only matters when drawing */
     int cols, rows;
@@ -218,6 +221,7 @@ static void option(struct cli *c, int opt, const char *arg)
         break;
     case OPT_GRID: parse_size("--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h); break;
     case OPT_RECORD: c->record = arg; break;
+    case OPT_OVERWRITE: c->overwrite = true; break;
     case OPT_HEADLESS: c->headless = true; break;
     case OPT_SIZE:
         parse_size("--size", arg, 1, 2, &c->cols, &c->rows);
@@ -281,6 +285,8 @@ static void check_combinations(const struct cli *c)
         die("--grid is for the dye scene");
     if (c->o.preset_seed && c->o.scene == 0)
         die("--preset seed is for pbf and cloth (the dye scene has no seed page)");
+    if (c->overwrite && !c->record)
+        die("--overwrite is for --record FILE");
     if (c->nsets && c->o.demo)
         die("--set is for the first scene: it does not go with --demo");
 }
@@ -340,7 +346,7 @@ static int run_headless(struct cli *c)
     if (c->record) {
         if (c->steps >= 0 || c->every > 0)
             die("--steps and --every are for statistics; a recording takes --seconds");
-        check_writable(c->record);
+        check_record(c->record, c->overwrite);
         struct record_stats st;
         int rc = headless_record(&c->o, c->cols, c->rows, c->seconds < 0 ? 10.0 : c->seconds,
                                  c->record, &st);
@@ -385,6 +391,6 @@ int main(int argc, char **argv)
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         die("not a terminal (use --headless for runs without one)");
     if (c.record)
-        check_writable(c.record);
+        check_record(c.record, c.overwrite);
     return term_run(&c.o, c.color_auto, c.record);
 }

@@ -616,3 +616,39 @@ TEST(app_keyboard_pointer_hold_ignores_autorepeat)
         done(&x);
     }
 }
+
+static double slow_now;
+/* A clock on which every reading is 10 ms after the last: each step "costs"
+ * 10 ms. */
+static double slow_clock(void) { return slow_now += 0.010; }
+
+/* A scene too costly for the frame runs fewer steps, says so in the HUD, and R
+ * brings back its defaults. */
+TEST(app_costly_frames_drop_steps_and_say_so)
+{
+    struct fix x;
+    init(&x, 1, 80, 24);
+    long before = x.a.steps[1];
+    for (int f = 0; f < 10; f++)
+        app_advance_within(&x.a, 1.0 / 30, slow_clock, 0.7 / 30);
+    long ran = x.a.steps[1] - before;
+    CHECK_MSG(ran >= 10 && ran <= 40, "%ld steps in 10 frames of 8 (23 ms budget, 10 ms each)",
+              ran);
+    compose(&x);
+    CHECK(row_has(&x, 23, "slow: 3 of 8 steps"));
+    /* With no budget every step runs. */
+    before = x.a.steps[1];
+    app_advance(&x.a, 1.0 / 30, slow_clock);
+    CHECK_INT(x.a.steps[1] - before, 8);
+    /* R: the defaults again. */
+    const struct scene_ops *s = app_scene(&x.a);
+    int g = scene_param_find(s, "gravity");
+    double g0 = scene_param_get(s, x.a.st[1], g);
+    CHECK(scene_param_set(s, x.a.st[1], g, 100) == 0);
+    press(&x.a, 'R');
+    CHECK(scene_param_get(s, x.a.st[1], g) == g0);
+    frames(&x.a, 40);
+    compose(&x);
+    CHECK(!row_has(&x, 23, "slow"));
+    done(&x);
+}

@@ -5,6 +5,7 @@
  * cannot be created for want of memory.
  */
 #include "e2e.h"
+#include "scene.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -96,12 +97,11 @@ TEST_E2E(cli_set_help_lists_every_parameter_with_its_default)
 {
     static const struct {
         const char *scene;
-        int n;
         const char *line;
     } want[] = {
-        {"dye", 9, "dye-decay              0.5 /s       0 to 5"},
-        {"pbf", 9, "max-iterations         100          1 to 500, whole"},
-        {"cloth", 12, "fixed-particles        2            1, 2 or 4  *"},
+        {"dye", "dye-decay              0.5 /s       0 to 5"},
+        {"pbf", "max-iterations         100          1 to 500, whole"},
+        {"cloth", "fixed-particles        2            1, 2 or 4  *"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         char args[64];
@@ -111,7 +111,14 @@ TEST_E2E(cli_set_help_lists_every_parameter_with_its_default)
         for (const char *p = r.out; *p; p++)
             lines += *p == '\n';
         CHECK_INT(r.status, 0);
-        CHECK_MSG(lines == want[i].n + 1, "%s: %d lines:\n%s", want[i].scene, lines, r.out);
+        const struct scene_ops *s = scenes[scene_find(want[i].scene)];
+        CHECK_MSG(lines == s->nparams + 1, "%s: %d lines:\n%s", want[i].scene, lines, r.out);
+        for (int k = 0; k < s->nparams; k++) { /* every parameter, by its command-line name */
+            char name[64], at[72];
+            param_name(&s->params[k], name, sizeof name);
+            snprintf(at, sizeof at, "\n  %s ", name);
+            CHECK_MSG(strstr(r.out, at) != NULL, "%s: no %s", want[i].scene, name);
+        }
         CHECK_MSG(strstr(r.out, want[i].line) != NULL, "%s lacks '%s':\n%s", want[i].scene,
                   want[i].line, r.out);
         run_free(&r);
@@ -184,4 +191,128 @@ TEST_E2E(cli_first_scene_out_of_memory_fails_cleanly)
     CHECK(e2e_wait_for(e2e_plain, "cannot start the scene"));
     CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "modes: %s", e2e_modes());
     e2e_stop();
+}
+
+/* Recordings never cost a file: an existing one is refused (kept as it was)
+ * unless --overwrite, nothing is created before swirl is sure to run, and
+ * what is not a regular file in a writable folder is refused at once. */
+TEST_E2E(cli_record_refuses_what_it_would_spoil)
+{
+    char dir[64], keep[96], args[256];
+    snprintf(dir, sizeof dir, "/tmp/swirl-rec-%d", (int)getpid());
+    snprintf(keep, sizeof keep, "%s/keep.cast", dir);
+    e2e_sh("rm -rf %s && mkdir -p %s && printf 'precious' > %s && mkfifo %s/fifo", dir, dir,
+           keep, dir);
+    snprintf(args, sizeof args, "--headless --seconds 1 --record %s", keep);
+    check_refused(args, "exists (--overwrite replaces it)");
+    size_t n;
+    char *kept = e2e_slurp(keep, &n);
+    CHECK(kept && strcmp(kept, "precious") == 0);
+    free(kept);
+    /* A terminal type with no terminfo: the file is not touched, and a new one
+     * is not created. */
+    snprintf(args, sizeof args, "cd %s && TERM=no-such-term script -qec '%s/swirl --record "
+             "keep.cast --overwrite; %s/swirl --record new.cast' /dev/null >/dev/null 2>&1",
+             dir, getenv("PWD") ? getenv("PWD") : ".", getenv("PWD") ? getenv("PWD") : ".");
+    e2e_sh("%s", args);
+    kept = e2e_slurp(keep, &n);
+    CHECK_MSG(kept && strcmp(kept, "precious") == 0, "keep.cast: %s", kept ? kept : "(gone)");
+    free(kept);
+    snprintf(args, sizeof args, "%s/new.cast", dir);
+    CHECK_MSG(access(args, F_OK) != 0, "new.cast was created");
+    /* Not a regular file, not a writable place: refused at once (a FIFO would
+     * block an open for writing). */
+    snprintf(args, sizeof args, "--headless --seconds 1 --record %s/fifo --overwrite", dir);
+    check_refused(args, "not a regular file");
+    snprintf(args, sizeof args, "--headless --seconds 1 --record %s --overwrite", dir);
+    check_refused(args, "is a directory");
+    check_refused("--headless --seconds 1 --record /dev/full --overwrite", "not a regular file");
+    check_refused("--headless --seconds 1 --record /proc/swirl.cast", "/proc");
+    check_refused("--headless --seconds 1 --record /no/such/dir/x.cast", "/no/such/dir");
+    /* --overwrite replaces it with a whole recording, and leaves no temporary. */
+    snprintf(args, sizeof args, "--headless --seconds 1 --record %s --overwrite", keep);
+    struct run r = swirl(args);
+    CHECK_INT(r.status, 0);
+    run_free(&r);
+    kept = e2e_slurp(keep, &n);
+    CHECK(kept && strncmp(kept, "{\"version\": 2", 13) == 0);
+    free(kept);
+    CHECK_MSG(e2e_sh("test -z \"$(ls -A %s | grep -v '^keep.cast$\\|^fifo$')\"", dir) == 0,
+              "leftovers in %s", dir);
+    e2e_sh("rm -rf %s", dir);
+}
+
+/* Every line a whole asciicast event (or the header). */
+static bool valid_cast(const char *text)
+{
+    if (!text || strncmp(text, "{\"version\": 2", 13) != 0)
+        return false;
+    for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        const char *end = strchr(p + 1, '\n');
+        if (!end || p[1] != '[' || end[-1] != ']')
+            return false;
+    }
+    return text[strlen(text) - 1] == '\n';
+}
+
+/* A disk that fills up in the middle: recording stops, what was written stays a
+ * valid recording, swirl says so and goes on to the end. */
+TEST_E2E(cli_record_on_a_full_disk_keeps_a_valid_file)
+{
+    char dir[64], args[256];
+    snprintf(dir, sizeof dir, "/tmp/swirl-full-%d", (int)getpid());
+    if (e2e_sh("mkdir -p %s && mount -t tmpfs -o size=256k tmpfs %s 2>/dev/null", dir, dir)) {
+        printf("skipped cli_record_on_a_full_disk_keeps_a_valid_file: cannot mount a tmpfs\n");
+        e2e_sh("rmdir %s", dir);
+        return;
+    }
+    snprintf(args, sizeof args, "--headless --scene dye --auto --seconds 20 --record %s/a.cast",
+             dir);
+    struct run r = swirl(args);
+    CHECK_MSG(r.status == 1 && strstr(r.err, "recording stopped at") &&
+                  strstr(r.err, "No space left"), "status %d: %s", r.status, r.err);
+    run_free(&r);
+    snprintf(args, sizeof args, "%s/a.cast", dir);
+    size_t n;
+    char *cast = e2e_slurp(args, &n);
+    CHECK_MSG(cast && n > 1000 && valid_cast(cast), "a.cast: %zu bytes", cast ? n : 0);
+    free(cast);
+    e2e_sh("umount %s; rmdir %s", dir, dir);
+}
+
+static char pane_pid[32];
+/* "gone" once the pane's swirl has ended. */
+static const char *swirl_state(void)
+{
+    return e2e_sh("pgrep -P %s -x swirl >/dev/null", pane_pid) == 0 ? "running" : "gone";
+}
+
+/* Killed in the middle of a recording over an existing file: the old file
+ * stays whole (the recording was going to a temporary beside it); ended by
+ * SIGTERM: the new one is whole. */
+TEST_E2E(cli_record_killed_in_the_middle)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/swirl-kill-%d.cast", (int)getpid());
+    e2e_sh("printf 'old' > %s", path);
+    static const char *const sig[] = {"KILL", "TERM"};
+    for (int k = 0; k < 2; k++) {
+        char args[128];
+        snprintf(args, sizeof args, "--record %s --overwrite", path);
+        CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", args));
+        CHECK(e2e_wait_for(e2e_plain, "ms/step"));
+        snprintf(pane_pid, sizeof pane_pid, "%s", e2e_tmux("display -p -t e '#{pane_pid}'"));
+        pane_pid[strcspn(pane_pid, "\n")] = 0;
+        e2e_sh("pkill -%s -P %s -x swirl", sig[k], pane_pid);
+        CHECK(e2e_wait_for(swirl_state, "gone"));
+        e2e_stop();
+        size_t n;
+        char *got = e2e_slurp(path, &n);
+        if (k == 0)
+            CHECK_MSG(got && strcmp(got, "old") == 0, "after SIGKILL: %.20s", got ? got : "");
+        else
+            CHECK_MSG(got && valid_cast(got), "after SIGTERM: not a whole recording");
+        free(got);
+    }
+    e2e_sh("rm -f %s /tmp/.swirl-kill-%d.cast.*", path, (int)getpid());
 }

@@ -215,6 +215,24 @@ static int act_restart(struct app *a, int k)
     a->shown_at = a->now;
     return APP_NONE;
 }
+/* R: the scene as it starts, with its default parameters (a way back from
+ * settings that blew it up). */
+static int act_reset(struct app *a, int k)
+{
+    (void)k;
+    const struct scene_ops *s = app_scene(a);
+    void *fresh = s->create(&a->so, app_canvas_w(a) < APP_MIN_COLS ? APP_MIN_COLS
+                                                                    : app_canvas_w(a),
+                            app_too_small(a) ? 2 * (APP_MIN_ROWS - 1) : app_canvas_h(a));
+    if (!fresh)
+        return APP_NONE; /* out of memory: keep what there is */
+    s->destroy(a->st[a->cur]);
+    a->st[a->cur] = fresh;
+    a->ptr.scene_down = false;
+    a->shown_at = a->now;
+    a->dropped = 0;
+    return APP_NONE;
+}
 static int act_help(struct app *a, int k)
 {
     (void)k;
@@ -304,6 +322,7 @@ const struct app_binding app_bindings[] = {
     {' ', act_space, "Space", "pause / resume"},
     {'.', act_step, ".", "advance one frame while paused"},
     {'r', act_restart, "r", "restart the scene"},
+    {'R', act_reset, "R", "reset the scene to its default parameters"},
     {'p', act_panel, "p", "parameter panel"},
     {IK_UP, act_arrow, "Up Down", "select a parameter (or scroll this help)"},
     {IK_DOWN, act_arrow, NULL, NULL},
@@ -401,7 +420,11 @@ static void demo_tour(struct app *a)
     }
 }
 
-double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
+/* n steps over dt, each with its share of the pointer's path; with a budget
+ * (seconds of clock()), the steps stop once it is spent and the rest of the
+ * frame's are dropped (counted for the HUD): input is read again in time
+ * whatever a step costs. */
+static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
     a->now += dt;
     demo_tour(a);
@@ -434,6 +457,10 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
         p.x1 = piece[2 * p.npath - 2], p.y1 = piece[2 * p.npath - 1];
         s->step(st, &p);
         a->ptr.scene_down = want;
+        if (budget > 0.0 && k + 1 < n && clock() - t0 > budget) {
+            a->dropped = n - (k + 1), a->dropped_of = n, a->dropped_at = a->now;
+            n = k + 1;
+        }
     }
     double wall = clock() - t0;
     double ms = wall * 1000.0 / n;
@@ -444,7 +471,12 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
     return wall;
 }
 
-void app_advance(struct app *a, double dt, double (*clock)(void))
+double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
+{
+    return run_steps(a, dt, n, clock, 0.0);
+}
+
+void app_advance_within(struct app *a, double dt, double (*clock)(void), double budget)
 {
     int spf = app_scene(a)->steps_per_frame(a->st[a->cur]);
     int n;
@@ -462,7 +494,12 @@ void app_advance(struct app *a, double dt, double (*clock)(void))
             a->owed = 0.0;
         }
     }
-    app_run_steps(a, dt, n, clock);
+    run_steps(a, dt, n, clock, budget);
+}
+
+void app_advance(struct app *a, double dt, double (*clock)(void))
+{
+    app_advance_within(a, dt, clock, 0.0);
 }
 
 void app_json(const struct app *a, struct buf *out, double ms)

@@ -39,8 +39,12 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     char timing[64] = "";
     if (!fs->simulated)
         snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
-    snprintf(line, sizeof line, " %s %s%s%s", s->name, a->paused ? "[paused] " : "", timing,
-             stats);
+    char slow[48] = "";
+    if (a->dropped && a->now - a->dropped_at < 1.0)
+        snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
+                 a->dropped_of - a->dropped, a->dropped_of);
+    snprintf(line, sizeof line, " %s %s%s%s%s", s->name, a->paused ? "[paused] " : "", slow,
+             timing, stats);
     int col = 0;
     char name[32];
     snprintf(name, sizeof name, " %s ", s->name);

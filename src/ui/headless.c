@@ -85,6 +85,11 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     }
     cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
     int rc = cast_close(&cast);
+    if (rc != 0 && cast.err)
+        fprintf(stderr, "swirl: the recording stopped at %.1f s: %s (%s keeps what was written)\n",
+                cast.stopped_at, strerror(cast.err), path);
+    else if (rc != 0)
+        fprintf(stderr, "swirl: writing %s failed: %s\n", path, strerror(errno));
     st->frames = frames;
     st->bytes = fr.st.bytes;
     st->seconds = (double)frames * dt;
@@ -94,11 +99,7 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     buf_free(&naive);
     frame_free(&fr);
     app_free(&a);
-    if (rc != 0) {
-        fprintf(stderr, "swirl: writing %s failed\n", path);
-        return 1;
-    }
-    return 0;
+    return rc != 0 ? 1 : 0;
 }
 
 void headless_record_summary(const struct record_stats *st)

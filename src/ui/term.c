@@ -424,6 +424,12 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     }
     if (color_auto)
         o->color = term_detect_color();
+    if (t->record && open_recording(t) != 0) { /* swirl will run: now the file */
+        endwin();
+        delscreen(t->scr);
+        t->scr = NULL;
+        return 2;
+    }
     cbreak();
     noecho();
     nonl();
@@ -441,15 +447,8 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     memset(t, 0, sizeof *t);
     t->record = record;
     int rc = open_screen(t, o, color_auto);
-    if (rc == 0 && record)
-        rc = open_recording(t);
-    if (rc != 0) {
-        if (t->scr) {
-            screen_leave();
-            delscreen(t->scr);
-        }
+    if (rc != 0)
         return rc;
-    }
     int cols, rows;
     term_size(&cols, &rows);
     resize_term(rows, cols);
@@ -482,7 +481,11 @@ static int term_close(struct term *t)
     if (t->record) {
         cast_output(&t->cast, frame_now() - t->t0, "\x1b[0m\x1b[?25h", 10);
         if (cast_close(&t->cast) != 0) {
-            fprintf(stderr, "swirl: writing %s failed\n", t->record);
+            if (t->cast.err)
+                fprintf(stderr, "swirl: the recording stopped at %.1f s: %s (%s keeps what "
+                        "was written)\n", t->cast.stopped_at, strerror(t->cast.err), t->record);
+            else
+                fprintf(stderr, "swirl: writing %s failed: %s\n", t->record, strerror(errno));
             return 1;
         }
     }
