@@ -48,6 +48,10 @@ all: swirl
 swirl: $(OBJ) $(MAIN_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The bench finds its seed runner in the tree that built it, never in the
+# current directory.
+build/bench/bench.o build-san/bench/bench.o: ALL_CFLAGS += -DSWIRL_SRCDIR='"$(CURDIR)"'
+
 build/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<

@@ -139,18 +139,45 @@ static double ms_since(double t0) { return (frame_now() - t0) * 1000.0; }
 
 /* Runs node on the seed page's own code (tests/bench/seedrun.js, from the
  * source tree); returns ms per step or -1. No shell: the paths go as arguments. */
+/* Where the bench finds what it runs: never the current directory or PATH (an
+ * installed swirl run inside someone else's folder must not execute its
+ * JavaScript). The seed runner is the source tree's that built this binary;
+ * the seed pages are $SWIRL_SEEDS or the tree's ../shared/seeds; node is
+ * $SWIRL_NODE or /usr/bin/node. Each must be an absolute path. */
+struct bench_files {
+    char script[512], seeds[512], node[512];
+};
+
+static void bench_files(struct bench_files *f)
+{
+    const char *seeds = getenv("SWIRL_SEEDS"), *node = getenv("SWIRL_NODE");
+    snprintf(f->script, sizeof f->script, "%s/tests/bench/seedrun.js", SWIRL_SRCDIR);
+    if (seeds && seeds[0] == '/')
+        snprintf(f->seeds, sizeof f->seeds, "%s", seeds);
+    else
+        snprintf(f->seeds, sizeof f->seeds, "%s/../shared/seeds", SWIRL_SRCDIR);
+    snprintf(f->node, sizeof f->node, "%s", node && node[0] == '/' ? node : "/usr/bin/node");
+}
+
 static double seed_js(const char *seed_file, const char *kind, int steps)
 {
-    const char *dir = getenv("SWIRL_SEEDS"), *script = "tests/bench/seedrun.js";
-    char path[512], nsteps[16], line[512];
-    snprintf(path, sizeof path, "%s/%s", dir ? dir : "../shared/seeds", seed_file);
+    struct bench_files f;
+    bench_files(&f);
+    const char *script = f.script;
+    char path[1100], nsteps[16], line[512];
+    snprintf(path, sizeof path, "%s/%s", f.seeds, seed_file);
     snprintf(nsteps, sizeof nsteps, "%d", steps);
     if (access(path, R_OK) != 0) {
-        printf("  (seed page %s not found: set SWIRL_SEEDS)\n", path);
+        printf("  (seed page %s not found: set SWIRL_SEEDS to the seeds' folder)\n", path);
         return -1;
     }
     if (access(script, R_OK) != 0) {
-        printf("  (%s not found: run the bench from the source tree)\n", script);
+        printf("  (%s not found: the bench runs from the tree that built it)\n", script);
+        return -1;
+    }
+    if (access(f.node, X_OK) != 0) {
+        printf("  (%s not found: the JavaScript comparison is skipped; SWIRL_NODE names "
+               "another)\n", f.node);
         return -1;
     }
     int fd[2];
@@ -161,7 +188,7 @@ static double seed_js(const char *seed_file, const char *kind, int steps)
         dup2(fd[1], STDOUT_FILENO);
         close(fd[0]);
         close(fd[1]);
-        execlp("node", "node", script, path, kind, nsteps, (char *)NULL);
+        execl(f.node, "node", script, path, kind, nsteps, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
@@ -181,7 +208,7 @@ static double seed_js(const char *seed_file, const char *kind, int steps)
     if (pid > 0)
         waitpid(pid, &status, 0);
     if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        printf("  (node is not installed: the JavaScript comparison is skipped)\n");
+        printf("  (%s would not run: the JavaScript comparison is skipped)\n", f.node);
     return ms;
 }
 
@@ -334,7 +361,7 @@ static double pbf_ms(int bw, int bh, int warm, int steps, int iter, double *avg_
 static void bench_pbf(void)
 {
     printf("pbf (Position Based Fluids)\n");
-    double it;
+    double it = 0.0;
     double ours = 1e9;
     for (int r = 0; r < REPEATS; r++)
         ours = fmin(ours, pbf_ms(30, 30, 0, 400, 0, &it));
@@ -352,7 +379,7 @@ static void bench_pbf(void)
     }
     printf("  10x the particles (900 -> 9025), 10 iterations a step: %.1fx the time per step "
            "(target <= 12x)\n", big / small);
-    double is, ib;
+    double is = 0.0, ib = 0.0;
     double s2 = pbf_ms(30, 30, 100, 100, 0, &is), b2 = pbf_ms(95, 95, 100, 100, 0, &ib);
     printf("  ... with the seed's stopping rule (0.1 %% error): %.1fx (the deeper water needs "
            "%.1f iterations instead of %.1f)\n", b2 / s2, ib, is);
@@ -407,7 +434,10 @@ static void bench_cloth(void)
 
 int bench_run(void)
 {
-    printf("swirl %s bench (one core; ratios measured in this run)\n", SWIRL_VERSION);
+    struct bench_files f;
+    bench_files(&f);
+    printf("swirl %s bench (ratios measured in this run)\n", SWIRL_VERSION);
+    printf("  the seed pages' JavaScript: %s running %s on %s\n", f.node, f.script, f.seeds);
     bench_dye();
     bench_bandwidth();
     bench_pbf();
