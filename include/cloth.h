@@ -14,7 +14,9 @@
  * from the displacement. Options beyond the seed (off in the seed preset):
  * XPBD compliance (alpha, m/N; stiffness independent of iterations and dt),
  * substeps, tearing (a constraint stretched beyond tear_strain is removed after
- * the solve, order of the others kept), release with the pointer's velocity.
+ * the solve, order of the others kept), release with the pointer's velocity,
+ * and scissors (cloth_cut removes the constraints a segment crosses, the order
+ * of the others kept likewise).
  */
 #ifndef SWIRL_CLOTH_H
 #define SWIRL_CLOTH_H
@@ -55,6 +57,7 @@ struct cloth {
     float time;
     int grabbed;         /* -1 or the kinematic particle */
     int torn;            /* constraints removed by tearing so far */
+    int cut;             /* constraints removed by cloth_cut so far */
 
     /* private: scratch, not for callers (the solver's own, src/sim/cloth*.c).
      * link[] holds the live constraints once more, four to a record, in the
@@ -92,6 +95,37 @@ void cloth_grab(struct cloth *c, int i, float x, float y);
 void cloth_move_grab(struct cloth *c, float x, float y);
 /* Lets go; with_velocity gives it (vx,vy), else it keeps its old velocity (seed). */
 void cloth_release(struct cloth *c, bool with_velocity, float vx, float vy);
+
+/* Scissors: removes every constraint whose segment between its particles'
+ * current positions meets the segment (x0,y0)-(x1,y1) (touching counts); the
+ * others keep their order, so the step still equals the in-order sweep over
+ * what is left. Returns how many were removed (also added to c->cut). */
+int cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1);
+/* The same for a stroke of n points xy (x,y pairs): whatever meets any of its
+ * segments (one point: whatever passes through it). */
+int cloth_cut_path(struct cloth *c, const float *xy, int n);
+
+/* For drawing. The intact constraints of the grid, per particle i a set of
+ * bits for those that start there: CLOTH_RIGHT (i, i+1), CLOTH_DOWN (i, i+w),
+ * CLOTH_DIAG (i, i+w+1) and CLOTH_ANTI (i+1, i+w), the cell's other diagonal.
+ * edges has n bytes. */
+enum { CLOTH_RIGHT = 1, CLOTH_DOWN = 2, CLOTH_DIAG = 4, CLOTH_ANTI = 8 };
+void cloth_edges(const struct cloth *c, unsigned char *edges);
+/* The deformation at each particle as the tangents along its row and down its
+ * column, in rest spacings: t[4i..4i+3] = du.x du.y dv.x dv.y, (1,0) and (0,-1)
+ * at rest (y up). From the intact neighbours (edges from cloth_edges): central
+ * differences, one-sided at an edge or a cut; with one of the two missing it is
+ * the other turned a quarter, with both missing the rest frame. */
+void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t);
+/* The surface that is left, as triangles of particles, three indices each in
+ * tri (room for 2 (w-1)(h-1) triangles): each cell as the two triangles over
+ * its diagonal (i,i+w+1) when all their edges are intact, else the two over
+ * the other diagonal, else the one triangle left whole, if any. Each is wound
+ * as (i,i+1,i+w+1) is, so one whose winding turned has been turned over.
+ * uses[4i + k] (4n bytes) counts the triangles along the edge of bit k at i:
+ * 1 on the surface's border (its hem, and every cut). Returns the number. */
+int cloth_triangles(const struct cloth *c, const unsigned char *edges, int *tri,
+                    unsigned char *uses);
 
 /* Mean and largest strain |len - rest| / rest over the live constraints. */
 void cloth_strain(const struct cloth *c, float *mean, float *max);

@@ -2,11 +2,23 @@
  * cloth.c — the cloth scene: Position Based Dynamics cloth (seed 002).
  *
  * The solver works in the seed's units (metres, y up, particle (0,0) at the
- * origin); the view fits the cloth, hanging from its top corners, into the
- * canvas. Off the seed preset the cloth's particle count follows the canvas (a
- * particle every ~CLOTH_PX pixels, the seed's 4:3). Drawing: anti-aliased lines
- * between particles coloured by strain over a dim shaded surface (see
- * cloth_draw); pinned particles in yellow, the grabbed one in red.
+ * origin); the view hangs the cloth's top edge just under the top of the canvas,
+ * centred, its rest height a fixed share of the canvas. Off the seed preset the
+ * grid follows the canvas: at least the seed's 40 x 30, more where the canvas has
+ * room for a particle every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of
+ * cloth (finer grids take more substeps, so it stretches as little as the
+ * seed's). The left button grabs and pulls; the right button cuts (scissors: the
+ * constraints the stroke crosses break).
+ *
+ * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
+ * own deformation (cloth_shade.h's notes are here, in shade_vertex): where the
+ * cloth is compressed it would buckle out of the plane, so each fibre direction
+ * that is shorter than at rest tilts the surface by the angle its foreshortening
+ * implies, waved into folds; stretch shows as sheen; a triangle turned over shows
+ * the fabric's back. Its free edges (the hem and every cut) get a dark line, and
+ * at high zoom the weave shows. The panel's "strain colours" draws the net
+ * coloured by strain instead (the seed preset starts so). Pins are yellow, the
+ * grabbed particle red.
  */
 #include "buf.h"
 #include "cloth.h"
@@ -19,28 +31,87 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CLOTH_PX 4.0f       /* canvas pixels between neighbours, off the preset */
 #define STEPS_PER_FRAME 8   /* as the seed page */
 #define GRAB_PX 4.0f
-#define STRAIN_RED 0.25f    /* area stretch drawn fully red */
+#define MIN_COLS 40         /* the seed's grid, the least off the preset */
+#define MIN_ROWS 30
+#define MAX_SIDE 300        /* the panel's largest width or height */
+#define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room */
+#define FILL_H 0.74f        /* the rest height as a share of the canvas's height */
+#define FILL_W 0.8f         /* ... and the most of its width */
+#define TOP_PX 1.5f         /* the pins' distance from the top of the canvas */
+#define SEED_WIDTH_M 7.8f   /* the seed's cloth: 39 spacings of 0.2 m */
+#define TRAIL 12            /* points of the stroke the scissors cut along again
+                             * (cloth moving across the blade is cut too) */
+
+/* ---- the look ---------------------------------------------------------------- */
+#define BACKGROUND RGB(16, 18, 26)
+#define HIGHLIGHT_LUM 0.45f /* brightness above 1 that reaches the highlight */
+#define SHEEN 70.0f         /* added to each channel where fully stretched */
+#define STRETCH_FULL 0.12f  /* principal stretch beyond rest for full sheen */
+#define FOLD_WAVE_M 0.7f    /* wavelength of the folds in the cloth, metres */
+#define SLOPE_MAX 2.5f      /* steepest fold slope */
+#define DEAD_ZONE 0.004f    /* fibre compression ignored (solver noise) */
+#define DRAPE_WAVE_M 1.3f   /* the drape's folds across the cloth, metres apart */
+#define DRAPE_SLOPE 0.3f    /* ... their steepest slope */
+#define DRAPE_FADE_M 1.5f   /* ... reached this far below the top edge */
+#define AMBIENT 0.32f
+#define DIFFUSE 0.72f
+#define FORESHORTEN 0.5f    /* how much an edge-on (shrunk) area darkens */
+#define WEAVE_PX0 4.0f      /* the weave starts to show at this spacing ... */
+#define WEAVE_PX1 10.0f     /* ... and is fully there at this one */
+#define WEAVE_DEPTH 0.35f
+#define STRAIN_RED 0.25f    /* strain look: area stretch drawn fully red */
 #define FABRIC RGB(34, 58, 96)
 #define THREAD RGB(170, 200, 235)
+#define PIN RGB(255, 210, 60)
+#define GRABBED RGB(255, 30, 30)
+#define BLADE RGB(235, 235, 240)
+
+/* The fabric's face and its back (paler, duller): shadow, colour, highlight. */
+static const float front_tone[3][3] = {{14, 16, 58}, {58, 104, 206}, {150, 196, 255}};
+static const float back_tone[3][3] = {{34, 36, 66}, {136, 150, 196}, {200, 210, 236}};
+
+/* The light: from the upper left and in front (screen x right, y down, z out). */
+static const float light[3] = {-0.42f, -0.58f, 0.70f};
+
+/* The kinds of edge, numbered as the bits of cloth_edges (CLOTH_RIGHT = 1 << E_H
+ * ...): (i,i+1) (i,i+w) (i,i+w+1) (i+1,i+w). */
+enum { E_H, E_V, E_D1, E_D2, EDGE_KINDS };
+
+/* Per particle, per frame: where it is on the canvas and its shading. */
+struct node {
+    float x, y;          /* canvas pixels */
+    float raw, lum;      /* brightness factor: as lit, and smoothed */
+    float sheen;         /* 0..1, the stretch highlight */
+};
 
 struct cloth_scene {
     struct scene_opts opt;
     struct cloth c;      /* c.prm holds the solver's parameters: the panel's too */
     bool throw_release;  /* release with the pointer's velocity */
+    bool strain_look;    /* draw the net coloured by strain, not the fabric */
+    bool auto_size;      /* the grid follows the canvas at a restart */
     int w, h;
     struct view view;
-    unsigned char *edge_h, *edge_v; /* scratch for drawing: intact edges */
-    size_t edges_cap;
+    struct node *node;   /* drawing scratch, one per particle: */
+    unsigned char *edges; /* cloth_edges */
+    float *tan;          /* cloth_tangents */
+    int *tri;            /* cloth_triangles, and their edges' uses */
+    unsigned char *uses;
+    size_t node_cap;
+    bool cutting;        /* the right button is down: draw the blade */
+    float blade_x, blade_y;
+    float trail[2 * TRAIL]; /* the blade's last points, canvas pixels */
+    int ntrail;
 };
 
 #define AT(field) offsetof(struct cloth_scene, field)
 enum { P_WIDTH, P_HEIGHT, P_FIXED };
 static const struct param_def cloth_params[] = {
-    [P_WIDTH] = PARAM_DEF("width", PARAM_INT, AT(c.prm.w), 2, 300, 1, PARAM_RESTART, NULL),
-    [P_HEIGHT] = PARAM_DEF("height", PARAM_INT, AT(c.prm.h), 2, 300, 1, PARAM_RESTART, NULL),
+    [P_WIDTH] = PARAM_DEF("width", PARAM_INT, AT(c.prm.w), 2, MAX_SIDE, 1, PARAM_RESTART, NULL),
+    [P_HEIGHT] = PARAM_DEF("height", PARAM_INT, AT(c.prm.h), 2, MAX_SIDE, 1, PARAM_RESTART,
+                           NULL),
     [P_FIXED] = {.label = "fixed particles", .type = PARAM_INT, .offset = AT(c.prm.fixed),
                  .min = 1, .max = 4, .step = 1, .flags = PARAM_RESTART,
                  .nchoices = 3, .choices = {1, 2, 4}},
@@ -55,15 +126,42 @@ static const struct param_def cloth_params[] = {
     PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0,
               NULL),
     PARAM_DEF("release with velocity", PARAM_BOOL, AT(throw_release), 0, 1, 1, 0, NULL),
+    PARAM_DEF("strain colours", PARAM_BOOL, AT(strain_look), 0, 1, 1, 0, NULL),
 };
 #define NPARAMS ((int)(sizeof cloth_params / sizeof cloth_params[0]))
 
-/* The view that shows the cloth hanging: its rest rectangle, a little room below. */
+/* ---- size and view ------------------------------------------------------------ */
+
+/* Off the preset: the grid for a w x h canvas (the seed's 39:29 spacings, at
+ * least 40 x 30), its spacing (the seed's width of cloth) and substeps. */
+static void size_for_canvas(struct cloth_params *p, int w, int h)
+{
+    int rows = (int)(FILL_H * (float)h / PX_TARGET) + 1;
+    int cols_room = (int)(FILL_W * (float)w / PX_TARGET) + 1;
+    rows = clampi(rows, MIN_ROWS, MAX_SIDE);
+    int cols = (int)lrintf((float)(rows - 1) * 39.0f / 29.0f) + 1;
+    if (cols > cols_room) { /* a tall, narrow canvas: the width decides */
+        cols = clampi(cols_room, MIN_COLS, MAX_SIDE);
+        rows = clampi((int)lrintf((float)(cols - 1) * 29.0f / 39.0f) + 1, MIN_ROWS, MAX_SIDE);
+    }
+    p->w = clampi(cols, MIN_COLS, MAX_SIDE);
+    p->h = rows;
+    p->spacing = SEED_WIDTH_M / (float)(p->w - 1);
+    p->substeps = (p->w - 2) / (MIN_COLS - 1) + 1; /* 1 up to 40 across, 2 to 79 ... */
+}
+
+/* The cloth's rest rectangle FILL_H of the canvas high (FILL_W wide at most),
+ * its top TOP_PX down, centred. */
 static void fit_view(struct cloth_scene *s)
 {
     float sp = s->c.prm.spacing;
     float cw = sp * (float)(s->c.prm.w - 1), ch = sp * (float)(s->c.prm.h - 1);
-    view_fit(&s->view, -0.25f * cw, -1.25f * ch, 1.25f * cw, 0.1f * ch, s->w, s->h, 1.0f);
+    float zh = FILL_H * (float)s->h / fmaxf(ch, 1e-6f);
+    float zw = FILL_W * (float)s->w / fmaxf(cw, 1e-6f);
+    struct view *v = &s->view;
+    v->zoom = v->fit = fmaxf(fminf(zh, zw), 1e-6f);
+    v->ox = 0.5f * (float)s->w - 0.5f * cw * v->zoom;
+    v->oy = TOP_PX;
 }
 
 /* A new cloth from the parameters in s->c.prm; on failure the old one stays. */
@@ -87,14 +185,11 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     s->w = w, s->h = h;
     struct cloth_params p;
     cloth_params_seed(&p);
-    if (!o->preset_seed) {
-        /* 4:3 like the seed, filling about 60 % of the canvas's width. */
-        int cw = clampi((int)(0.6f * (float)w / CLOTH_PX) + 1, 6, 160);
-        int ch = clampi((int)(0.75f * (float)(cw - 1)) + 1, 4, 120);
-        int chmax = clampi((int)(0.75f * (float)h / CLOTH_PX) + 1, 4, 120);
-        p.w = cw, p.h = ch < chmax ? ch : chmax;
-    }
+    s->auto_size = !o->preset_seed;
+    if (s->auto_size)
+        size_for_canvas(&p, w, h);
     s->throw_release = !o->preset_seed;
+    s->strain_look = o->preset_seed;
     if (cloth_init(&s->c, &p) != 0) {
         free(s);
         return NULL;
@@ -107,8 +202,11 @@ static void cloth_destroy(void *p)
 {
     struct cloth_scene *s = p;
     cloth_free(&s->c);
-    free(s->edge_h);
-    free(s->edge_v);
+    free(s->node);
+    free(s->edges);
+    free(s->tan);
+    free(s->tri);
+    free(s->uses);
     free(s);
 }
 
@@ -119,7 +217,21 @@ static void cloth_resize(void *p, int w, int h)
     fit_view(s);
 }
 
-static void cloth_restart(void *p) { build(p); }
+/* r: a whole cloth again. Sized to the canvas as it is now, unless the width or
+ * height was set by hand (the other parameters stay as they are). */
+static void cloth_restart(void *p)
+{
+    struct cloth_scene *s = p;
+    struct cloth_params keep = s->c.prm, want = s->c.prm;
+    if (s->auto_size) {
+        size_for_canvas(&want, s->w, s->h);
+        if (want.w == keep.w && want.h == keep.h)
+            want = keep;
+    }
+    s->c.prm = want;
+    if (build(s) != 0)
+        s->c.prm = keep;
+}
 
 static int cloth_steps_per_frame(void *p)
 {
@@ -127,18 +239,51 @@ static int cloth_steps_per_frame(void *p)
     return STEPS_PER_FRAME;
 }
 
+/* ---- the pointer ---------------------------------------------------------------- */
+
+/* Right button: the stroke's last TRAIL points, this step's piece included,
+ * cut whatever crosses them now. */
+static void scissors(struct cloth_scene *s, const struct pointer *ptr)
+{
+    if (ptr->pressed || s->ntrail == 0) {
+        s->trail[0] = ptr->path[0], s->trail[1] = ptr->path[1];
+        s->ntrail = 1;
+    }
+    for (int k = 1; k < ptr->npath; k++) {
+        if (s->ntrail == TRAIL) {
+            memmove(s->trail, s->trail + 2, (TRAIL - 1) * 2 * sizeof *s->trail);
+            s->ntrail--;
+        }
+        s->trail[2 * s->ntrail] = ptr->path[2 * k];
+        s->trail[2 * s->ntrail + 1] = ptr->path[2 * k + 1];
+        s->ntrail++;
+    }
+    float world[2 * TRAIL];
+    for (int k = 0; k < s->ntrail; k++) {
+        world[2 * k] = view_wx(&s->view, s->trail[2 * k]);
+        world[2 * k + 1] = view_wy(&s->view, s->trail[2 * k + 1]);
+    }
+    cloth_cut_path(&s->c, world, s->ntrail);
+    s->blade_x = ptr->x1, s->blade_y = ptr->y1;
+}
+
 static void cloth_scene_step(void *p, const struct pointer *ptr)
 {
     struct cloth_scene *s = p;
     const struct view *v = &s->view;
-    if (ptr->pressed && s->c.grabbed < 0) {
+    s->cutting = ptr->down && ptr->button == 2;
+    if (s->cutting)
+        scissors(s, ptr);
+    else
+        s->ntrail = 0;
+    if (ptr->pressed && ptr->button == 0 && s->c.grabbed < 0) {
         float x = view_wx(v, ptr->x0), y = view_wy(v, ptr->y0);
         int i = cloth_nearest(&s->c, x, y, GRAB_PX / v->zoom);
         if (i >= 0)
             cloth_grab(&s->c, i, x, y);
     }
     if (s->c.grabbed >= 0) {
-        if (ptr->down)
+        if (ptr->down && ptr->button == 0)
             cloth_move_grab(&s->c, view_wx(v, ptr->x1), view_wy(v, ptr->y1));
         else
             cloth_release(&s->c, s->throw_release, ptr->vx / v->zoom, -ptr->vy / v->zoom);
@@ -146,28 +291,239 @@ static void cloth_scene_step(void *p, const struct pointer *ptr)
     cloth_step(&s->c);
 }
 
-/* Which structural edges are alive (tearing removes some): horizontal edge
- * (i,j)-(i,j+1) at h[i*w+j], vertical (i,j)-(i+1,j) at v[i*w+j]. */
-static void alive_edges(struct cloth_scene *s)
+/* ---- drawing: the mesh ------------------------------------------------------------ */
+
+/* The drawing's scratch for the cloth as it is: canvas positions, s->edges. */
+static void mesh_nodes(struct cloth_scene *s)
 {
     const struct cloth *c = &s->c;
     size_t n = (size_t)c->n;
-    if (s->edges_cap < n) {
-        s->edge_h = buf_xrealloc(s->edge_h, n);
-        s->edge_v = buf_xrealloc(s->edge_v, n);
-        s->edges_cap = n;
+    if (s->node_cap < n) {
+        s->node = buf_xrealloc(s->node, n * sizeof *s->node);
+        s->edges = buf_xrealloc(s->edges, n);
+        s->uses = buf_xrealloc(s->uses, 4 * n);
+        s->tan = buf_xrealloc(s->tan, 4 * n * sizeof *s->tan);
+        s->tri = buf_xrealloc(s->tri, 6 * n * sizeof *s->tri);
+        s->node_cap = n;
     }
-    memset(s->edge_h, 0, n);
-    memset(s->edge_v, 0, n);
-    for (int k = 0; k < c->nc; k++) {
-        int a = c->c1[k] < c->c2[k] ? c->c1[k] : c->c2[k];
-        int d = abs(c->c1[k] - c->c2[k]);
-        if (d == 1)
-            s->edge_h[a] = 1;
-        else if (d == c->prm.w)
-            s->edge_v[a] = 1;
+    for (int i = 0; i < c->n; i++) {
+        s->node[i].x = view_px(&s->view, c->x[i]);
+        s->node[i].y = view_py(&s->view, c->y[i]);
+    }
+    cloth_edges(c, s->edges);
+}
+
+static bool alive(const struct cloth_scene *s, int i, int kind)
+{
+    return s->edges[i] >> kind & 1;
+}
+
+/* Folds from compression: the slope vector (gx, gy) on the canvas at rest
+ * position (u, v) (in spacings) for the tangents fu, fv (see shade_vertex). */
+static void fold_slopes(const float fu[2], const float fv[2], float u, float v, float k,
+                        float *gx, float *gy)
+{
+    const float r = 0.70710678f;
+    const float fib[4][2] = {{fu[0], fu[1]}, {fv[0], fv[1]},
+                             {r * (fu[0] + fv[0]), r * (fu[1] + fv[1])},
+                             {r * (fu[0] - fv[0]), r * (fu[1] - fv[1])}};
+    const float phase[4] = {k * u, k * v + 1.7f, k * r * (u + v) + 0.6f, k * r * (u - v) + 2.9f};
+    for (int d = 0; d < 4; d++) {
+        float l = sqrtf(fib[d][0] * fib[d][0] + fib[d][1] * fib[d][1]);
+        float lc = l / (1.0f - DEAD_ZONE);
+        if (!(lc < 1.0f) || !(l > 1e-6f))
+            continue;
+        float slope = fminf(sqrtf(1.0f / (lc * lc) - 1.0f), SLOPE_MAX) * cosf(phase[d]);
+        *gx += slope * fib[d][0] / l;
+        *gy += slope * fib[d][1] / l;
     }
 }
+
+/* The drape: broad folds running down the cloth from its top edge, a relief in
+ * the cloth's own coordinates (so it moves and bends with it), its slope
+ * carried to the canvas by F^-T. */
+static void drape_slopes(const float fu[2], const float fv[2], float u, float v,
+                         const struct cloth_params *p, float *gx, float *gy)
+{
+    float det = fu[0] * fv[1] - fu[1] * fv[0];
+    if (!(fabsf(det) > 0.05f))
+        return;
+    float k = 6.2831853f * p->spacing / DRAPE_WAVE_M;
+    float down = clampf(v * p->spacing / DRAPE_FADE_M, 0.0f, 1.0f);
+    float hu = DRAPE_SLOPE * down * cosf(k * u), hv = 0.0f;
+    *gx += (fv[1] * hu - fu[1] * hv) / det;
+    *gy += (-fv[0] * hu + fu[0] * hv) / det;
+}
+
+/*
+ * The shading of particle i. F = [fu fv] maps the cloth's rest directions to
+ * the canvas. A fibre of direction d that is shorter than at rest (|F d| = l < 1)
+ * is, for cloth that does not shrink, tilted out of the canvas by acos(l): slope
+ * sqrt(1/l^2 - 1) along F d. Over the four directions (rows, columns, both
+ * diagonals) those slopes are waved with the fibre's position in the cloth, so
+ * they alternate into folds (fixed directions keep the phase continuous); a
+ * gentle drape is added, and the resulting normal is lit by `light`. A shrunk
+ * area (|det F| < 1) also looks more edge-on; a stretched one (largest
+ * principal stretch > 1) gets sheen.
+ */
+static void shade_vertex(struct cloth_scene *s, int i)
+{
+    struct node *nd = &s->node[i];
+    const float *t = &s->tan[4 * i]; /* y up: the canvas's y is down */
+    const float fu[2] = {t[0], -t[1]}, fv[2] = {t[2], -t[3]};
+    int w = s->c.prm.w;
+    float u = (float)(i % w), v = (float)(i / w), gx = 0.0f, gy = 0.0f;
+    fold_slopes(fu, fv, u, v, 6.2831853f * s->c.prm.spacing / FOLD_WAVE_M, &gx, &gy);
+    drape_slopes(fu, fv, u, v, &s->c.prm, &gx, &gy);
+    float g2 = gx * gx + gy * gy;
+    if (g2 > SLOPE_MAX * SLOPE_MAX) {
+        float k = SLOPE_MAX / sqrtf(g2);
+        gx *= k, gy *= k, g2 = SLOPE_MAX * SLOPE_MAX;
+    }
+    float dot = (-gx * light[0] - gy * light[1] + light[2]) / sqrtf(g2 + 1.0f);
+    float det = fabsf(fu[0] * fv[1] - fu[1] * fv[0]);
+    float lum = AMBIENT + DIFFUSE * fmaxf(dot, 0.0f) / light[2];
+    nd->raw = lum * (1.0f - FORESHORTEN * (1.0f - fminf(det, 1.0f)));
+    float c11 = fu[0] * fu[0] + fu[1] * fu[1], c22 = fv[0] * fv[0] + fv[1] * fv[1];
+    float c12 = fu[0] * fv[0] + fu[1] * fv[1], tr = 0.5f * (c11 + c22);
+    float s1 = sqrtf(tr + sqrtf(fmaxf(tr * tr - (c11 * c22 - c12 * c12), 0.0f)));
+    nd->sheen = clampf((s1 - 1.0f) / STRETCH_FULL, 0.0f, 1.0f);
+}
+
+/* ---- drawing: the fabric ------------------------------------------------------------ */
+
+/* Edge function: > 0 when (px,py) is left of a->b in y-down pixel space. */
+static float edge_fn(float ax, float ay, float bx, float by, float px, float py)
+{
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* Top-left rule for y down (as image_triangle): shared edges are drawn once. */
+static bool top_left(float ax, float ay, float bx, float by)
+{
+    return (ay == by && bx > ax) || by < ay;
+}
+
+/* The side's colour at brightness lum: from its shadow through its colour (at
+ * lum 1) towards its highlight; sheen added on top. */
+static rgb_t fabric_colour(bool back, float lum, float sheen)
+{
+    const float(*tone)[3] = back ? back_tone : front_tone;
+    int lo = lum < 1.0f ? 0 : 1;
+    float t = lo == 0 ? clampf(lum, 0.0f, 1.0f) : clampf((lum - 1.0f) / HIGHLIGHT_LUM, 0.0f, 1.0f);
+    float add = SHEEN * sheen, ch[3];
+    for (int k = 0; k < 3; k++)
+        ch[k] = clampf(tone[lo][k] + (tone[lo + 1][k] - tone[lo][k]) * t + add, 0.0f, 255.0f);
+    return RGB(ch[0], ch[1], ch[2]);
+}
+
+/* One fabric pixel at rest coordinates (u, v): the weave (its share 0..1)
+ * darkens between the threads. */
+static rgb_t fabric_pixel(bool back, float lum, float sheen, float u, float v, float weave)
+{
+    if (weave > 0.0f) {
+        float fu = u - floorf(u), fv = v - floorf(v);
+        float du = fminf(fu, 1.0f - fu), dv = fminf(fv, 1.0f - fv);
+        float gap = fminf(du, dv) * 2.0f; /* 0 on a thread, 1 midway between */
+        lum *= 1.0f - weave * WEAVE_DEPTH * gap * gap;
+    }
+    return fabric_colour(back, lum, sheen);
+}
+
+static float min3(float a, float b, float c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+static float max3(float a, float b, float c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
+
+/* Triangle t (three particles) filled with the shading interpolated across it:
+ * the fabric's face if it keeps its rest winding, its back if it turned over. */
+static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *t, float weave)
+{
+    const struct node *a = &s->node[t[0]], *b = &s->node[t[1]], *c = &s->node[t[2]];
+    float area = edge_fn(a->x, a->y, b->x, b->y, c->x, c->y);
+    if (!(fabsf(area) > 1e-9f) || !isfinite(area))
+        return;
+    bool back = area < 0.0f;
+    int w = s->c.prm.w, ta = t[0], tb = back ? t[2] : t[1], tc = back ? t[1] : t[2];
+    if (back) {
+        const struct node *x = b;
+        b = c, c = x, area = -area;
+    }
+    int xa = clampi((int)floorf(min3(a->x, b->x, c->x)), 0, im->w);
+    int xb = clampi((int)ceilf(max3(a->x, b->x, c->x)), 0, im->w);
+    int ya = clampi((int)floorf(min3(a->y, b->y, c->y)), 0, im->h);
+    int yb = clampi((int)ceilf(max3(a->y, b->y, c->y)), 0, im->h);
+    bool t0 = top_left(b->x, b->y, c->x, c->y), t1 = top_left(c->x, c->y, a->x, a->y);
+    bool t2 = top_left(a->x, a->y, b->x, b->y);
+    float inv = 1.0f / area;
+    float ua = (float)(ta % w), ub = (float)(tb % w), uc = (float)(tc % w);
+    float va = (float)(ta / w), vb = (float)(tb / w), vc = (float)(tc / w);
+    for (int y = ya; y < yb; y++)
+        for (int x = xa; x < xb; x++) {
+            float px = (float)x + 0.5f, py = (float)y + 0.5f;
+            float e0 = edge_fn(b->x, b->y, c->x, c->y, px, py);
+            float e1 = edge_fn(c->x, c->y, a->x, a->y, px, py);
+            float e2 = edge_fn(a->x, a->y, b->x, b->y, px, py);
+            if (!((e0 > 0 || (e0 == 0 && t0)) && (e1 > 0 || (e1 == 0 && t1)) &&
+                  (e2 > 0 || (e2 == 0 && t2))))
+                continue;
+            float l0 = e0 * inv, l1 = e1 * inv, l2 = e2 * inv;
+            float lum = l0 * a->lum + l1 * b->lum + l2 * c->lum;
+            float sh = l0 * a->sheen + l1 * b->sheen + l2 * c->sheen;
+            float u = l0 * ua + l1 * ub + l2 * uc, v = l0 * va + l1 * vb + l2 * vc;
+            im->px[(size_t)y * (size_t)im->w + (size_t)x] = fabric_pixel(back, lum, sh, u, v, weave);
+        }
+}
+
+/* Edges along one drawn triangle (the hem, and every cut) get a dark line;
+ * structural threads along none (left loose by cuts) a light one. */
+static void hems(struct cloth_scene *s, struct image *im)
+{
+    int w = s->c.prm.w;
+    const int from[EDGE_KINDS] = {0, 0, 0, 1}, to[EDGE_KINDS] = {1, w, w + 1, w};
+    rgb_t hem = fabric_colour(false, 0.3f, 0.0f);
+    for (int i = 0; i < s->c.n; i++)
+        for (int k = 0; k < EDGE_KINDS; k++) {
+            int u = s->uses[4 * i + k];
+            if (!alive(s, i, k) || u > 1 || (u == 0 && k > E_V))
+                continue;
+            const struct node *a = &s->node[i + from[k]], *b = &s->node[i + to[k]];
+            image_line(im, a->x, a->y, b->x, b->y, u == 1 ? hem : THREAD);
+        }
+}
+
+/* lum: raw averaged with the intact neighbours along rows and columns (the
+ * solver's small ripples would otherwise speckle the folds). */
+static void smooth_lum(struct cloth_scene *s)
+{
+    int w = s->c.prm.w;
+    struct node *nd = s->node;
+    for (int i = 0; i < s->c.n; i++) {
+        float sum = 2.0f * nd[i].raw, n = 2.0f;
+        const int nb[4] = {i + 1, i - 1, i + w, i - w};
+        const bool ok[4] = {alive(s, i, E_H), i % w > 0 && alive(s, i - 1, E_H),
+                            alive(s, i, E_V), i >= w && alive(s, i - w, E_V)};
+        for (int k = 0; k < 4; k++)
+            if (ok[k])
+                sum += nd[nb[k]].raw, n += 1.0f;
+        nd[i].lum = sum / n;
+    }
+}
+
+static void draw_fabric(struct cloth_scene *s, struct image *im)
+{
+    const struct cloth *c = &s->c;
+    cloth_tangents(c, s->edges, s->tan);
+    for (int i = 0; i < c->n; i++)
+        shade_vertex(s, i);
+    smooth_lum(s);
+    float px = c->prm.spacing * s->view.zoom;
+    float weave = clampf((px - WEAVE_PX0) / (WEAVE_PX1 - WEAVE_PX0), 0.0f, 1.0f);
+    int nt = cloth_triangles(c, s->edges, s->tri, s->uses);
+    for (int t = 0; t < nt; t++)
+        fabric_triangle(s, im, &s->tri[3 * t], weave);
+    hems(s, im);
+}
+
+/* ---- drawing: the strain look -------------------------------------------------------- */
 
 static float tri_area(const struct cloth *c, int a, int b, int d)
 {
@@ -183,33 +539,27 @@ static rgb_t strain_colour(float e)
     return rgb_mix(THREAD, RGB(255, 60, 40), clampf(e / STRAIN_RED, 0, 1));
 }
 
-static void thread(struct image *im, const struct view *v, const struct cloth *c, int a, int b)
+static void thread(struct image *im, const struct cloth_scene *s, int a, int b)
 {
+    const struct cloth *c = &s->c;
     float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
     float e = (sqrtf(dx * dx + dy * dy) - c->prm.spacing) / c->prm.spacing;
-    image_line(im, view_px(v, c->x[a]), view_py(v, c->y[a]), view_px(v, c->x[b]),
-               view_py(v, c->y[b]), strain_colour(e));
+    image_line(im, s->node[a].x, s->node[a].y, s->node[b].x, s->node[b].y, strain_colour(e));
 }
 
-/*
- * The cloth as a filled surface: each grid cell whose four sides are intact is
- * two triangles, shaded by how its area compares with its rest area (folds and
- * compression darker, stretch lighter and redder); over it the threads, the
- * structural constraints as anti-aliased lines coloured by strain.
- */
-static void cloth_draw(void *p, struct image *im)
+/* Each cell whose four sides are intact as two flat triangles shaded by its
+ * area against the rest area (stretch lighter and redder); over them the
+ * structural threads coloured by strain. */
+static void draw_strain(struct cloth_scene *s, struct image *im)
 {
-    struct cloth_scene *s = p;
-    image_fill(im, RGB(12, 12, 18));
     const struct cloth *c = &s->c;
-    const struct view *v = &s->view;
     int w = c->prm.w, h = c->prm.h;
     float rest = c->prm.spacing * c->prm.spacing;
-    alive_edges(s);
+    const struct node *nd = s->node;
     for (int i = 0; i + 1 < h; i++)
         for (int j = 0; j + 1 < w; j++) {
             int a = i * w + j, b = a + 1, d = a + w, e = d + 1;
-            if (!s->edge_h[a] || !s->edge_h[d] || !s->edge_v[a] || !s->edge_v[b])
+            if (!alive(s, a, E_H) || !alive(s, d, E_H) || !alive(s, a, E_V) || !alive(s, b, E_V))
                 continue;
             float ratio = (tri_area(c, a, b, e) + tri_area(c, a, e, d)) / rest;
             if (!isfinite(ratio))
@@ -217,30 +567,37 @@ static void cloth_draw(void *p, struct image *im)
             float stretch = clampf((ratio - 1.0f) / STRAIN_RED, 0.0f, 1.0f);
             rgb_t col = rgb_mix(FABRIC, RGB(235, 70, 50), stretch);
             col = rgb_scale(col, clampf(0.8f + 0.6f * (ratio - 1.0f), 0.3f, 1.25f));
-            float ax = view_px(v, c->x[a]), ay = view_py(v, c->y[a]);
-            float bx = view_px(v, c->x[b]), by = view_py(v, c->y[b]);
-            float dx = view_px(v, c->x[d]), dy = view_py(v, c->y[d]);
-            float ex = view_px(v, c->x[e]), ey = view_py(v, c->y[e]);
-            image_triangle(im, ax, ay, bx, by, ex, ey, col);
-            image_triangle(im, ax, ay, ex, ey, dx, dy, col);
+            image_triangle(im, nd[a].x, nd[a].y, nd[b].x, nd[b].y, nd[e].x, nd[e].y, col);
+            image_triangle(im, nd[a].x, nd[a].y, nd[e].x, nd[e].y, nd[d].x, nd[d].y, col);
         }
-    /* The threads: anti-aliased lines along every intact structural constraint,
-     * coloured by its strain. */
-    for (int i = 0; i < h; i++)
-        for (int j = 0; j < w; j++) {
-            int a = i * w + j;
-            if (j + 1 < w && s->edge_h[a])
-                thread(im, v, c, a, a + 1);
-            if (i + 1 < h && s->edge_v[a])
-                thread(im, v, c, a, a + w);
-        }
+    for (int i = 0; i < c->n; i++) {
+        if (i % w + 1 < w && alive(s, i, E_H))
+            thread(im, s, i, i + 1);
+        if (i / w + 1 < h && alive(s, i, E_V))
+            thread(im, s, i, i + w);
+    }
+}
+
+static void cloth_draw(void *p, struct image *im)
+{
+    struct cloth_scene *s = p;
+    image_fill(im, BACKGROUND);
+    const struct cloth *c = &s->c;
+    mesh_nodes(s);
+    if (s->strain_look)
+        draw_strain(s, im);
+    else
+        draw_fabric(s, im);
     for (int i = 0; i < c->n; i++)
         if (c->fixed[i])
-            image_disc(im, view_px(v, c->x[i]), view_py(v, c->y[i]), 1.2f, RGB(255, 210, 60), 1.0f);
+            image_disc(im, s->node[i].x, s->node[i].y, 1.2f, PIN, 1.0f);
     if (c->grabbed >= 0)
-        image_disc(im, view_px(v, c->x[c->grabbed]), view_py(v, c->y[c->grabbed]), 1.5f,
-                   RGB(255, 30, 30), 1.0f);
+        image_disc(im, s->node[c->grabbed].x, s->node[c->grabbed].y, 1.5f, GRABBED, 1.0f);
+    if (s->cutting)
+        image_disc(im, s->blade_x, s->blade_y, 1.0f, BLADE, 0.9f);
 }
+
+/* ---- the rest of the scene ------------------------------------------------------------ */
 
 static void cloth_zoom(void *p, float x, float y, int clicks)
 {
@@ -272,9 +629,11 @@ static void cloth_json(void *p, struct buf *out)
     cloth_strain(&s->c, &mean, &max);
     buf_printf(out,
                "\"t\":%.4f,\"particles\":%d,\"constraints\":%d,\"cx\":%.6g,\"cy\":%.6g,"
-               "\"miny\":%.6g,\"ke\":%.6g,\"mean_strain\":%.6g,\"max_strain\":%.6g",
+               "\"miny\":%.6g,\"ke\":%.6g,\"mean_strain\":%.6g,\"max_strain\":%.6g,"
+               "\"torn\":%d,\"cut\":%d,\"look\":\"%s\"",
                (double)s->c.time, s->c.n, s->c.nc, (double)cx, (double)cy, (double)miny,
-               (double)cloth_kinetic_energy(&s->c), (double)mean, (double)max);
+               (double)cloth_kinetic_energy(&s->c), (double)mean, (double)max, s->c.torn,
+               s->c.cut, s->strain_look ? "strain" : "fabric");
 }
 
 /* --auto: grab the middle of the bottom edge, pull it around, let go, repeat. */
@@ -306,17 +665,20 @@ static void cloth_autopilot(void *p, double t, int w, int h, float *x, float *y,
 
 static int cloth_param_changed(void *p, int i)
 {
+    struct cloth_scene *s = p;
+    if (i == P_WIDTH || i == P_HEIGHT)
+        s->auto_size = false;
     if (cloth_params[i].flags & PARAM_RESTART)
         return build(p) == 0 ? 0 : -1;
-    return 0; /* the solver reads the rest at every step */
+    return 0; /* the solver reads the rest at every step, the drawing every frame */
 }
 
 const struct scene_ops scene_cloth = {
     .name = "cloth",
     .title = "Position Based Dynamics: a cloth hanging from its corners",
-    .hint = "drag the cloth",
-    .mouse = "drag grabs the nearest particle and pulls; release lets go",
-    .keys = "t tearing on/off",
+    .hint = "drag the cloth; right-drag cuts",
+    .mouse = "left drag grabs the nearest particle and pulls; right drag cuts (scissors)",
+    .keys = "t tearing on/off, r a whole cloth again",
     .create = cloth_create,
     .destroy = cloth_destroy,
     .resize = cloth_resize,

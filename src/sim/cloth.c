@@ -264,18 +264,16 @@ static float strain_of(const struct cloth *c, int k)
     return fabsf(sqrtf(dx * dx + dy * dy) - c->rest[k]) / c->rest[k];
 }
 
-/* Removes every constraint strained beyond tear_strain, keeping the order of the
- * others, in c1/c2 and in link[]. */
-static void tear(struct cloth *c)
+/* Drops the constraints that mark[k] (scratch) flags with -1, keeping the order
+ * of the others, in c1/c2 and in link[]; returns how many went. mark[] ends as
+ * each constraint's new index (or -1). */
+static int drop_marked(struct cloth *c)
 {
-    float limit = c->prm.tear_strain;
     int *newk = c->scratch;
     int kept = 0;
     for (int k = 0; k < c->nc; k++) {
-        if (strain_of(c, k) > limit) {
-            newk[k] = -1;
+        if (newk[k] < 0)
             continue;
-        }
         newk[k] = kept;
         c->c1[kept] = c->c1[k];
         c->c2[kept] = c->c2[k];
@@ -283,11 +281,21 @@ static void tear(struct cloth *c)
         c->lambda[kept] = c->lambda[k];
         kept++;
     }
-    if (kept == c->nc)
-        return;
+    int gone = c->nc - kept;
+    if (gone == 0)
+        return 0;
     cloth_link_drop_torn(c, newk);
-    c->torn += c->nc - kept;
     c->nc = kept;
+    return gone;
+}
+
+/* Removes every constraint strained beyond tear_strain. */
+static void tear(struct cloth *c)
+{
+    float limit = c->prm.tear_strain;
+    for (int k = 0; k < c->nc; k++)
+        c->scratch[k] = strain_of(c, k) > limit ? -1 : 0;
+    c->torn += drop_marked(c);
 }
 
 void cloth_step(struct cloth *c)
@@ -371,6 +379,194 @@ void cloth_release(struct cloth *c, bool with_velocity, float vx, float vy)
         c->vx[i] = isfinite(vx) ? vx : 0.0f;
         c->vy[i] = isfinite(vy) ? vy : 0.0f;
     }
+}
+
+/* ---- scissors ---------------------------------------------------------------- */
+
+/* Twice the signed area of (a, b, p): > 0 when p is left of a->b. */
+static double orient(double ax, double ay, double bx, double by, double px, double py)
+{
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+/* p, known to be on the line through a and b, lies within their box. */
+static bool within(double ax, double ay, double bx, double by, double px, double py)
+{
+    return px >= fmin(ax, bx) && px <= fmax(ax, bx) && py >= fmin(ay, by) &&
+           py <= fmax(ay, by);
+}
+
+/* Whether the closed segments a-b and p-q share a point (touching counts). In
+ * double, so for floats of like magnitude only the last subtraction rounds. */
+static bool segments_meet(const float *a, const float *b, const float *p, const float *q)
+{
+    double d1 = orient(p[0], p[1], q[0], q[1], a[0], a[1]);
+    double d2 = orient(p[0], p[1], q[0], q[1], b[0], b[1]);
+    double d3 = orient(a[0], a[1], b[0], b[1], p[0], p[1]);
+    double d4 = orient(a[0], a[1], b[0], b[1], q[0], q[1]);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+        return true;
+    return (d1 == 0 && within(p[0], p[1], q[0], q[1], a[0], a[1])) ||
+           (d2 == 0 && within(p[0], p[1], q[0], q[1], b[0], b[1])) ||
+           (d3 == 0 && within(a[0], a[1], b[0], b[1], p[0], p[1])) ||
+           (d4 == 0 && within(a[0], a[1], b[0], b[1], q[0], q[1]));
+}
+
+/* The box around points xy[0..n-1] (x,y pairs). */
+static void box_of(const float *xy, int n, float *box)
+{
+    box[0] = box[2] = xy[0], box[1] = box[3] = xy[1];
+    for (int i = 1; i < n; i++) {
+        box[0] = fminf(box[0], xy[2 * i]), box[2] = fmaxf(box[2], xy[2 * i]);
+        box[1] = fminf(box[1], xy[2 * i + 1]), box[3] = fmaxf(box[3], xy[2 * i + 1]);
+    }
+}
+
+/* Whether constraint (a,b) meets one of the stroke's segments. */
+static bool stroke_meets(const float *a, const float *b, const float *xy, int n)
+{
+    for (int s = 0; s + 1 < n; s++) {
+        const float *p = &xy[2 * s], *q = &xy[2 * s + 2];
+        if (fmaxf(a[0], b[0]) >= fminf(p[0], q[0]) && fminf(a[0], b[0]) <= fmaxf(p[0], q[0]) &&
+            fmaxf(a[1], b[1]) >= fminf(p[1], q[1]) && fminf(a[1], b[1]) <= fmaxf(p[1], q[1]) &&
+            segments_meet(a, b, p, q))
+            return true;
+    }
+    return false;
+}
+
+int cloth_cut_path(struct cloth *c, const float *xy, int n)
+{
+    if (n < 1 || !xy)
+        return 0;
+    for (int i = 0; i < 2 * n; i++)
+        if (!isfinite(xy[i]))
+            return 0;
+    if (n == 1)
+        return cloth_cut_path(c, (const float[4]){xy[0], xy[1], xy[0], xy[1]}, 2);
+    float box[4];
+    box_of(xy, n, box);
+    int hits = 0;
+    for (int k = 0; k < c->nc; k++) {
+        int i = c->c1[k], j = c->c2[k];
+        const float a[2] = {c->x[i], c->y[i]}, b[2] = {c->x[j], c->y[j]};
+        bool near = fmaxf(a[0], b[0]) >= box[0] && fminf(a[0], b[0]) <= box[2] &&
+                    fmaxf(a[1], b[1]) >= box[1] && fminf(a[1], b[1]) <= box[3];
+        bool cut = near && stroke_meets(a, b, xy, n);
+        c->scratch[k] = cut ? -1 : 0;
+        hits += cut;
+    }
+    if (hits == 0)
+        return 0;
+    int gone = drop_marked(c);
+    c->cut += gone;
+    return gone;
+}
+
+int cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1)
+{
+    return cloth_cut_path(c, (const float[4]){x0, y0, x1, y1}, 2);
+}
+
+/* ---- the mesh, for drawing -------------------------------------------------- */
+
+void cloth_edges(const struct cloth *c, unsigned char *edges)
+{
+    int w = c->prm.w;
+    memset(edges, 0, (size_t)c->n);
+    for (int k = 0; k < c->nc; k++) {
+        int a = c->c1[k] < c->c2[k] ? c->c1[k] : c->c2[k];
+        int b = c->c1[k] ^ c->c2[k] ^ a, d = b - a;
+        bool next_row = b / w == a / w + 1;
+        if (d == 1 && !next_row)
+            edges[a] |= CLOTH_RIGHT;
+        else if (d == w)
+            edges[a] |= CLOTH_DOWN;
+        else if (d == w + 1 && next_row)
+            edges[a] |= CLOTH_DIAG;
+        else if (d == w - 1 && next_row)
+            edges[a - 1] |= CLOTH_ANTI;
+    }
+}
+
+/* The tangent at i along a step of `step` particles (1: the row, w: the
+ * column) over the intact edges of kind `bit`, in spacings; false if none. */
+static bool tangent(const struct cloth *c, const unsigned char *edges, int i, int step,
+                    int bit, float *t)
+{
+    bool fwd = edges[i] & bit, back = i - step >= 0 && (edges[i - step] & bit);
+    if (!fwd && !back)
+        return false;
+    int a = back ? i - step : i, b = fwd ? i + step : i;
+    float k = (float)step / ((float)(b - a) * c->prm.spacing);
+    t[0] = (c->x[b] - c->x[a]) * k;
+    t[1] = (c->y[b] - c->y[a]) * k;
+    return true;
+}
+
+void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t)
+{
+    int w = c->prm.w;
+    for (int i = 0; i < c->n; i++) {
+        float *u = &t[4 * i], *v = u + 2;
+        bool hu = tangent(c, edges, i, 1, CLOTH_RIGHT, u);
+        bool hv = tangent(c, edges, i, w, CLOTH_DOWN, v);
+        if (!hu && !hv)
+            u[0] = 1, u[1] = 0, v[0] = 0, v[1] = -1;
+        else if (!hv) /* the row's direction turned a quarter clockwise */
+            v[0] = u[1], v[1] = -u[0];
+        else if (!hu)
+            u[0] = -v[1], u[1] = v[0];
+    }
+}
+
+/* The triangles a cell may be drawn as: corners 0 = (i,j), 1 = (i,j+1),
+ * 2 = (i+1,j), 3 = (i+1,j+1), and their edges as (corner, kind), the kinds
+ * numbered as the bits of cloth_edges. The first two share the diagonal 0-3,
+ * the last two the diagonal 1-2. */
+static const struct {
+    int v[3];
+    int e[3][2];
+} cell_tri[4] = {
+    {{0, 1, 3}, {{0, 0}, {1, 1}, {0, 2}}},
+    {{0, 3, 2}, {{0, 2}, {2, 0}, {0, 1}}},
+    {{0, 1, 2}, {{0, 0}, {0, 3}, {0, 1}}},
+    {{1, 3, 2}, {{1, 1}, {2, 0}, {0, 3}}},
+};
+
+int cloth_triangles(const struct cloth *c, const unsigned char *edges, int *tri,
+                    unsigned char *uses)
+{
+    int w = c->prm.w, h = c->prm.h, nt = 0;
+    memset(uses, 0, 4 * (size_t)c->n);
+    for (int a = 0; a + w + 1 < c->n; a++) {
+        if (a % w == w - 1 || a / w >= h - 1)
+            continue;
+        const int corner[4] = {a, a + 1, a + w, a + w + 1};
+        bool whole[4];
+        for (int t = 0; t < 4; t++) {
+            whole[t] = true;
+            for (int k = 0; k < 3; k++)
+                whole[t] &= (edges[corner[cell_tri[t].e[k][0]]] >> cell_tri[t].e[k][1]) & 1;
+        }
+        int pick[2] = {-1, -1};
+        if (whole[0] && whole[1])
+            pick[0] = 0, pick[1] = 1;
+        else if (whole[2] && whole[3])
+            pick[0] = 2, pick[1] = 3;
+        else
+            for (int t = 3; t >= 0; t--)
+                pick[0] = whole[t] ? t : pick[0];
+        for (int q = 0; q < 2 && pick[q] >= 0; q++) {
+            int t = pick[q];
+            for (int k = 0; k < 3; k++) {
+                tri[3 * nt + k] = corner[cell_tri[t].v[k]];
+                uses[4 * corner[cell_tri[t].e[k][0]] + cell_tri[t].e[k][1]]++;
+            }
+            nt++;
+        }
+    }
+    return nt;
 }
 
 /* ---- statistics ------------------------------------------------------------- */

@@ -1,0 +1,583 @@
+/*
+ * test_cloth_scene.c — the cloth as a person handles it: the solver's pointer,
+ * statistics, live parameters and extremes (src/sim/cloth.c), then the scene
+ * (src/scenes/cloth.c) through its operations table on canvases of real
+ * terminal sizes (cols x 2*(rows-1) pixels: the grid it picks, the seed preset
+ * untouched, the right button cutting, r mending, the fabric's light and
+ * shadow), and end to end in tmux, a right drag across the cloth cutting it.
+ */
+#include "cloth.h"
+#include "e2e.h"
+#include "image.h"
+#include "scene.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cloth from the seed preset with a few fields changed (as in test_cloth.c). */
+static struct cloth_params seed_params(int w, int h, int fixed)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    p.w = w;
+    p.h = h;
+    p.fixed = fixed;
+    return p;
+}
+
+static void steps(struct cloth *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        cloth_step(c);
+}
+
+static bool all_finite(const struct cloth *c)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!isfinite(c->x[i]) || !isfinite(c->y[i]) || !isfinite(c->vx[i]) ||
+            !isfinite(c->vy[i]))
+            return false;
+    return true;
+}
+
+static int count_differences(const struct cloth *a, const struct cloth *b)
+{
+    int bad = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
+            a->vy[i] != b->vy[i])
+            bad++;
+    return bad;
+}
+
+/* ---- the solver: pointer, statistics, live parameters, extremes ---------------- */
+
+TEST(cloth_no_nan_at_extremes)
+{
+    float gravity[2] = {1000.0f, -1000.0f};
+    float dts[2] = {0.005f, 0.05f};
+    int iters[2] = {1, 100};
+    float masses[2] = {1e-3f, 1e3f};
+    float comp[3] = {0.0f, 1e-9f, 1e30f};
+    int subs[2] = {1, 8};
+    int bad = 0;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++)
+            for (int i = 0; i < 2; i++)
+                for (int m = 0; m < 2; m++)
+                    for (int k = 0; k < 3; k++)
+                        for (int s = 0; s < 2; s++) {
+                            struct cloth_params p = seed_params(7, 5, 2);
+                            p.gravity = gravity[a];
+                            p.dt = dts[b];
+                            p.iterations = iters[i];
+                            p.mass = masses[m];
+                            p.compliance = comp[k];
+                            p.substeps = subs[s];
+                            p.tearing = (a + k) & 1;
+                            struct cloth c;
+                            CHECK_INT(cloth_init(&c, &p), 0);
+                            cloth_grab(&c, 17, 5.0f, 5.0f);
+                            steps(&c, 10);
+                            cloth_release(&c, true, 100.0f, -100.0f);
+                            steps(&c, 10);
+                            float mean, max, cx, cy, miny;
+                            cloth_strain(&c, &mean, &max);
+                            cloth_centroid(&c, &cx, &cy, &miny);
+                            float ke = cloth_kinetic_energy(&c);
+                            if (!all_finite(&c) || !isfinite(mean) || !isfinite(max) ||
+                                !isfinite(cx) || !isfinite(cy) || !isfinite(miny) ||
+                                !isfinite(ke))
+                                bad++;
+                            cloth_free(&c);
+                        }
+    CHECK_INT(bad, 0);
+
+    /* The seed size at the harshest single settings. */
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    p.gravity = -1000.0f;
+    p.dt = 0.05f;
+    p.iterations = 1;
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    steps(&c, 200);
+    CHECK(all_finite(&c));
+    cloth_free(&c);
+
+    /* Nonsense settings are clamped or ignored, not propagated. */
+    cloth_params_seed(&p);
+    p.w = 6;
+    p.h = 5;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    c.prm.dt = NAN;
+    cloth_step(&c);
+    CHECK(c.time == 0.0f);
+    c.prm.dt = 0.005f;
+    c.prm.mass = NAN;
+    c.prm.gravity = INFINITY;
+    c.prm.compliance = INFINITY;
+    c.prm.iterations = -3;
+    c.prm.substeps = 0;
+    steps(&c, 10);
+    CHECK(all_finite(&c));
+    c.prm.mass = 0.0f;
+    c.prm.compliance = NAN;
+    c.prm.iterations = 3;
+    steps(&c, 10);
+    CHECK(all_finite(&c));
+
+    /* A particle poisoned from outside is put back, and so are its neighbours. */
+    c.x[14] = NAN;
+    c.xold[14] = NAN;
+    c.vy[15] = INFINITY;
+    steps(&c, 3);
+    CHECK(all_finite(&c));
+
+    /* A pointer at infinity or NaN does not reach the solver. */
+    cloth_grab(&c, 13, NAN, 1.0f);
+    cloth_move_grab(&c, 1e30f, -1e30f);
+    steps(&c, 5);
+    cloth_release(&c, true, NAN, INFINITY);
+    steps(&c, 5);
+    CHECK(all_finite(&c));
+    cloth_free(&c);
+}
+
+TEST(cloth_grab_and_release)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    int w = p.w;
+
+    /* Nearest within range, or none. */
+    CHECK_INT(cloth_nearest(&c, 0.21f, -0.19f, 0.05f), w + 1);
+    CHECK_INT(cloth_nearest(&c, 0.3f, -0.3f, 0.2f) >= 0, 1);
+    CHECK_INT(cloth_nearest(&c, 0.1f, -0.1f, 0.01f), -1);
+    CHECK_INT(cloth_nearest(&c, -5.0f, 5.0f, 1.0f), -1);
+    CHECK_INT(cloth_nearest(&c, 0.0f, 0.0f, -1.0f), -1);
+
+    steps(&c, 100);
+    int g = 20 * w + 10;
+    float vx0 = c.vx[g], vy0 = c.vy[g];
+    CHECK(vy0 != 0.0f);
+    cloth_grab(&c, g, 1.0f, -2.0f);
+    CHECK_INT(c.grabbed, g);
+    CHECK(c.w[g] == 0.0f);
+    CHECK(c.x[g] == 1.0f && c.y[g] == -2.0f);
+    int nb = g + 1;
+    for (int s = 0; s < 200; s++) {
+        cloth_move_grab(&c, 1.0f + 0.005f * (float)s, -2.0f);
+        cloth_step(&c);
+    }
+    CHECK(c.x[g] == 1.995f && c.y[g] == -2.0f);
+    /* Its neighbour followed: still about a spacing away (the cloth bunches a
+     * little where it is dragged), not back where it started. */
+    float dx = c.x[nb] - c.x[g], dy = c.y[nb] - c.y[g];
+    CHECK(sqrtf(dx * dx + dy * dy) > 0.1f && sqrtf(dx * dx + dy * dy) < 0.25f);
+    /* Kinematic: its velocity is left as it was, and it holds no energy. */
+    CHECK(c.vx[g] == vx0 && c.vy[g] == vy0);
+
+    /* Released as in the seed: free again, with the velocity it had. */
+    cloth_release(&c, false, 9.0f, 9.0f);
+    CHECK_INT(c.grabbed, -1);
+    CHECK(c.w[g] == 2.0f);
+    CHECK(c.vx[g] == vx0 && c.vy[g] == vy0);
+    cloth_step(&c);
+    CHECK(c.x[g] != 1.995f || c.y[g] != -2.0f);
+
+    /* Released with the pointer's velocity: it flies on further than a twin
+     * let go without it. */
+    struct cloth a, b;
+    CHECK_INT(cloth_init(&a, &p), 0);
+    CHECK_INT(cloth_init(&b, &p), 0);
+    steps(&a, 100);
+    steps(&b, 100);
+    cloth_grab(&a, g, a.x[g], a.y[g]);
+    cloth_grab(&b, g, b.x[g], b.y[g]);
+    cloth_release(&a, true, 60.0f, -10.0f);
+    cloth_release(&b, false, 0.0f, 0.0f);
+    CHECK(a.vx[g] == 60.0f && a.vy[g] == -10.0f);
+    CHECK(b.vx[g] == vx0 && b.vy[g] == vy0);
+    cloth_step(&a);
+    cloth_step(&b);
+    CHECK(a.x[g] > b.x[g] + 0.005f && a.y[g] < b.y[g]);
+    CHECK(cloth_kinetic_energy(&a) > cloth_kinetic_energy(&b));
+    cloth_free(&a);
+    cloth_free(&b);
+
+    /* Grabbing another lets go of the first. */
+    cloth_grab(&c, g, 3.0f, -3.0f);
+    cloth_grab(&c, g + 2, 3.4f, -3.0f);
+    CHECK_INT(c.grabbed, g + 2);
+    CHECK(c.w[g] == 2.0f && c.w[g + 2] == 0.0f);
+    cloth_release(&c, false, 0.0f, 0.0f);
+    cloth_release(&c, false, 0.0f, 0.0f); /* nothing grabbed: no effect */
+    CHECK(c.w[g + 2] == 2.0f);
+
+    /* A pin can be dragged (as in the seed) and stays pinned where it is left. */
+    cloth_grab(&c, 0, -1.0f, 1.0f);
+    cloth_release(&c, true, 5.0f, 5.0f);
+    CHECK(c.w[0] == 0.0f);
+    steps(&c, 50);
+    CHECK(c.x[0] == -1.0f && c.y[0] == 1.0f);
+    CHECK(c.vx[0] == 0.0f && c.vy[0] == 0.0f);
+    cloth_free(&c);
+}
+
+TEST(cloth_statistics)
+{
+    struct cloth_params p = seed_params(5, 4, 2);
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    float mean, max, cx, cy, miny;
+    cloth_strain(&c, &mean, &max);
+    CHECK(mean < 1e-6f && max < 1e-6f);
+    cloth_centroid(&c, &cx, &cy, &miny);
+    CHECK_NEAR(cx, 0.4, 1e-6);
+    CHECK_NEAR(cy, -0.3, 1e-6);
+    CHECK_NEAR(miny, -0.6, 1e-6);
+    CHECK(cloth_kinetic_energy(&c) == 0.0f);
+
+    /* Free particles at (1,2) m/s: 18 * 1/2 * 0.5 kg * 5 m^2/s^2. */
+    for (int i = 0; i < c.n; i++) {
+        c.vx[i] = 1.0f;
+        c.vy[i] = 2.0f;
+    }
+    CHECK_NEAR(cloth_kinetic_energy(&c), 18 * 0.5 * 0.5 * 5.0, 1e-4);
+    cloth_free(&c);
+
+    /* One of one constraint stretched to twice its length: strain 1. */
+    p = seed_params(2, 1, 1);
+    p.spacing = 0.25f;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    c.x[1] = 0.5f;
+    cloth_strain(&c, &mean, &max);
+    CHECK(mean == 1.0f && max == 1.0f);
+    cloth_free(&c);
+
+    /* Mean and max over a known pair: a 3x1 cloth, one link at 1.5x, one at rest. */
+    p = seed_params(3, 1, 1);
+    p.spacing = 0.25f;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    c.x[1] = 0.375f;
+    c.x[2] = 0.625f;
+    cloth_strain(&c, &mean, &max);
+    CHECK(mean == 0.25f && max == 0.5f);
+    cloth_free(&c);
+}
+
+TEST(cloth_mass_changes_live)
+{
+    /* The step re-derives inverse masses when prm.mass changes (the seed's GUI
+     * sets sim.mass on the fly); with uniform masses PBD does not depend on
+     * it, but the kinetic energy does. */
+    struct cloth_params p = seed_params(8, 6, 2);
+    struct cloth a, b;
+    CHECK_INT(cloth_init(&a, &p), 0);
+    CHECK_INT(cloth_init(&b, &p), 0);
+    steps(&a, 50);
+    steps(&b, 50);
+    b.prm.mass = 2.0f;
+    steps(&a, 50);
+    steps(&b, 50);
+    CHECK(b.w[1] == 0.5f && b.w[0] == 0.0f);
+    CHECK_INT(count_differences(&a, &b), 0);
+    CHECK_NEAR(cloth_kinetic_energy(&b), 4.0 * cloth_kinetic_energy(&a),
+               1e-4 * cloth_kinetic_energy(&b) + 1e-9);
+    CHECK(cloth_kinetic_energy(&a) > 0.0f);
+    cloth_free(&a);
+    cloth_free(&b);
+}
+
+/* ---- the scene ------------------------------------------------------------------ */
+
+/* A scene on the canvas of a cols x rows terminal. */
+struct fixture {
+    void *st;
+    int w, h;
+    struct image im;
+};
+
+static bool open_scene(struct fixture *f, int cols, int rows, bool seed)
+{
+    struct scene_opts o = {.seed = 1, .preset_seed = seed};
+    f->w = cols, f->h = 2 * (rows - 1);
+    f->st = scene_cloth.create(&o, f->w, f->h);
+    image_init(&f->im, f->w, f->h);
+    return f->st != NULL;
+}
+
+static void close_scene(struct fixture *f)
+{
+    scene_cloth.destroy(f->st);
+    image_free(&f->im);
+}
+
+static double param(const struct fixture *f, const char *name)
+{
+    int i = scene_param_find(&scene_cloth, name);
+    CHECK_MSG(i >= 0, "no parameter %s", name);
+    return i >= 0 ? scene_param_get(&scene_cloth, f->st, i) : NAN;
+}
+
+/* A statistic from the scene's JSON fields. */
+static double stat(const struct fixture *f, const char *field)
+{
+    struct buf b;
+    buf_init(&b);
+    scene_cloth.json(f->st, &b);
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\":", field);
+    const char *p = strstr(b.p, key);
+    double v = p ? atof(p + strlen(key)) : NAN;
+    buf_free(&b);
+    return v;
+}
+
+static bool json_has(const struct fixture *f, const char *text)
+{
+    struct buf b;
+    buf_init(&b);
+    scene_cloth.json(f->st, &b);
+    bool yes = strstr(b.p, text) != NULL;
+    buf_free(&b);
+    return yes;
+}
+
+/* n steps with the pointer still (down or not) at (x,y), or moving from
+ * (x,y) to (x1,y1) evenly over them. */
+static void drive(struct fixture *f, int n, int button, bool down, float x, float y, float x1,
+                  float y1)
+{
+    for (int k = 0; k < n; k++) {
+        float ax = x + (x1 - x) * (float)k / (float)n, ay = y + (y1 - y) * (float)k / (float)n;
+        float bx = x + (x1 - x) * (float)(k + 1) / (float)n;
+        float by = y + (y1 - y) * (float)(k + 1) / (float)n;
+        float path[4] = {ax, ay, bx, by};
+        struct pointer p = {.down = down, .button = button, .pressed = down && k == 0,
+                            .x0 = ax, .y0 = ay, .x1 = bx, .y1 = by, .path = path, .npath = 2,
+                            .dt = 1.0f / 240.0f};
+        scene_cloth.step(f->st, &p);
+    }
+}
+
+static void idle(struct fixture *f, int n) { drive(f, n, 0, false, 0, 0, 0, 0); }
+
+static bool is_background(rgb_t c) { return rgb_r(c) < 30 && rgb_g(c) < 30 && rgb_b(c) < 40; }
+
+/* The box of every pixel that is not background; the number of them. */
+static int cloth_box(const struct image *im, int *x0, int *y0, int *x1, int *y1)
+{
+    int n = 0;
+    *x0 = *y0 = 1 << 30, *x1 = *y1 = -1;
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++)
+            if (!is_background(image_get(im, x, y))) {
+                n++;
+                *x0 = x < *x0 ? x : *x0, *x1 = x > *x1 ? x : *x1;
+                *y0 = y < *y0 ? y : *y0, *y1 = y > *y1 ? y : *y1;
+            }
+    return n;
+}
+
+TEST(cloth_scene_grid_follows_the_terminal)
+{
+    static const int sizes[4][2] = {{80, 24}, {100, 30}, {200, 60}, {250, 70}};
+    int last = 0;
+    for (int t = 0; t < 4; t++) {
+        struct fixture f;
+        CHECK(open_scene(&f, sizes[t][0], sizes[t][1], false));
+        int w = (int)param(&f, "width"), h = (int)param(&f, "height");
+        CHECK_MSG(w >= 40 && h >= 30, "%dx%d: a %dx%d cloth", sizes[t][0], sizes[t][1], w, h);
+        CHECK_MSG(t < 2 ? w * h >= last : w * h > last, "%dx%d: %d particles, fewer than before",
+                  sizes[t][0], sizes[t][1], w * h);
+        CHECK_INT((int)stat(&f, "particles"), w * h);
+        last = w * h;
+        if (sizes[t][0] == 100)
+            CHECK_MSG(w * h >= 1000, "100x30: %d particles", w * h);
+        /* Hanging, drawn: inside the canvas, with room below, and (but on the
+         * smallest terminal) at least 1.4 pixels between neighbours. */
+        idle(&f, 240);
+        scene_cloth.draw(f.st, &f.im);
+        int x0, y0, x1, y1;
+        CHECK(cloth_box(&f.im, &x0, &y0, &x1, &y1) > 0);
+        float px = (float)(x1 - x0) / (float)(w - 1);
+        CHECK_MSG(px >= (t == 0 ? 1.0f : 1.4f) && px < 2.5f, "%dx%d: %.2f px apart",
+                  sizes[t][0], sizes[t][1], (double)px);
+        CHECK(x0 > 0 && x1 < f.w - 1 && y0 >= 0 && y1 < f.h - 4);
+        close_scene(&f);
+    }
+}
+
+TEST(cloth_scene_seed_preset_is_the_seed)
+{
+    /* --preset seed: the seed's grid and parameters, and the very solver run. */
+    struct fixture f;
+    CHECK(open_scene(&f, 100, 30, true));
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    CHECK(param(&f, "width") == p.w && param(&f, "height") == p.h);
+    CHECK(param(&f, "fixed-particles") == p.fixed && param(&f, "iterations") == p.iterations);
+    CHECK(param(&f, "substeps") == 1 && param(&f, "xpbd-compliance") == 0);
+    CHECK(param(&f, "time-step") == (double)p.dt && param(&f, "mass") == (double)p.mass);
+    CHECK(param(&f, "gravity") == (double)p.gravity && param(&f, "tearing") == 0);
+    CHECK(param(&f, "release-with-velocity") == 0 && param(&f, "strain-colours") == 1);
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    steps(&c, 300);
+    idle(&f, 300);
+    float cx, cy, miny;
+    cloth_centroid(&c, &cx, &cy, &miny);
+    CHECK_NEAR(stat(&f, "cx"), cx, 1e-5 * fabs(cx));
+    CHECK_NEAR(stat(&f, "miny"), miny, 1e-5 * fabs(miny));
+    cloth_free(&c);
+    close_scene(&f);
+}
+
+TEST(cloth_scene_right_drag_cuts_and_r_mends)
+{
+    for (int tearing = 0; tearing < 2; tearing++) {
+        struct fixture f;
+        CHECK(open_scene(&f, 100, 30, false));
+        if (tearing)
+            CHECK_INT(scene_param_set(&scene_cloth, f.st, scene_param_find(&scene_cloth, "tearing"), 1), 0);
+        idle(&f, 240);
+        int whole = (int)stat(&f, "constraints");
+        double low = stat(&f, "miny");
+        /* A left drag across the cloth's middle grabs, it does not cut. */
+        drive(&f, 40, 0, true, 2.0f, 24.0f, 98.0f, 24.0f);
+        idle(&f, 1);
+        CHECK_INT((int)stat(&f, "constraints"), whole);
+        CHECK_INT((int)stat(&f, "cut"), 0);
+        idle(&f, 480);
+        /* The right button from side to side: every constraint it crosses goes,
+         * the lower part falls away. */
+        drive(&f, 40, 2, true, 2.0f, 21.0f, 98.0f, 21.0f); /* between two rows */
+        idle(&f, 1);
+        int left = (int)stat(&f, "constraints"), cut = (int)stat(&f, "cut");
+        CHECK_MSG(cut >= 100 && left == whole - cut - (int)stat(&f, "torn"),
+                  "tearing %d: %d of %d cut, %d left", tearing, cut, whole, left);
+        idle(&f, 480);
+        CHECK_MSG(stat(&f, "miny") < low - 3.0, "tearing %d: the lower part did not fall",
+                  tearing);
+        /* r: a whole cloth again, the same size. */
+        scene_cloth.restart(f.st);
+        CHECK_INT((int)stat(&f, "constraints"), whole);
+        CHECK_INT((int)stat(&f, "cut"), 0);
+        close_scene(&f);
+    }
+}
+
+/* Brightness of a pixel, 0..765. */
+static int bright(rgb_t c) { return rgb_r(c) + rgb_g(c) + rgb_b(c); }
+
+TEST(cloth_scene_fabric_is_lit_by_its_folds)
+{
+    struct fixture f;
+    CHECK(open_scene(&f, 100, 30, false));
+    CHECK(param(&f, "strain-colours") == 0);
+    idle(&f, 480);
+    scene_cloth.draw(f.st, &f.im);
+    /* Hanging: blue fabric, pins marked. */
+    int blue = 0, pins = 0, cloth = 0;
+    for (int i = 0; i < f.w * f.h; i++) {
+        rgb_t c = f.im.px[i];
+        if (is_background(c))
+            continue;
+        cloth++;
+        blue += rgb_b(c) > 90 && rgb_b(c) > rgb_r(c) + 30 && rgb_g(c) > 40;
+        pins += rgb_r(c) > 200 && rgb_g(c) > 150 && rgb_b(c) < 120;
+    }
+    CHECK_MSG(blue > cloth * 9 / 10 && pins >= 2, "%d of %d blue, %d pin pixels", blue, cloth,
+              pins);
+    /* Pushed up from below it folds: a wider spread of light and shadow, the
+     * grabbed particle marked red. */
+    int lo0 = 765, hi0 = 0, lo1 = 765, hi1 = 0, red = 0;
+    for (int i = 0; i < f.w * f.h; i++)
+        if (!is_background(f.im.px[i])) {
+            int b = bright(f.im.px[i]);
+            lo0 = b < lo0 ? b : lo0, hi0 = b > hi0 ? b : hi0;
+        }
+    int x0, y0, x1, y1;
+    cloth_box(&f.im, &x0, &y0, &x1, &y1);
+    float mid = 0.5f * (float)(x0 + x1);
+    drive(&f, 1, 0, true, mid, (float)y1 - 0.5f, mid, (float)y1 - 0.5f);
+    drive(&f, 200, 0, true, mid, (float)y1 - 0.5f, mid, 0.3f * (float)(y0 + y1));
+    scene_cloth.draw(f.st, &f.im);
+    for (int i = 0; i < f.w * f.h; i++) {
+        rgb_t c = f.im.px[i];
+        red += rgb_r(c) > 200 && rgb_g(c) < 80 && rgb_b(c) < 80;
+        if (!is_background(c) && !(rgb_r(c) > 200 && rgb_b(c) < 120)) {
+            int b = bright(c);
+            lo1 = b < lo1 ? b : lo1, hi1 = b > hi1 ? b : hi1;
+        }
+    }
+    CHECK_MSG(hi1 - lo1 > hi0 - lo0 + 100, "brightness %d..%d hanging, %d..%d folded", lo0, hi0,
+              lo1, hi1);
+    CHECK(red > 0);
+    /* The strain colours draw it another way. */
+    struct image fabric;
+    image_init(&fabric, f.w, f.h);
+    memcpy(fabric.px, f.im.px, (size_t)f.w * (size_t)f.h * sizeof *f.im.px);
+    CHECK_INT(scene_param_set(&scene_cloth, f.st, scene_param_find(&scene_cloth, "strain-colours"), 1), 0);
+    CHECK(json_has(&f, "\"look\":\"strain\""));
+    scene_cloth.draw(f.st, &f.im);
+    CHECK(memcmp(fabric.px, f.im.px, (size_t)f.w * (size_t)f.h * sizeof *f.im.px) != 0);
+    image_free(&fabric);
+    close_scene(&f);
+}
+
+/* ---- end to end ------------------------------------------------------------------ */
+
+/* The number after "constraints " on the HUD, or -1. */
+static int hud_constraints(const char *screen)
+{
+    const char *p = strstr(screen, "constraints ");
+    return p ? atoi(p + strlen("constraints ")) : -1;
+}
+
+struct fewer_query {
+    int than, seen;
+};
+
+static bool fewer_constraints(const char *screen, void *arg)
+{
+    struct fewer_query *q = arg;
+    q->seen = hud_constraints(screen);
+    return q->seen >= 0 && q->seen < q->than;
+}
+
+TEST_E2E(e2e_right_drag_cuts_the_cloth)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
+    CHECK(e2e_wait_for(e2e_plain, "constraints "));
+    int whole = hud_constraints(e2e_plain());
+    CHECK_MSG(whole >= 4000, "the HUD shows %d constraints", whole);
+    /* Right press left of the cloth at mid-height (row 11: between two rows of
+     * particles), drag across it, let go: at least two constraints of each of
+     * its 40 columns go. */
+    char rep[64];
+    e2e_send_bytes("\x1b[<2;12;11M");
+    for (int x = 16; x <= 88; x += 4) {
+        snprintf(rep, sizeof rep, "\x1b[<34;%d;11M", x);
+        e2e_send_bytes(rep);
+    }
+    e2e_send_bytes("\x1b[<2;88;11m");
+    struct fewer_query q = {.than = whole - 80};
+    CHECK_MSG(e2e_wait(e2e_plain, fewer_constraints, &q, E2E_DEADLINE),
+              "constraints %d before the cut, %d after", whole, q.seen);
+    /* r mends it. */
+    e2e_send_key("r");
+    char want[64];
+    snprintf(want, sizeof want, "constraints %d", whole);
+    CHECK(e2e_wait_for(e2e_plain, want));
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    e2e_stop();
+}
