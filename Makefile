@@ -63,12 +63,17 @@ build/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 build/swirl-test: $(OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
+# A slow link for the tests and the bench (tests/slowpty/slowpty.c).
+build/slowpty: tests/slowpty/slowpty.c Makefile
+	@mkdir -p build
+	$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $< -lutil
+
 run: swirl
 	./swirl
 
 # One harness runs the unit tests and the end-to-end tests (which drive ./swirl in
 # tmux); its last line is "N passed, N failed".
-test: swirl build/swirl-test
+test: swirl build/swirl-test build/slowpty
 	./build/swirl-test
 
 # Unit tests only (no tmux).
@@ -101,8 +106,41 @@ build-san/swirl-test: $(filter-out build-san/main.o,$(SAN_OBJ)) $(SAN_TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 endif
 
-bench: swirl
+# ThreadSanitizer build in build-tsan/ (TSAN_CC, default cc; clang works too): the unit
+# tests, then a headless run of each scene on two solver threads. Any data race halts
+# the run with status 66, which fails the target.
+TSAN_CC ?= $(CC)
+TSAN_RUN = TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+.PHONY: tsan
+tsan:
+	$(MAKE) BUILD_TSAN=1 CC=$(TSAN_CC) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	    build-tsan/swirl build-tsan/swirl-test
+	$(TSAN_RUN) ./build-tsan/swirl-test --unit
+	for s in dye pbf cloth; do \
+	    $(TSAN_RUN) ./build-tsan/swirl --headless --scene $$s --threads 2 --steps 40 --size 60x20 >/dev/null || exit 1; \
+	done
+	@echo "tsan: unit tests and headless runs on 2 threads free of races"
+
+ifdef BUILD_TSAN
+TSAN_OBJ      = $(SRC:src/%.c=build-tsan/%.o) build-tsan/main.o
+TSAN_TEST_OBJ = $(TEST_SRC:tests/%.c=build-tsan/tests/%.o)
+build-tsan/bench/bench.o: ALL_CFLAGS += -DSWIRL_SRCDIR='"$(CURDIR)"'
+build-tsan/%.o: src/%.c $(HDRS) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
+build-tsan/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
+build-tsan/swirl: $(TSAN_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+build-tsan/swirl-test: $(filter-out build-tsan/main.o,$(TSAN_OBJ)) $(TSAN_TEST_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+endif
+
+bench: swirl build/slowpty
 	./swirl --bench
+	@echo "slow link (a pty drained at 20 and 100 KB/s, answering CSI 5 n as it drains):"
+	@for r in 20000 100000; do ./build/slowpty $$r 3 ./swirl --auto; done
 
 # libFuzzer over the input parser (tests/fuzz/fuzz_input.c) with ASan+UBSan, built
 # with clang into build-fuzz/. It runs for FUZZ_SECONDS on a copy of the seed corpus

@@ -18,15 +18,18 @@
  * screen and our modes and re-enters them on SIGCONT.
  *
  * Pacing: frames on an absolute CLOCK_MONOTONIC schedule; between frames the loop
- * sleeps in poll() on stdin, so keys answer at once. Flow control: each frame is
- * followed by a DSR request (CSI 5 n); the terminal answers CSI 0 n only after it
- * has processed the frame, so while two answers are outstanding the link (e.g.
- * SSH) is behind and the next frame is skipped before it is encoded — the
- * simulation still runs and input stays responsive. A terminal that never
- * answers turns this off after a second.
+ * sleeps in poll() on stdin, so keys answer at once. Flow control (flow.h):
+ * what is written is followed by a DSR request (CSI 5 n), which the terminal
+ * answers only once it has processed everything before it; what is not yet
+ * answered is kept within a window that adapts to the link, a frame larger than
+ * it is written in pieces, and a frame is encoded only when the last is written
+ * and the window has room (else skipped: the simulation still runs, and the
+ * next frame shows the newest state). So over a slow link (e.g. SSH) a key, q
+ * included, waits behind a tenth of a second of output, not seconds.
  */
 #include "term.h"
 #include "cast.h"
+#include "flow.h"
 #include "frame.h"
 
 #include <curses.h>
@@ -47,9 +50,6 @@
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define PING "\x1b[5n"
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
-#define MAX_IN_FLIGHT 2    /* frames sent but not yet acknowledged */
-#define PING_GIVE_UP 1.0   /* no answer ever: the terminal does not do DSR */
-#define PING_LOST 1.0      /* no answer for this long: count the pings as lost */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
 #define DRAIN_WAIT 0.3     /* on leaving, how long to wait for answers in flight */
 
@@ -212,45 +212,6 @@ enum color_mode term_detect_color(void)
     return term_color_choose(&e);
 }
 
-/* Output pacing by DSR round trips (see the top of the file). */
-struct flow {
-    int in_flight;
-    bool answered;     /* the terminal has answered at least once */
-    bool off;          /* it never does: pace by the clock alone */
-    double first_ping; /* when the very first ping went out */
-    double waiting;    /* since when the oldest unanswered ping has waited */
-};
-
-static bool flow_can_send(struct flow *f, double now)
-{
-    if (f->off || f->in_flight < MAX_IN_FLIGHT)
-        return true;
-    if (!f->answered && now - f->first_ping > PING_GIVE_UP) {
-        f->off = true;
-        return true;
-    }
-    if (now - f->waiting > PING_LOST) { /* an answer got lost: do not wait for it forever */
-        f->in_flight = 0;
-        return true;
-    }
-    return false;
-}
-
-static void flow_sent(struct flow *f, double now)
-{
-    if (f->first_ping == 0)
-        f->first_ping = now;
-    if (f->in_flight++ == 0)
-        f->waiting = now;
-}
-
-static void flow_answered(struct flow *f, double now)
-{
-    f->in_flight = f->in_flight > 0 ? f->in_flight - 1 : 0;
-    f->answered = true;
-    f->waiting = now;
-}
-
 /*
  * The terminal answers our pings even after we stop reading, and an answer that
  * arrives once the shell has the terminal back is echoed as "^[[0n". So before
@@ -261,7 +222,7 @@ static void drain_answers(struct flow *f)
 {
     if (!f->off && f->answered) {
         write_all(STDOUT_FILENO, PING, sizeof PING - 1);
-        int want = f->in_flight + 1, got = 0;
+        int want = f->n + 1, got = 0;
         struct input in;
         input_init(&in);
         double end = frame_now() + DRAIN_WAIT;
@@ -279,7 +240,7 @@ static void drain_answers(struct flow *f)
             for (int i = 0; i < ne; i++)
                 got += ev[i].type == INPUT_PONG;
         }
-        f->in_flight = 0;
+        f->n = 0;
     }
     tcflush(STDIN_FILENO, TCIFLUSH);
 }
@@ -291,7 +252,8 @@ struct term {
     struct frame fr;
     struct input in;
     struct flow flow;
-    struct buf out;
+    struct buf out;      /* the frame being written */
+    size_t out_sent;     /* how much of it is written */
     struct cast cast;
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
@@ -344,7 +306,7 @@ static void suspend(struct term *t)
     frame_repaint(&t->fr);
     sig_winch = 1; /* the size may have changed meanwhile */
     t->next = frame_now();
-    t->flow.in_flight = 0;
+    flow_init(&t->flow);
 }
 
 static void resize(struct term *t, double now)
@@ -359,26 +321,41 @@ static void resize(struct term *t, double now)
         cast_resize(&t->cast, now - t->t0, cols, rows);
 }
 
-/* A frame when one is due: the app always advances; the picture is sent unless
- * the link is behind. */
+/* As much of the frame being written as the window allows, a ping after
+ * each piece. */
+static void send_pending(struct term *t, double now)
+{
+    while (t->out_sent < t->out.len) {
+        const char *p = t->out.p + t->out_sent;
+        size_t n = flow_chunk(&t->flow, p, t->out.len - t->out_sent);
+        if (n == 0)
+            return;
+        write_all(STDOUT_FILENO, p, n);
+        if (!t->flow.off)
+            write_all(STDOUT_FILENO, PING, sizeof PING - 1);
+        flow_wrote(&t->flow, n, now);
+        t->out_sent += n;
+    }
+}
+
+/* A frame when one is due: the app always advances; the picture is composed
+ * only once the last one is written and the window has room (else it counts
+ * as skipped: the next frame shows the newest state instead). */
 static void frame_due(struct term *t, double now)
 {
     if (now < t->next)
         return;
-    buf_clear(&t->out);
-    bool send = flow_can_send(&t->flow, now);
+    bool send = t->out_sent == t->out.len && flow_ready(&t->flow);
+    if (send) {
+        buf_clear(&t->out);
+        t->out_sent = 0;
+    }
     size_t n = frame_next(&t->fr, &t->a, t->period, frame_now, t->dirty, send ? &t->out : NULL);
     if (send)
         t->dirty = false;
-    if (n) {
-        if (t->record)
-            cast_output(&t->cast, now - t->t0, t->out.p, t->out.len);
-        if (!t->flow.off) {
-            buf_puts(&t->out, PING);
-            flow_sent(&t->flow, now);
-        }
-        write_all(STDOUT_FILENO, t->out.p, t->out.len);
-    }
+    if (n && t->record)
+        cast_output(&t->cast, now - t->t0, t->out.p, t->out.len);
+    send_pending(t, now);
     t->next += t->period;
     if (now > t->next + t->period)
         t->next = now + t->period; /* fell behind: drop the schedule, not frames of input */
@@ -462,6 +439,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     }
     frame_init(&t->fr, &t->a, false);
     input_init(&t->in);
+    flow_init(&t->flow);
     buf_init(&t->out);
     t->period = 1.0 / o->fps;
     t->t0 = t->next = t->last_byte = frame_now();
@@ -472,6 +450,8 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
 
 static int term_close(struct term *t)
 {
+    if (t->out_sent < t->out.len) /* a frame cut short: cancel any sequence in progress */
+        write_all(STDOUT_FILENO, "\x18", 1);
     drain_answers(&t->flow);
     screen_leave();
     delscreen(t->scr);
@@ -512,6 +492,8 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
             sig_winch = 0;
             resize(&t, now);
         }
+        flow_tick(&t.flow, now);
+        send_pending(&t, now);
         frame_due(&t, now);
         if (!wait_next(&t))
             break;

@@ -1,0 +1,132 @@
+/*
+ * slowpty.c — a slow link, for the tests and the bench: runs a command on a
+ * pseudo-terminal whose output is read (drained) at a fixed number of bytes a
+ * second, the way a terminal at the end of a slow SSH connection takes it in,
+ * and answers each status request (CSI 5 n) with CSI 0 n only when the
+ * draining reaches it, as a real terminal would. After a while it types `q`
+ * and measures how long, and how many bytes of draining, it takes until the
+ * command has left the alternate screen (CSI ?1049 l): what a user waits for
+ * to get the shell back.
+ *
+ *   slowpty BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]
+ *
+ * Prints one JSON line: {"rate":..,"quit_latency":..,"bytes_after_quit":..,
+ * "left_screen":true|false,"status":..}. Exit status 0 when the command left
+ * the screen and ended, 1 otherwise. The pane is 100x30, TERM xterm-256color.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK 0.005     /* s between reads */
+#define GIVE_UP 30.0   /* s after q */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Finds `pat` across reads: how much of it the bytes so far end with. */
+struct matcher {
+    const char *pat;
+    size_t got;
+};
+
+/* The patterns here start with ESC and hold no other: on a mismatch the match
+ * can only start again at this byte. */
+static bool match(struct matcher *m, char c)
+{
+    if (c != m->pat[m->got])
+        m->got = 0;
+    if (c != m->pat[m->got])
+        return false;
+    if (m->pat[++m->got] == 0) {
+        m->got = 0;
+        return true;
+    }
+    return false;
+}
+
+static pid_t spawn(int *master, char **argv)
+{
+    struct winsize ws = {.ws_row = 30, .ws_col = 100};
+    pid_t pid = forkpty(master, NULL, NULL, &ws);
+    if (pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("COLORTERM", "truecolor", 1);
+        setenv("LANG", "C.UTF-8", 1);
+        setenv("LC_ALL", "C.UTF-8", 1);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: slowpty BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]\n");
+        return 2;
+    }
+    double rate = atof(argv[1]), quit_after = atof(argv[2]);
+    int master;
+    pid_t pid = spawn(&master, argv + 3);
+    if (pid < 0) {
+        perror("slowpty: forkpty");
+        return 1;
+    }
+    fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
+    struct matcher ping = {"\x1b[5n", 0}, left = {"\x1b[?1049l", 0};
+    double t0 = now(), t_quit = -1, t_left = -1, credit = 0;
+    long long drained = 0, at_quit = 0, at_left = 0;
+    for (;;) {
+        double t = now();
+        if (t_quit < 0 && t - t0 >= quit_after) {
+            t_quit = t, at_quit = drained;
+            if (write(master, "q", 1) != 1)
+                break;
+        }
+        if (t_quit >= 0 && t - t_quit > GIVE_UP)
+            break;
+        credit += rate * TICK;
+        char buf[65536];
+        size_t want = credit < (double)sizeof buf ? (size_t)credit : sizeof buf;
+        ssize_t n = want ? read(master, buf, want) : 0;
+        if (n < 0 && errno != EAGAIN)
+            break; /* EIO: the command has gone and the pty is drained */
+        for (ssize_t i = 0; i < n; i++) {
+            drained++;
+            if (match(&ping, buf[i]) && write(master, "\x1b[0n", 4) != 4)
+                break;
+            if (t_quit >= 0 && t_left < 0 && match(&left, buf[i]))
+                t_left = now(), at_left = drained;
+        }
+        if (n > 0)
+            credit -= (double)n;
+        if (credit > rate * 0.05)
+            credit = rate * 0.05; /* idle time is not saved up */
+        struct timespec ts = {0, (long)(TICK * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    int status = 0;
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    printf("{\"rate\":%.0f,\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
+           "\"drained\":%lld}\n",
+           rate, t_left >= 0 ? t_left - t_quit : -1.0, t_left >= 0 ? at_left - at_quit : -1LL,
+           t_left >= 0 ? "true" : "false", drained);
+    return t_left >= 0 ? 0 : 1;
+}
