@@ -322,43 +322,6 @@ TEST(cloth_matches_seed_page)
     cloth_free(&c);
 }
 
-TEST(cloth_pins_never_move)
-{
-    struct cloth_params p = seed_params(20, 15, 4);
-    p.iterations = 5;
-    struct cloth c;
-    CHECK_INT(cloth_init(&c, &p), 0);
-    int pins[4] = {0, 19, 14 * 20, 15 * 20 - 1};
-    float px[4], py[4];
-    for (int k = 0; k < 4; k++) {
-        px[k] = c.x[pins[k]];
-        py[k] = c.y[pins[k]];
-    }
-    int g = 7 * 20 + 9;
-    int moved = 0, off_pointer = 0;
-    for (int s = 0; s < 600; s++) {
-        if (s == 100)
-            cloth_grab(&c, g, c.x[g], c.y[g]);
-        float gx = 1.9f + 1.5f * cosf(0.02f * (float)s), gy = -1.4f + 1.5f * sinf(0.02f * (float)s);
-        if (s >= 100 && s < 500)
-            cloth_move_grab(&c, gx, gy);
-        if (s == 500)
-            cloth_release(&c, true, 4.0f, 3.0f);
-        cloth_step(&c);
-        if (s >= 100 && s < 500 && (c.x[g] != gx || c.y[g] != gy))
-            off_pointer++;
-        for (int k = 0; k < 4; k++)
-            if (c.x[pins[k]] != px[k] || c.y[pins[k]] != py[k] || c.vx[pins[k]] != 0.0f ||
-                c.vy[pins[k]] != 0.0f)
-                moved++;
-    }
-    CHECK_INT(moved, 0);
-    CHECK_INT(off_pointer, 0);
-    /* The rest of the cloth did move. */
-    CHECK(fabsf(c.y[7 * 20 + 3] - (-1.4f)) > 1e-3f || fabsf(c.x[7 * 20 + 3] - 0.6f) > 1e-3f);
-    cloth_free(&c);
-}
-
 TEST(cloth_strain_falls_with_iterations)
 {
     /* A 10x10 cloth hanging from two corners for 5 s: more Gauss-Seidel sweeps,
@@ -417,21 +380,36 @@ TEST(cloth_xpbd_stiffness_independent_of_iterations)
     CHECK(xpbd4 > 10.0f * pbd4);
 }
 
-TEST(cloth_tearing_removes_overstretched)
+/* 4x3 grid, spacing 1, no gravity, no sweeps, tearing beyond 0.4. */
+static struct cloth_params tear_params(void)
 {
-    /* 4x3 grid, spacing 1, no gravity, no sweeps: the step leaves positions as
-     * they are and then tears. Particle 5 (row 1, col 1) pulled to (1.9, -1),
-     * particle 11 (row 2, col 3) to (3, -2.6). Strains by hand, limit 0.4:
-     *   (4,5) 0.9  (5,6) 0.9  (0,5),(5,8) (sqrt(4.61)-sqrt2)/sqrt2 = 0.518
-     *   (7,11) 0.6                                        -> torn
-     *   (1,5),(5,9) 0.345  (2,5),(5,10) 0.289  (6,11) 0.334
-     *   (10,11) 0.166                                     -> kept */
     struct cloth_params p = seed_params(4, 3, 1);
     p.spacing = 1.0f;
     p.gravity = 0.0f;
     p.iterations = 0;
     p.tearing = true;
     p.tear_strain = 0.4f;
+    return p;
+}
+
+/* Particle 5 (row 1, col 1) pulled to (1.9, -1), particle 11 (row 2, col 3)
+ * to (3, -2.6), then one step. */
+static void pull_apart(struct cloth *c)
+{
+    c->x[5] = 1.9f;
+    c->x[11] = 3.0f;
+    c->y[11] = -2.6f;
+    cloth_step(c);
+}
+
+TEST(cloth_tearing_removes_overstretched)
+{
+    /* The step leaves positions as they are and then tears. Strains by hand:
+     *   (4,5) 0.9  (5,6) 0.9  (0,5),(5,8) (sqrt(4.61)-sqrt2)/sqrt2 = 0.518
+     *   (7,11) 0.6                                        -> torn
+     *   (1,5),(5,9) 0.345  (2,5),(5,10) 0.289  (6,11) 0.334
+     *   (10,11) 0.166                                     -> kept */
+    struct cloth_params p = tear_params();
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
     CHECK_INT(c.nc, 29);
@@ -440,10 +418,7 @@ TEST(cloth_tearing_removes_overstretched)
         before[k][0] = c.c1[k];
         before[k][1] = c.c2[k];
     }
-    c.x[5] = 1.9f;
-    c.x[11] = 3.0f;
-    c.y[11] = -2.6f;
-    cloth_step(&c);
+    pull_apart(&c);
     CHECK(c.x[5] == 1.9f && c.y[11] == -2.6f);
 
     static const int torn[5][2] = {{4, 5}, {5, 6}, {7, 11}, {0, 5}, {5, 8}};
@@ -484,15 +459,18 @@ TEST(cloth_tearing_removes_overstretched)
     CHECK_INT(d.nc, 29);
     CHECK_INT(d.torn, 0);
     cloth_free(&d);
+    cloth_free(&c);
+}
 
+TEST(cloth_torn_cloth_solves_as_the_in_order_sweep)
+{
     /* The torn cloth still solves exactly like the in-order sweep. */
-    struct cloth e;
-    p.tearing = true;
+    struct cloth_params p = tear_params();
+    struct cloth c, e;
+    CHECK_INT(cloth_init(&c, &p), 0);
     CHECK_INT(cloth_init(&e, &p), 0);
-    e.x[5] = 1.9f;
-    e.x[11] = 3.0f;
-    e.y[11] = -2.6f;
-    cloth_step(&e);
+    pull_apart(&c);
+    pull_apart(&e);
     CHECK_INT(e.nc, 24);
     c.prm.tearing = e.prm.tearing = false;
     c.prm.gravity = e.prm.gravity = -9.81f;
@@ -530,41 +508,6 @@ TEST(cloth_tearing_under_a_pull)
     CHECK(max <= 0.5f);
     CHECK(all_finite(&c));
     cloth_free(&c);
-}
-
-TEST(cloth_deterministic)
-{
-    struct cloth_params p;
-    cloth_params_seed(&p);
-    p.tearing = true;
-    p.tear_strain = 0.3f;
-    p.iterations = 3;
-    struct cloth a, b;
-    struct cloth *cs[2] = {&a, &b};
-    for (int r = 0; r < 2; r++) {
-        struct cloth *c = cs[r];
-        CHECK_INT(cloth_init(c, &p), 0);
-        for (int s = 0; s < 400; s++) {
-            if (s == 50)
-                cloth_grab(c, 25 * 40 + 20, c->x[25 * 40 + 20], c->y[25 * 40 + 20]);
-            if (s > 50 && s < 300)
-                cloth_move_grab(c, 4.0f + 0.02f * (float)(s - 50), -5.0f - 0.02f * (float)(s - 50));
-            if (s == 300)
-                cloth_release(c, true, 2.0f, 5.0f);
-            cloth_step(c);
-        }
-    }
-    CHECK(a.torn > 0);
-    CHECK_INT(a.torn, b.torn);
-    CHECK_INT(a.nc, b.nc);
-    size_t n = (size_t)a.n * sizeof(float);
-    CHECK(memcmp(a.x, b.x, n) == 0);
-    CHECK(memcmp(a.y, b.y, n) == 0);
-    CHECK(memcmp(a.vx, b.vx, n) == 0);
-    CHECK(memcmp(a.vy, b.vy, n) == 0);
-    CHECK(memcmp(a.c1, b.c1, (size_t)a.nc * sizeof(int)) == 0);
-    cloth_free(&a);
-    cloth_free(&b);
 }
 
 /* ---- scissors ------------------------------------------------------------------ */

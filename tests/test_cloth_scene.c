@@ -1,6 +1,7 @@
 /*
- * test_cloth_scene.c — the cloth as a person handles it: the solver's pointer,
- * statistics, live parameters and extremes (src/sim/cloth.c), then the scene
+ * test_cloth_scene.c — the cloth as a person handles it: the solver's pointer
+ * (grabs, pins held, determinism under a drag), statistics, live parameters
+ * and extremes (src/sim/cloth.c), then the scene
  * (src/scenes/cloth.c) through its operations table on canvases of real
  * terminal sizes (cols x 2*(rows-1) pixels: the grid it picks, the seed preset
  * untouched, the right button cutting, r mending, the fabric's light and
@@ -53,7 +54,7 @@ static int count_differences(const struct cloth *a, const struct cloth *b)
     return bad;
 }
 
-/* ---- the solver: pointer, statistics, live parameters, extremes ---------------- */
+/* ---- the solver: extremes, pointer, statistics, live parameters ---------------- */
 
 TEST(cloth_no_nan_at_extremes)
 {
@@ -107,8 +108,13 @@ TEST(cloth_no_nan_at_extremes)
     steps(&c, 200);
     CHECK(all_finite(&c));
     cloth_free(&c);
+}
 
+TEST(cloth_nonsense_and_poison_do_not_spread)
+{
     /* Nonsense settings are clamped or ignored, not propagated. */
+    struct cloth_params p;
+    struct cloth c;
     cloth_params_seed(&p);
     p.w = 6;
     p.h = 5;
@@ -210,6 +216,17 @@ TEST(cloth_grab_and_release)
     CHECK(cloth_kinetic_energy(&a) > cloth_kinetic_energy(&b));
     cloth_free(&a);
     cloth_free(&b);
+    cloth_free(&c);
+}
+
+TEST(cloth_grab_another_and_drag_a_pin)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    int g = 20 * p.w + 10;
+    steps(&c, 100);
 
     /* Grabbing another lets go of the first. */
     cloth_grab(&c, g, 3.0f, -3.0f);
@@ -291,6 +308,78 @@ TEST(cloth_mass_changes_live)
     CHECK_NEAR(cloth_kinetic_energy(&b), 4.0 * cloth_kinetic_energy(&a),
                1e-4 * cloth_kinetic_energy(&b) + 1e-9);
     CHECK(cloth_kinetic_energy(&a) > 0.0f);
+    cloth_free(&a);
+    cloth_free(&b);
+}
+
+TEST(cloth_pins_never_move)
+{
+    struct cloth_params p = seed_params(20, 15, 4);
+    p.iterations = 5;
+    struct cloth c;
+    CHECK_INT(cloth_init(&c, &p), 0);
+    int pins[4] = {0, 19, 14 * 20, 15 * 20 - 1};
+    float px[4], py[4];
+    for (int k = 0; k < 4; k++) {
+        px[k] = c.x[pins[k]];
+        py[k] = c.y[pins[k]];
+    }
+    int g = 7 * 20 + 9;
+    int moved = 0, off_pointer = 0;
+    for (int s = 0; s < 600; s++) {
+        if (s == 100)
+            cloth_grab(&c, g, c.x[g], c.y[g]);
+        float gx = 1.9f + 1.5f * cosf(0.02f * (float)s), gy = -1.4f + 1.5f * sinf(0.02f * (float)s);
+        if (s >= 100 && s < 500)
+            cloth_move_grab(&c, gx, gy);
+        if (s == 500)
+            cloth_release(&c, true, 4.0f, 3.0f);
+        cloth_step(&c);
+        if (s >= 100 && s < 500 && (c.x[g] != gx || c.y[g] != gy))
+            off_pointer++;
+        for (int k = 0; k < 4; k++)
+            if (c.x[pins[k]] != px[k] || c.y[pins[k]] != py[k] || c.vx[pins[k]] != 0.0f ||
+                c.vy[pins[k]] != 0.0f)
+                moved++;
+    }
+    CHECK_INT(moved, 0);
+    CHECK_INT(off_pointer, 0);
+    /* The rest of the cloth did move. */
+    CHECK(fabsf(c.y[7 * 20 + 3] - (-1.4f)) > 1e-3f || fabsf(c.x[7 * 20 + 3] - 0.6f) > 1e-3f);
+    cloth_free(&c);
+}
+
+TEST(cloth_deterministic)
+{
+    struct cloth_params p;
+    cloth_params_seed(&p);
+    p.tearing = true;
+    p.tear_strain = 0.3f;
+    p.iterations = 3;
+    struct cloth a, b;
+    struct cloth *cs[2] = {&a, &b};
+    for (int r = 0; r < 2; r++) {
+        struct cloth *c = cs[r];
+        CHECK_INT(cloth_init(c, &p), 0);
+        for (int s = 0; s < 400; s++) {
+            if (s == 50)
+                cloth_grab(c, 25 * 40 + 20, c->x[25 * 40 + 20], c->y[25 * 40 + 20]);
+            if (s > 50 && s < 300)
+                cloth_move_grab(c, 4.0f + 0.02f * (float)(s - 50), -5.0f - 0.02f * (float)(s - 50));
+            if (s == 300)
+                cloth_release(c, true, 2.0f, 5.0f);
+            cloth_step(c);
+        }
+    }
+    CHECK(a.torn > 0);
+    CHECK_INT(a.torn, b.torn);
+    CHECK_INT(a.nc, b.nc);
+    size_t n = (size_t)a.n * sizeof(float);
+    CHECK(memcmp(a.x, b.x, n) == 0);
+    CHECK(memcmp(a.y, b.y, n) == 0);
+    CHECK(memcmp(a.vx, b.vx, n) == 0);
+    CHECK(memcmp(a.vy, b.vy, n) == 0);
+    CHECK(memcmp(a.c1, b.c1, (size_t)a.nc * sizeof(int)) == 0);
     cloth_free(&a);
     cloth_free(&b);
 }
