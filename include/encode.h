@@ -10,13 +10,23 @@
  * are CUF on the same row or CUP otherwise, and only when the next cell to send
  * is not where the cursor already is; fg and bg SGRs are elided when equal to
  * those in force (a space shows no fg, so its fg is never sent), and a colour
- * within the tolerance of the one in force is shown with that one. An unchanged
- * frame appends nothing. With `sweep` on, one row per frame, in turn, is
- * compared with no tolerance, so differences the tolerance let stand (a faded
- * trail a shade off the background, say) are put right within a few frames
- * instead of staying for good. A frame that sends something may be wrapped in
- * synchronized-output marks (CSI ?2026 h ... l). After encode_invalidate() (start,
- * resize, return from Ctrl-Z) the next frame resets SGR and sends every cell.
+ * within the tolerance of the one in force is shown with that one. Two cells
+ * printed one after the other, one of them a block element, get a NUL between
+ * them, which ends the terminal's run: xterm with an outline font draws a block
+ * a hair wider than its cell, and within a run that overhang stays in the
+ * neighbour until the neighbour is repainted (see encode.c). So a cell shows
+ * what was last sent to it, whatever was sent around it, and the screen is what
+ * a full repaint of the shadow would show. An unchanged frame
+ * appends nothing. With `sweep` on, one row per frame, in turn, is compared with
+ * no tolerance where the picture has settled (a cell as it was the frame
+ * before), so differences the tolerance let stand (a faded trail a shade off
+ * the background, say) are put right within a pass over the rows instead of
+ * staying for good, while cells still moving are left to the tolerance. With
+ * `exact` on (a still picture: the caller sets it while paused), every cell is
+ * compared with no tolerance, so the last frame sent leaves the screen exact. A
+ * frame that sends something may be wrapped in synchronized-output marks (CSI
+ * ?2026 h ... l). After encode_invalidate() (start, resize, return from Ctrl-Z)
+ * the next frame resets SGR and sends every cell.
  */
 #ifndef SWIRL_ENCODE_H
 #define SWIRL_ENCODE_H
@@ -28,10 +38,12 @@ struct encoder {
     enum color_mode mode;
     int tolerance;       /* per-channel, 0..255, truecolor only */
     bool sync;           /* wrap frames in CSI ?2026 h/l */
-    bool sweep;          /* each frame, one row is compared exactly (see below) */
+    bool sweep;          /* each frame, one row is compared exactly (see above) */
+    bool exact;          /* every cell is compared exactly (a still picture, see above) */
     int sweep_row;
     int cols, rows;
     struct cell *shadow;
+    struct cell *last;   /* the cells of the previous frame (what has settled) */
     bool valid;          /* shadow matches the screen */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */

@@ -6,9 +6,24 @@
  * state, so the encoder forgets where it is and positions explicitly next time.
  * Colours are written with semicolons (38;2;r;g;b), which every terminal that
  * speaks truecolor accepts.
+ *
+ * Runs and overhang. A terminal draws the printable characters that arrive
+ * between two control sequences as one run: it fills the run's background,
+ * then draws its glyphs, clipped to the run's cells but not to each glyph's
+ * own cell. xterm with an outline font (DejaVu Sans Mono 10) draws a block
+ * element a hair wider than its cell, so inside a run a ▀ leaves about half
+ * its fg in the first pixel column of the cell to its right and a trace in
+ * the last column of the cell to its left; a space there draws no glyph to
+ * cover it, and when the ▀ is later sent on its own the neighbour, whose
+ * colours did not change, keeps the old colour for good (thin streaks). So
+ * two neighbours printed in one run, one of them a block element, get a NUL
+ * between them: every terminal ignores it (it is the old padding character),
+ * and it ends the run, so each block is clipped to its own cell and what a
+ * cell shows depends on that cell alone, however the screen was reached.
  */
 #include "encode.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +39,8 @@ void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sy
 void encode_free(struct encoder *e)
 {
     free(e->shadow);
-    e->shadow = NULL;
+    free(e->last);
+    e->shadow = e->last = NULL;
 }
 
 void encode_invalidate(struct encoder *e)
@@ -81,6 +97,11 @@ static bool cell_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
         return true;
     }
     return false;
+}
+
+static bool same_cell(const struct cell *a, const struct cell *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
 }
 
 /* Does the screen need `now` where it shows `old`? Picture cells compare by the
@@ -195,18 +216,50 @@ static void set_colours(struct encoder *e, struct buf *out, const struct cell *c
     buf_putc(out, 'm');
 }
 
+/* Block elements (U+2580..U+259F: ▀ ▄ █ ...) reach the cell's edges, so an
+ * outline font's anti-aliasing spills them into the neighbouring cells. */
+static bool is_block(uint32_t ch) { return ch >= 0x2580 && ch <= 0x259F; }
+
+/* Would `prev` and `next`, printed in one run, draw into each other's cell? */
+static bool overhangs(uint32_t prev, uint32_t next) { return is_block(prev) || is_block(next); }
+
+/* Where the last glyph sent ends in the output, and which glyph it was: the
+ * next cell printed right there joins its run. */
+struct run {
+    size_t end;
+    uint32_t ch;
+};
+
+/* Sends em as the cell (c,r): cursor, colours, a NUL to end the run where
+ * the two glyphs would overhang, the glyph. */
+static void send_cell(struct encoder *e, struct buf *out, int c, int r, const struct cell *em,
+                      struct run *run)
+{
+    move_to(e, out, r, c);
+    set_colours(e, out, em);
+    if (out->len == run->end && overhangs(run->ch, em->ch))
+        buf_putc(out, '\0');
+    encode_utf8(out, em->ch);
+    run->end = out->len;
+    run->ch = em->ch;
+    e->cur_col = c + 1 < e->cols ? c + 1 : -1;
+    if (e->cur_col < 0)
+        e->cur_row = -1;
+}
+
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
 {
     size_t n = (size_t)s->cols * (size_t)s->rows;
     if (s->cols != e->cols || s->rows != e->rows || !e->shadow) {
         e->shadow = buf_xrealloc(e->shadow, n * sizeof *e->shadow);
+        e->last = buf_xrealloc(e->last, n * sizeof *e->last);
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;
     }
     size_t start = out->len;
     int sent = 0;
-    int tol = e->mode == COLOR_TRUE ? e->tolerance : 0;
+    int tol = e->mode == COLOR_TRUE && !e->exact ? e->tolerance : 0;
     if (e->sync)
         buf_puts(out, "\x1b[?2026h");
     if (!e->valid) {
@@ -215,27 +268,24 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         e->cur_fg = e->cur_bg = COLOR_DEFAULT;
         e->cur_row = e->cur_col = -1;
     }
-    int exact = e->sweep && e->valid ? e->sweep_row % s->rows : -1;
+    struct run run = {SIZE_MAX, 0};
+    int swept = e->sweep && e->valid ? e->sweep_row % s->rows : -1;
     for (int r = 0; r < s->rows; r++) {
-        int rtol = r == exact ? 0 : tol;
         for (int c = 0; c < s->cols; c++) {
             size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
             const struct cell *now = &s->c[i];
-            if (e->valid && !cell_differs(&e->shadow[i], now, rtol))
+            /* The sweep puts right a cell that has settled (as it was last frame). */
+            int ctol = r == swept && same_cell(&e->last[i], now) ? 0 : tol;
+            if (e->valid && !cell_differs(&e->shadow[i], now, ctol))
                 continue;
             /* The shadow records what the screen shows. */
-            struct cell em = cheapest(e, now, rtol);
-            move_to(e, out, r, c);
-            set_colours(e, out, &em);
-            encode_utf8(out, em.ch);
-            e->shadow[i] = em;
-            e->cur_col = c + 1 < s->cols ? c + 1 : -1;
-            if (e->cur_col < 0)
-                e->cur_row = -1;
+            e->shadow[i] = cheapest(e, now, ctol);
+            send_cell(e, out, c, r, &e->shadow[i], &run);
             sent++;
         }
     }
     e->sweep_row = (e->sweep_row + 1) % s->rows;
+    memcpy(e->last, s->c, n * sizeof *e->last);
     if (sent == 0 && e->valid) {
         out->len = start; /* nothing changed: nothing at all is written */
         return 0;
