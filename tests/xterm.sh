@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# tests/xterm.sh — swirl as a person sees it: in a real xterm with an outline
+# font (DejaVu Sans Mono 10, the common X setup) under its own Xvfb, read back
+# with screenshots (xwd | convert) and compared with ImageMagick.
+#
+#   tests/xterm.sh DIR     (run from the top of the tree; SWIRL=path picks the binary)
+#
+# It runs `swirl --scene cloth --auto` for ten seconds, pauses it (Space), takes
+# a screenshot (DIR/paused.png), writes text over the screen from another
+# process (straight into swirl's tty; DIR/scribbled.png), presses Ctrl-L and
+# takes another (DIR/repainted.png). It prints one "name value" line a result,
+# for tests/test_xterm.c to judge:
+#   canvas_pixels N    canvas pixels that differ (fuzz 10%) between paused and repainted
+#   canvas_pixels_unfuzzed N   the same with no fuzz (the tolerance's shades count)
+#   scribble_pixels N  pixels the scribble changed before Ctrl-L
+#   cell WxH           the cell size in pixels
+# Where a tool is missing it prints "skipped: ..." and exits 77; on a failure to
+# drive the programs, "error: ..." and exits 1. Every wait polls against a
+# deadline except the ten seconds of --auto the test asks for. It ends only the
+# processes it started, by their ids.
+set -u
+dir=${1:?usage: tests/xterm.sh DIR}
+swirl=${SWIRL:-./swirl}
+cols=100 rows=30
+mkdir -p "$dir" || exit 1
+
+missing=()
+for tool in Xvfb xterm xdotool xwd convert compare fc-list pgrep; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
+    missing+=("the DejaVu Sans Mono font")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "skipped: not installed: ${missing[*]} (apt-get install xterm xvfb xdotool x11-apps imagemagick fonts-dejavu-core)"
+    exit 77
+fi
+
+xvfb= xt=
+cleanup() {
+    [ -n "$xt" ] && kill "$xt" 2>/dev/null
+    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+    wait 2>/dev/null
+}
+trap cleanup EXIT
+fail() { echo "error: $*"; exit 1; }
+
+now() { echo "${EPOCHREALTIME/,/.}"; }
+# until_ok SECONDS CMD...: runs CMD every 0.1 s until it succeeds; false when
+# SECONDS pass first (CMD still gets one last try).
+until_ok() {
+    local end
+    end=$(awk -v t="$(now)" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
+    shift
+    while :; do
+        local late
+        late=$(awk -v t="$(now)" -v e="$end" 'BEGIN { print (t >= e) }')
+        "$@" && return 0
+        [ "$late" = 1 ] && return 1
+        sleep 0.1
+    done
+}
+
+# The X server picks a free display and tells us (-displayfd).
+: >"$dir/display"
+Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+xvfb=$!
+has_display() { [ -s "$dir/display" ]; }
+until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
+export DISPLAY=:$(head -n 1 "$dir/display")
+
+LC_ALL=C.UTF-8 xterm -u8 -geometry ${cols}x${rows}+0+0 -fa 'DejaVu Sans Mono' -fs 10 \
+    -bg black -fg white -e env TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8 \
+    LC_ALL=C.UTF-8 "$swirl" --scene cloth --auto 2>"$dir/xterm.log" &
+xt=$!
+# Ours is the only window on this server: by its pid, else by its class.
+window() {
+    wid=$(xdotool search --pid "$xt" 2>/dev/null | head -n 1)
+    [ -n "$wid" ] || wid=$(xdotool search --class XTerm 2>/dev/null | head -n 1)
+    [ -n "$wid" ]
+}
+until_ok 10 window || fail "no xterm window (xterm $(kill -0 "$xt" 2>/dev/null && echo running ||
+    echo gone); see $dir/xterm.log)"
+
+shot() { xwd -id "$wid" -silent 2>/dev/null | convert xwd:- "$1" 2>/dev/null; }
+differ() { compare -metric AE -fuzz 10% "$@" null: 2>&1 >/dev/null | awk '{ print int($1) }'; }
+# still OUT: screenshots a third of a second apart agree (the picture stands, and
+# xterm has drawn all it read).
+still() {
+    shot "$dir/still.png"
+    sleep 0.3
+    shot "$1"
+    [ "$(differ "$dir/still.png" "$1")" = 0 ]
+}
+# drawing: swirl's picture is up (hundreds of colours, not xterm's two).
+drawing() { shot "$dir/first.png" && [ "$(convert "$dir/first.png" -format %k info:)" -gt 100 ]; }
+until_ok 10 drawing || fail "swirl drew nothing in xterm (see $dir/xterm.log)"
+pid=$(pgrep -P "$xt" | head -n 1)
+[ -n "$pid" ] || fail "no swirl under xterm"
+tty=$(readlink "/proc/$pid/fd/1")
+# No window manager: the keyboard goes to the window under the pointer.
+xdotool mousemove 400 100
+
+sleep 10 # the ten seconds of --auto the test is about
+
+# Space pauses: the picture stands still (a key can be lost while the server
+# maps keys: once more if it keeps moving).
+xdotool key space
+until_ok 3 still "$dir/paused.png" || { xdotool key space; until_ok 5 still "$dir/paused.png"; } ||
+    fail "Space did not pause swirl"
+
+printf '\033[0m\033[6;12H SCRIBBLED OVER BY ANOTHER PROCESS \033[14;40H#############' >"$tty"
+scribbled() { still "$dir/scribbled.png" && [ "$(differ "$dir/paused.png" "$dir/scribbled.png")" -gt 0 ]; }
+until_ok 5 scribbled || fail "the scribble did not show"
+
+# Ctrl-L repaints: the screen changes from the scribbled one, then stands.
+repainted() { still "$dir/repainted.png" && [ "$(differ "$dir/scribbled.png" "$dir/repainted.png")" -gt 0 ]; }
+xdotool key ctrl+l
+until_ok 2 repainted || { xdotool key ctrl+l; until_ok 5 repainted; } || fail "Ctrl-L did not repaint"
+
+# The canvas: every row but the HUD's (the window has a 2-pixel inner border).
+read -r w h < <(convert "$dir/paused.png" -format '%w %h' info:)
+cw=$(((w - 4) / cols)) ch=$(((h - 4) / rows))
+canvas="${w}x$((2 + ch * (rows - 1)))+0+0"
+for f in paused repainted; do
+    convert "$dir/$f.png" -crop "$canvas" +repage "$dir/$f-canvas.png"
+done
+echo "cell ${cw}x${ch}"
+echo "scribble_pixels $(differ "$dir/paused.png" "$dir/scribbled.png")"
+echo "canvas_pixels $(differ "$dir/paused-canvas.png" "$dir/repainted-canvas.png")"
+echo "canvas_pixels_unfuzzed $(compare -metric AE "$dir/paused-canvas.png" "$dir/repainted-canvas.png" null: 2>&1 | awk '{ print int($1) }')"
+xdotool key q
+exit 0
