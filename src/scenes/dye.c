@@ -3,11 +3,20 @@
  *
  * The dye grid is the canvas (one dye cell per pixel); the velocity grid is the
  * canvas divided by `grid scale` (both fixed by --grid instead, for headless
- * runs). A drag stamps Gaussian splats along the pointer's path in this step:
- * velocity from the pointer's speed times `force`, a swirl around the pointer and
- * dye whose hue cycles over time; a button held still keeps injecting gently.
- * Drawing maps dye to pixels with a tone curve on the brightest channel, which
- * keeps hue and saturation (no blow-out to white), over a dark background.
+ * runs). A drag stamps Gaussian splats along the pointer's path in this step,
+ * half a radius apart, and what they lay is per distance travelled, so a stroke
+ * across the screen in half a second leaves as bright a ribbon as a slow one:
+ * dye of a hue that turns along the stroke (and slowly with time), and a push
+ * along the path that follows the pointer at a fraction of its speed (capped,
+ * so a flick stirs hard without blowing the ribbon away), with a swirl around
+ * it. A button held still keeps feeding a growing, turning bloom. The first
+ * frame and every `b` burst show dense splats of well separated hues.
+ *
+ * Drawing: the dye's brightest channel goes through a tone curve with a toe
+ * (faint smears sink into the dark background, dense dye saturates without
+ * turning white), the channels keep their ratios and are pushed away from grey
+ * when mixing made them dull, and optional shading lights the dye as a relief
+ * of its own brightness (light from the upper left), as the WebGL fluid toys do.
  */
 #include "fluid.h"
 #include "scene.h"
@@ -17,26 +26,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define DYE_AMOUNT 0.5f      /* dye a stroke lays down per step, per channel at peak */
-#define DYE_HOLD 0.15f       /* ... and while the button is held still */
-#define SWIRL_SPEED 0.35f    /* tangential speed around the pointer / its speed */
-#define SWIRL_HOLD 12.0f     /* swirl (px/s) while held still */
-#define HUE_RATE 0.15f       /* hue turns per second */
-#define EXPOSURE 1.8f        /* tone curve: 1 - exp(-EXPOSURE * dye) */
+#define DYE_PEAK 10.0f      /* a stroke's dye at the middle of its ribbon, per channel */
+#define DYE_HOLD 20.0f      /* ... added per second at a button held still */
+#define DYE_PRESS 3.0f      /* ... and once where the button goes down */
+#define HOLD_BELOW 0.2f     /* "still": moving less than this many radii a step */
+#define FOLLOW 0.5f         /* the push: this fraction of the pointer's speed ... */
+#define PUSH_MAX 0.25f      /* ... up to this many canvas long sides a second */
+#define SWIRL 0.1f          /* tangential speed around the stroke / its push */
+#define SWIRL_HOLD 12.0f    /* swirl (cells/s) added a step while held still, */
+#define SPIN_AFTER 0.3f     /* ... in full once held this long (s) */
+#define STAMP_GAP 0.5f      /* stamps this many radii apart */
+#define MAX_STAMPS 256
+#define HUE_TURN 1.5f       /* stroke per turn of the hue, in canvas long sides */
+#define HUE_RATE 0.05f      /* ... and turns per second */
+#define EXPOSURE 1.0f       /* tone curve: (1 - exp(-EXPOSURE * dye))^TOE */
+#define TOE 5.5f
+#define TONE_STEPS 512      /* the tone curve's table ... */
+#define TONE_TOP 16.0f      /* ... up to this much dye (beyond: as bright) */
+#define SAT_MIN 0.8f        /* mixed colours are drawn at least this saturated */
+#define SHADE 4.0f          /* relief: slope per unit of brightness per pixel */
 #define BURST_SPLATS 7
-#define START_SPLATS 5
+#define START_SPLATS 6
+#define SPLAT_PEAK 16.0f    /* dye at a burst splat's centre */
+#define GOLDEN 0.618034f    /* hue step between splats: never two alike */
+#define SQRT_PI 1.7724539f
 static const rgb_t background = RGB(6, 6, 12);
 
 struct dye {
     struct scene_opts opt;
     struct fluid f;     /* f.prm holds the solver's parameters: the panel's too */
-    float force;        /* the stroke's push, times the pointer's velocity */
+    float force;        /* the stroke's push, times FOLLOW x the pointer's velocity */
     float radius;       /* splat radius, canvas pixels */
     int scale;          /* canvas pixels per velocity cell */
+    bool shading;       /* draw the dye lit as a relief */
     bool resize_failed; /* the last resize ran out of memory: the old grid stays */
     int w, h;           /* canvas */
     struct rng rng;
     double t;           /* scene time, seconds */
+    float hue;          /* the stroke's hue, turns */
+    float held;         /* seconds the button has been held still */
+    float tone[TONE_STEPS + 1]; /* the tone curve (tone_init) */
+    float *lit;         /* the brightness of each pixel drawn, for shading */
+    size_t nlit;
 };
 
 #define AT(field) offsetof(struct dye, field)
@@ -53,6 +84,7 @@ static const struct param_def dye_params[] = {
     PARAM_DEF("pressure accuracy", PARAM_FLOAT, AT(f.prm.tolerance), 1e-6f, 1e-1f, 10.0f,
               PARAM_LOG, NULL),
     [P_SCALE] = PARAM_DEF("grid scale", PARAM_INT, AT(scale), 1, 4, 1, 0, NULL),
+    PARAM_DEF("shading", PARAM_BOOL, AT(shading), 0, 1, 1, 0, NULL),
 };
 #define NPARAMS ((int)(sizeof dye_params / sizeof dye_params[0]))
 
@@ -71,18 +103,43 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
 /* Canvas pixels to dye cells. */
 static float to_dye_x(const struct dye *d, float x) { return x * (float)d->f.dw / (float)d->w; }
 static float to_dye_y(const struct dye *d, float y) { return y * (float)d->f.dh / (float)d->h; }
+/* The dye grid's longer side, in dye cells. */
+static float dye_size(const struct dye *d)
+{
+    return (float)(d->f.dw > d->f.dh ? d->f.dw : d->f.dh);
+}
 
+/* A fully saturated colour of hue h (turns), times `amount`. */
+static void hue_rgb(float h, float amount, float rgb[3])
+{
+    rgb_t c = rgb_hsv(h, 1.0f, 1.0f);
+    rgb[0] = (float)rgb_r(c) / 255.0f * amount;
+    rgb[1] = (float)rgb_g(c) / 255.0f * amount;
+    rgb[2] = (float)rgb_b(c) / 255.0f * amount;
+}
+
+/* The tone curve, tabulated: brightness 0 to 1 of dye whose brightest channel
+ * is m, a toe at the dark end, saturating without a knee at the bright end. */
+static void tone_init(struct dye *d)
+{
+    for (int i = 0; i <= TONE_STEPS; i++) {
+        float m = (float)i * (TONE_TOP / (float)TONE_STEPS);
+        d->tone[i] = powf(1.0f - expf(-EXPOSURE * m), TOE);
+    }
+}
+
+/* Dense splats of hues a golden turn apart, thrown gently in random directions. */
 static void random_splats(struct dye *d, int n)
 {
+    float h = rng_float(&d->rng), size = dye_size(d);
+    float small = (float)(d->f.dw < d->f.dh ? d->f.dw : d->f.dh);
     for (int k = 0; k < n; k++) {
-        float x = (0.1f + 0.8f * rng_float(&d->rng)) * (float)d->f.dw;
-        float y = (0.1f + 0.8f * rng_float(&d->rng)) * (float)d->f.dh;
-        float speed = 0.6f * (float)(d->f.dw > d->f.dh ? d->f.dw : d->f.dh);
-        float a = 6.2831853f * rng_float(&d->rng);
-        rgb_t c = rgb_hsv(rng_float(&d->rng), 0.9f, 1.0f);
-        float rgb[3] = {(float)rgb_r(c) / 255.0f * 1.5f, (float)rgb_g(c) / 255.0f * 1.5f,
-                        (float)rgb_b(c) / 255.0f * 1.5f};
-        float r = 0.05f * (float)(d->f.dw < d->f.dh ? d->f.dw : d->f.dh) + 2.0f;
+        float x = (0.12f + 0.76f * rng_float(&d->rng)) * (float)d->f.dw;
+        float y = (0.12f + 0.76f * rng_float(&d->rng)) * (float)d->f.dh;
+        float speed = (0.15f + 0.2f * rng_float(&d->rng)) * size;
+        float a = 6.2831853f * rng_float(&d->rng), rgb[3];
+        hue_rgb(h + GOLDEN * (float)k, SPLAT_PEAK, rgb);
+        float r = 0.07f * small + 2.0f;
         fluid_splat(&d->f, x, y, r, speed * cosf(a), speed * sinf(a),
                     (rng_float(&d->rng) - 0.5f) * speed, rgb);
     }
@@ -95,8 +152,10 @@ static void *dye_create(const struct scene_opts *o, int w, int h)
         return NULL;
     d->opt = *o;
     d->force = 1.0f;
-    d->radius = 3.5f;
+    d->radius = 4.5f;
     d->scale = 1;
+    d->shading = true;
+    tone_init(d);
     d->w = w, d->h = h;
     struct fluid_params fp;
     fluid_params_default(&fp);
@@ -118,6 +177,7 @@ static void dye_destroy(void *s)
 {
     struct dye *d = s;
     fluid_free(&d->f);
+    free(d->lit);
     free(d);
 }
 
@@ -140,6 +200,7 @@ static void dye_restart(void *s)
     fluid_clear(&d->f);
     d->rng.s = d->opt.seed;
     d->t = 0.0;
+    d->hue = 0.0f;
     random_splats(d, START_SPLATS);
 }
 
@@ -149,79 +210,176 @@ static int dye_steps_per_frame(void *s)
     return 1;
 }
 
-/* Splats along the pointer's path in this step, half a radius apart. */
+/* The pointer's path in this step, in dye cells, with the arc length at each
+ * point; a cursor walks it. */
+#define PIECE_POINTS 64
+struct piece {
+    float xy[2 * PIECE_POINTS], s[PIECE_POINTS];
+    int n, at;          /* points; the segment the cursor is on */
+    float len;
+};
+
+static bool piece_init(const struct dye *d, const struct pointer *p, struct piece *pc)
+{
+    pc->n = clampi(p->npath, 1, PIECE_POINTS);
+    pc->at = 0;
+    pc->len = 0.0f;
+    for (int i = 0; i < pc->n; i++) {
+        int k = i + 1 == pc->n ? p->npath - 1 : i; /* a longer path keeps its end */
+        pc->xy[2 * i] = to_dye_x(d, p->path[2 * k]);
+        pc->xy[2 * i + 1] = to_dye_y(d, p->path[2 * k + 1]);
+        if (i > 0)
+            pc->len += hypotf(pc->xy[2 * i] - pc->xy[2 * i - 2],
+                              pc->xy[2 * i + 1] - pc->xy[2 * i - 1]);
+        pc->s[i] = pc->len;
+    }
+    return isfinite(pc->len);
+}
+
+/* The point at arc length s (never behind the last one asked for) and the
+ * direction of the path there (0,0 where it has none). */
+static void piece_point(struct piece *pc, float s, float *x, float *y, float *ux, float *uy)
+{
+    while (pc->at + 2 < pc->n && pc->s[pc->at + 1] < s)
+        pc->at++;
+    int k = pc->at, k1 = k + 1 < pc->n ? k + 1 : k;
+    float seg = pc->s[k1] - pc->s[k];
+    float t = seg > 0.0f ? clampf((s - pc->s[k]) / seg, 0.0f, 1.0f) : 1.0f;
+    const float *a = pc->xy + 2 * k, *b = pc->xy + 2 * k1;
+    *x = lerpf(a[0], b[0], t), *y = lerpf(a[1], b[1], t);
+    *ux = seg > 0.0f ? (b[0] - a[0]) / seg : 0.0f;
+    *uy = seg > 0.0f ? (b[1] - a[1]) / seg : 0.0f;
+}
+
+/*
+ * Stamps along the pointer's path in this step, `gap` apart at the middles of
+ * equal pieces. A row of Gaussians of radius r and amplitude a every g adds up
+ * to a * sqrt(pi) r / g on its line, so amplitudes proportional to g lay the
+ * same dye and push per distance at any speed; a button held still adds its
+ * own share per second, and a swirl once it has been held a moment. On a
+ * release, the way to where the button went up.
+ */
 static void stroke(struct dye *d, const struct pointer *p)
 {
-    float vx = to_dye_x(d, p->vx), vy = to_dye_y(d, p->vy);
-    float r = d->radius * (float)d->f.dw / (float)d->w;
-    float len = 0.0f, speed = hypotf(vx, vy);
-    for (int i = 0; i + 1 < p->npath; i++)
-        len += hypotf(to_dye_x(d, p->path[2 * i + 2] - p->path[2 * i]),
-                      to_dye_y(d, p->path[2 * i + 3] - p->path[2 * i + 1]));
-    if (!isfinite(len) || !isfinite(speed))
+    struct piece pc;
+    if (!piece_init(d, p, &pc) || (!p->down && !(pc.len > 0.0f)))
         return;
-    int n = (int)ceilf(len / (0.5f * r)) + 1;
-    if (n > 256)
-        n = 256;
-    bool still = len < 0.25f;
-    rgb_t c = rgb_hsv((float)(d->t * HUE_RATE), 0.85f, 1.0f);
-    float amount = (still ? DYE_HOLD : DYE_AMOUNT) / (float)n * (len > r ? len / r : 1.0f);
-    float rgb[3] = {(float)rgb_r(c) / 255.0f * amount, (float)rgb_g(c) / 255.0f * amount,
-                    (float)rgb_b(c) / 255.0f * amount};
-    float force = d->force / (float)n;
-    float swirl = (still ? SWIRL_HOLD : SWIRL_SPEED * speed) * d->force / (float)n;
+    float r = d->radius * (float)d->f.dw / (float)d->w, dt = d->f.prm.dt;
+    int n = clampi((int)ceilf(pc.len / (STAMP_GAP * r)), 1, MAX_STAMPS);
+    float g = pc.len / (float)n, line = g / (SQRT_PI * r);
+    float still = p->down ? clampf(1.0f - pc.len / (HOLD_BELOW * r), 0.0f, 1.0f) : 0.0f;
+    d->held = still > 0.0f && !p->pressed ? d->held + still * dt : 0.0f;
+    float spin = still * clampf(d->held / SPIN_AFTER, 0.0f, 1.0f);
+    float push = d->force * fminf(FOLLOW * pc.len / dt, PUSH_MAX * dye_size(d));
+    float amount = DYE_PEAK * line + (still * DYE_HOLD * dt + (p->pressed ? DYE_PRESS : 0.0f))
+                                         / (float)n;
+    float swirl = d->force * (SWIRL * push * line + spin * SWIRL_HOLD / (float)n);
     if (p->button == 2)
         swirl = -swirl; /* right drag turns the other way */
-    /* Walk the path, a stamp every len/(n-1). */
-    float gap = n > 1 ? len / (float)(n - 1) : 0.0f, next = 0.0f, walked = 0.0f;
-    int stamps = 0;
-    for (int i = 0; i + 1 < p->npath && stamps < n; i++) {
-        float ax = to_dye_x(d, p->path[2 * i]), ay = to_dye_y(d, p->path[2 * i + 1]);
-        float bx = to_dye_x(d, p->path[2 * i + 2]), by = to_dye_y(d, p->path[2 * i + 3]);
-        float seg = hypotf(bx - ax, by - ay);
-        while (stamps < n && (next <= walked + seg || i + 2 == p->npath)) {
-            float t = seg > 0.0f ? clampf((next - walked) / seg, 0.0f, 1.0f) : 1.0f;
-            fluid_splat(&d->f, lerpf(ax, bx, t), lerpf(ay, by, t), r, vx * force, vy * force,
-                        swirl, rgb);
-            stamps++;
-            next += gap;
-            if (gap <= 0.0f && stamps >= n)
-                break;
-        }
-        walked += seg;
+    float turn = g / (HUE_TURN * dye_size(d)) + HUE_RATE * dt / (float)n;
+    for (int k = 0; k < n; k++) {
+        float x, y, ux, uy, rgb[3];
+        piece_point(&pc, ((float)k + 0.5f) * g, &x, &y, &ux, &uy);
+        d->hue = fmodf(d->hue + turn, 1.0f);
+        hue_rgb(d->hue, amount, rgb);
+        fluid_splat(&d->f, x, y, r, ux * push * line, uy * push * line, swirl, rgb);
     }
 }
 
 static void dye_step(void *s, const struct pointer *p)
 {
     struct dye *d = s;
-    if (p->down)
+    if (p->down || p->released) /* a release ends the stroke where the button went up */
         stroke(d, p);
     fluid_step(&d->f);
     d->t += d->f.prm.dt;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+static float tone(const struct dye *d, float m)
+{
+    float u = clampf(m, 0.0f, TONE_TOP) * ((float)TONE_STEPS / TONE_TOP);
+    int i = (int)u;
+    if (i >= TONE_STEPS)
+        return d->tone[TONE_STEPS];
+    return lerpf(d->tone[i], d->tone[i + 1], u - (float)i);
+}
+
+/* The dye cell under pixel (x,y) of a w x h image. */
+static const float *dye_under(const struct fluid *f, int x, int y, int w, int h)
+{
+    int i = f->dw == w ? x : (int)(((float)x + 0.5f) * (float)f->dw / (float)w);
+    int j = f->dh == h ? y : (int)(((float)y + 0.5f) * (float)f->dh / (float)h);
+    i = clampi(i, 0, f->dw - 1), j = clampi(j, 0, f->dh - 1);
+    return f->dye + 3 * ((size_t)j * (size_t)f->dw + (size_t)i);
+}
+
+static float brightest(const float *c) { return fmaxf(c[0], fmaxf(c[1], c[2])); }
+
+/* Room for the brightness of n pixels (kept from frame to frame). */
+static bool lit_room(struct dye *d, size_t n)
+{
+    if (n <= d->nlit)
+        return true;
+    float *p = realloc(d->lit, n * sizeof *p);
+    if (!p)
+        return false; /* out of memory: drawn without shading */
+    d->lit = p, d->nlit = n;
+    return true;
+}
+
+/* Light on the relief of the brightness L around pixel (x,y) of a w x h image:
+ * 1 where it is flat, more on slopes that face the light (upper left), less
+ * on those turned away. */
+static float shade_at(const float *L, int x, int y, int w, int h)
+{
+    size_t at = (size_t)y * (size_t)w + (size_t)x;
+    float l = L[at - (x > 0)], r = L[at + (x + 1 < w)];
+    float u = L[at - (y > 0 ? (size_t)w : 0)], dn = L[at + (y + 1 < h ? (size_t)w : 0)];
+    float gx = 0.5f * SHADE * (r - l), gy = 0.5f * SHADE * (dn - u);
+    const float lx = -0.5f, ly = -0.6f, lz = 0.62f; /* unit, towards the light */
+    float lit = (-gx * lx - gy * ly + lz) / sqrtf(gx * gx + gy * gy + 1.0f);
+    return clampf(lit / lz, 0.5f, 1.5f);
+}
+
+/* The pixel for dye c: hue and saturation kept (and restored where mixing
+ * greyed them), brightness toned and shaded, over the background. */
+static rgb_t dye_pixel(const struct dye *d, const float *c, float shade)
+{
+    float r = fmaxf(c[0], 0.0f), g = fmaxf(c[1], 0.0f), b = fmaxf(c[2], 0.0f);
+    float m = fmaxf(r, fmaxf(g, b)), lo = fminf(r, fminf(g, b));
+    if (!(m > 1e-6f) || !isfinite(m))
+        return background;
+    float sat = 1.0f - lo / m, v = fminf(tone(d, m) * shade, 1.0f);
+    float boost = sat > 1e-3f && sat < SAT_MIN ? fminf(SAT_MIN / sat, 4.0f) : 1.0f;
+    float ch[3] = {r / m, g / m, b / m}, bg[3] = {(float)rgb_r(background),
+                                                 (float)rgb_g(background),
+                                                 (float)rgb_b(background)};
+    int out[3];
+    for (int k = 0; k < 3; k++) {
+        float q = clampf(1.0f - (1.0f - ch[k]) * boost, 0.0f, 1.0f);
+        out[k] = clampi((int)(bg[k] * (1.0f - v) + 255.0f * v * q + 0.5f), 0, 255);
+    }
+    return RGB(out[0], out[1], out[2]);
 }
 
 static void dye_draw(void *s, struct image *im)
 {
     struct dye *d = s;
     const struct fluid *f = &d->f;
-    float br = (float)rgb_r(background), bgc = (float)rgb_g(background),
-          bb = (float)rgb_b(background);
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            int i = f->dw == im->w ? x : (int)(((float)x + 0.5f) * (float)f->dw / (float)im->w);
-            int j = f->dh == im->h ? y : (int)(((float)y + 0.5f) * (float)f->dh / (float)im->h);
-            i = clampi(i, 0, f->dw - 1), j = clampi(j, 0, f->dh - 1);
-            const float *c = f->dye + 3 * ((size_t)j * (size_t)f->dw + (size_t)i);
-            float r = fmaxf(c[0], 0.0f), g = fmaxf(c[1], 0.0f), b = fmaxf(c[2], 0.0f);
-            float m = fmaxf(r, fmaxf(g, b));
-            float k = m > 1e-6f ? (1.0f - expf(-EXPOSURE * m)) / m : EXPOSURE;
-            r *= k, g *= k, b *= k;
-            im->px[(size_t)y * (size_t)im->w + (size_t)x] =
-                RGB(clampi((int)(br + (255.0f - br) * r + 0.5f), 0, 255),
-                    clampi((int)(bgc + (255.0f - bgc) * g + 0.5f), 0, 255),
-                    clampi((int)(bb + (255.0f - bb) * b + 0.5f), 0, 255));
-        }
+    int w = im->w, h = im->h;
+    bool shading = d->shading && lit_room(d, (size_t)w * (size_t)h);
+    if (shading)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                d->lit[(size_t)y * (size_t)w + (size_t)x] =
+                    tone(d, brightest(dye_under(f, x, y, w, h)));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            im->px[(size_t)y * (size_t)w + (size_t)x] =
+                dye_pixel(d, dye_under(f, x, y, w, h),
+                          shading ? shade_at(d->lit, x, y, w, h) : 1.0f);
 }
 
 static bool dye_key(void *s, int key)
@@ -247,14 +405,26 @@ static void dye_hud(void *s, char *out, size_t n)
              (double)d->f.residual, d->resize_failed ? "  out of memory: old grid" : "");
 }
 
+/* The densest dye anywhere, any channel: what diffusion spreads and a held
+ * button piles up (the total alone does not show either). */
+static float dye_max(const struct fluid *f)
+{
+    float m = 0.0f;
+    size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
+    for (size_t i = 0; i < nd; i++)
+        m = fmaxf(m, f->dye[i]);
+    return m;
+}
+
 static void dye_json(void *s, struct buf *out)
 {
     struct dye *d = s;
     buf_printf(out,
                "\"t\":%.4f,\"grid\":\"%dx%d\",\"dye_grid\":\"%dx%d\",\"dye\":%.6g,"
-               "\"ke\":%.6g,\"residual\":%.3g,\"cycles\":%d",
+               "\"dye_max\":%.6g,\"ke\":%.6g,\"residual\":%.3g,\"cycles\":%d,\"shading\":%s",
                d->t, d->f.nx, d->f.ny, d->f.dw, d->f.dh, (double)fluid_total_dye(&d->f),
-               (double)fluid_kinetic_energy(&d->f), (double)d->f.residual, d->f.cycles);
+               (double)dye_max(&d->f), (double)fluid_kinetic_energy(&d->f),
+               (double)d->f.residual, d->f.cycles, d->shading ? "true" : "false");
 }
 
 static void dye_autopilot(void *s, double t, int w, int h, float *x, float *y, bool *down,

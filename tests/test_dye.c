@@ -1,0 +1,506 @@
+/*
+ * test_dye.c — the dye scene as a person sees it: how bright and how saturated
+ * its colours are, on the canvas the app draws (unit tests: an app and a frame,
+ * driven with mouse events on a fake 30 fps clock, the canvas image read back
+ * pixel by pixel) and on a real tmux pane (end-to-end: SGR mouse reports in,
+ * capture-pane -e colours out).
+ *
+ * Coordinates: cells (col,row) 0-based as the app's events take them; cell
+ * (c,r) shows canvas pixels (c, 2r) and (c, 2r+1). The terminal's SGR reports
+ * are 1-based. "Brightness" is a pixel's brightest channel, "saturation" its
+ * (max - min) / max.
+ */
+#include "app.h"
+#include "compose.h"
+#include "e2e.h"
+#include "frame.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double fake_now;
+static double fake_clock(void) { return fake_now; }
+
+struct fix {
+    struct app a;
+    struct frame f;
+};
+
+static void init(struct fix *x, int cols, int rows)
+{
+    struct app_opts o;
+    app_opts_default(&o);
+    o.sync = false;
+    o.scene = 0;
+    CHECK(app_init(&x->a, &o, cols, rows) == 0);
+    frame_init(&x->f, &x->a, true);
+}
+
+static void done(struct fix *x)
+{
+    frame_free(&x->f);
+    app_free(&x->a);
+}
+
+static void frames(struct fix *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        app_advance(&x->a, 1.0 / APP_REF_FPS, fake_clock);
+}
+
+static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells); }
+
+static void key(struct fix *x, int k)
+{
+    struct input_event e;
+    memset(&e, 0, sizeof e);
+    e.type = INPUT_KEY;
+    e.key = k;
+    app_input(&x->a, &e);
+}
+
+static void mouse(struct fix *x, enum mouse_action act, int col, int row)
+{
+    struct input_event e;
+    memset(&e, 0, sizeof e);
+    e.type = INPUT_MOUSE;
+    e.action = act;
+    e.x = col, e.y = row;
+    app_input(&x->a, &e);
+}
+
+static int bright(rgb_t c)
+{
+    int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
+    return r > g ? (r > b ? r : b) : (g > b ? g : b);
+}
+
+static float saturation(rgb_t c)
+{
+    int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
+    int lo = r < g ? (r < b ? r : b) : (g < b ? g : b), hi = bright(c);
+    return hi > 0 ? (float)(hi - lo) / (float)hi : 0.0f;
+}
+
+/* Hue in sixths of a turn (0 red, 1 yellow, ... 5 magenta). */
+static int hue_sixth(rgb_t c)
+{
+    float r = (float)rgb_r(c), g = (float)rgb_g(c), b = (float)rgb_b(c);
+    float hi = (float)bright(c), lo = fminf(r, fminf(g, b)), d = hi - lo, h;
+    if (d <= 0.0f)
+        return 0;
+    if (hi == r)
+        h = fmodf((g - b) / d + 6.0f, 6.0f);
+    else if (hi == g)
+        h = (b - r) / d + 2.0f;
+    else
+        h = (r - g) / d + 4.0f;
+    return (int)(h + 0.5f) % 6;
+}
+
+/* The scene's total dye, from its statistics. */
+static double total_dye(struct fix *x)
+{
+    struct buf j;
+    buf_init(&j);
+    app_json(&x->a, &j, 0);
+    const char *p = strstr(j.p, "\"dye\":");
+    double v = p ? strtod(p + 6, NULL) : -1.0;
+    buf_free(&j);
+    return v;
+}
+
+/* Of the columns c0..c1, how many hold a pixel brighter than `level` within a
+ * cell of row `row` (the canvas as last composed). */
+static int lit_columns(struct fix *x, int c0, int c1, int row, int level)
+{
+    const struct image *im = &x->f.img;
+    int n = 0;
+    for (int c = c0; c <= c1; c++) {
+        bool lit = false;
+        for (int y = 2 * row - 2; y <= 2 * row + 3 && !lit; y++)
+            lit = y >= 0 && y < im->h && bright(image_get(im, c, y)) > level;
+        n += lit;
+    }
+    return n;
+}
+
+/* Pixels of the canvas brighter than `level` and at least `sat` saturated. */
+static int vivid_pixels(struct fix *x, int level, float sat)
+{
+    const struct image *im = &x->f.img;
+    int n = 0;
+    for (int i = 0; i < im->w * im->h; i++)
+        n += bright(im->px[i]) > level && saturation(im->px[i]) >= sat;
+    return n;
+}
+
+/* A drag along `row` from col c0 to c1: press, `reports` drag reports evenly
+ * spread over `seconds`, release, each delivered in the 30 fps frame it falls
+ * in, as a terminal would. */
+static void drag(struct fix *x, int c0, int c1, int row, int reports, double seconds)
+{
+    mouse(x, MOUSE_PRESS, c0, row);
+    int sent = 0, nframes = (int)(seconds * APP_REF_FPS + 0.5);
+    for (int f = 1; f <= nframes; f++) {
+        double t = (double)f / APP_REF_FPS;
+        for (; sent < reports && (double)(sent + 1) * seconds / reports <= t + 1e-9; sent++)
+            mouse(x, MOUSE_DRAG, c0 + (c1 - c0) * (sent + 1) / reports, row);
+        frames(x, 1);
+    }
+    mouse(x, MOUSE_RELEASE, c1, row);
+}
+
+TEST(dye_first_frame_shows_bright_saturated_splats)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    compose(&x);
+    int vivid = vivid_pixels(&x, 200, 0.6f);
+    CHECK_MSG(vivid >= 250, "%d vivid pixels in the first frame", vivid);
+    /* Half a second on, they are still bright. */
+    frames(&x, 15);
+    compose(&x);
+    vivid = vivid_pixels(&x, 200, 0.6f);
+    CHECK_MSG(vivid >= 250, "%d vivid pixels after 0.5 s", vivid);
+    done(&x);
+}
+
+TEST(dye_burst_is_bright_and_saturated)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    frames(&x, 60);
+    key(&x, 'c');
+    key(&x, 'b');
+    frames(&x, 1);
+    compose(&x);
+    int vivid = vivid_pixels(&x, 200, 0.6f);
+    CHECK_MSG(vivid >= 300, "%d vivid pixels after b", vivid);
+    done(&x);
+}
+
+/* The issue's drag: 40 reports across 80 columns in 0.4 s, looked at 0.3 s
+ * after the release. */
+TEST(dye_fast_drag_leaves_a_ribbon_along_its_whole_path)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    key(&x, 'c');
+    frames(&x, 1);
+    drag(&x, 9, 89, 4, 40, 0.4);
+    frames(&x, 9);
+    compose(&x);
+    int lit = lit_columns(&x, 9, 89, 4, 160);
+    CHECK_MSG(lit >= 81 * 8 / 10, "%d of 81 columns brighter than 160", lit);
+    /* The first fifth of the path too, not only its end (its first columns are
+     * the ribbon's rounded end, a radius of fading dye). */
+    int head = lit_columns(&x, 9, 25, 4, 160);
+    CHECK_MSG(head >= 13, "%d of the first 17 columns brighter than 160", head);
+    done(&x);
+}
+
+/* Reports that arrive in one frame with the release still count: the ribbon
+ * reaches where the button went up. */
+TEST(dye_stroke_reaches_where_the_button_went_up)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    key(&x, 'c');
+    frames(&x, 1);
+    mouse(&x, MOUSE_PRESS, 10, 10);
+    frames(&x, 1);
+    mouse(&x, MOUSE_DRAG, 20, 10);
+    frames(&x, 1);
+    for (int c = 24; c <= 60; c += 4)
+        mouse(&x, MOUSE_DRAG, c, 10);
+    mouse(&x, MOUSE_RELEASE, 60, 10);
+    frames(&x, 2);
+    compose(&x);
+    int lit = lit_columns(&x, 21, 57, 10, 160);
+    CHECK_MSG(lit >= 35, "%d of the last 37 columns brighter than 160", lit);
+    done(&x);
+}
+
+/* Dye per distance: a stroke across the screen in half a second lays as much
+ * dye, as brightly, as the same stroke in three seconds (no decay, so time does
+ * not count against the slow one). */
+TEST(dye_fast_and_slow_strokes_lay_the_same_dye)
+{
+    double dye[2];
+    int lit[2];
+    const double secs[2] = {0.5, 3.0};
+    for (int k = 0; k < 2; k++) {
+        struct fix x;
+        init(&x, 100, 30);
+        const struct scene_ops *s = app_scene(&x.a);
+        int decay = scene_param_find(s, "dye-decay");
+        CHECK(decay >= 0 && scene_param_set(s, x.a.st[0], decay, 0.0) == 0);
+        key(&x, 'c');
+        frames(&x, 1);
+        drag(&x, 9, 89, 14, (int)(secs[k] * 100), secs[k]);
+        frames(&x, 1);
+        compose(&x);
+        dye[k] = total_dye(&x);
+        lit[k] = lit_columns(&x, 9, 89, 14, 160);
+        done(&x);
+    }
+    CHECK_MSG(dye[0] > 0.0 && dye[0] >= 0.8 * dye[1] && dye[0] <= 1.25 * dye[1],
+              "dye laid: %g fast, %g slow", dye[0], dye[1]);
+    CHECK_MSG(lit[0] >= 65 && lit[1] >= 65, "columns brighter than 160: %d fast, %d slow", lit[0],
+              lit[1]);
+}
+
+/* A button held still keeps feeding a bloom that grows. */
+TEST(dye_holding_still_grows_a_bloom)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    key(&x, 'c');
+    frames(&x, 1);
+    mouse(&x, MOUSE_PRESS, 50, 14);
+    double dye[3];
+    int area[3];
+    for (int k = 0; k < 3; k++) {
+        frames(&x, 20);
+        compose(&x);
+        dye[k] = total_dye(&x);
+        area[k] = vivid_pixels(&x, 160, 0.5f);
+    }
+    mouse(&x, MOUSE_RELEASE, 50, 14);
+    CHECK_MSG(dye[0] > 0.0 && dye[1] > dye[0] && dye[2] > dye[1], "dye %g %g %g", dye[0],
+              dye[1], dye[2]);
+    CHECK_MSG(area[0] >= 10 && area[1] > area[0] && area[2] > area[1], "bright area %d %d %d",
+              area[0], area[1], area[2]);
+    done(&x);
+}
+
+/* Stirred for a while, with bursts mixing in: what is lit stays coloured. */
+TEST(dye_colours_stay_saturated_as_they_mix_and_fade)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    x.a.auto_on = true;
+    int lit = 0, grey = 0, white = 0;
+    for (int k = 0; k < 8; k++) {
+        frames(&x, 30);
+        if (k % 3 == 1)
+            key(&x, 'b');
+        compose(&x);
+        const struct image *im = &x.f.img;
+        for (int i = 0; i < im->w * im->h; i++) {
+            rgb_t c = im->px[i];
+            if (bright(c) <= 60)
+                continue;
+            lit++;
+            grey += saturation(c) < 0.35f;
+            white += rgb_r(c) > 200 && rgb_g(c) > 200 && rgb_b(c) > 200;
+        }
+    }
+    CHECK_MSG(lit > 8000, "%d lit pixels", lit);
+    CHECK_MSG(grey * 20 <= lit, "%d of %d lit pixels greyish", grey, lit);
+    CHECK_MSG(white * 100 <= lit, "%d of %d lit pixels white", white, lit);
+    done(&x);
+}
+
+/* One long stroke shows several colours. */
+TEST(dye_hue_cycles_along_a_long_stroke)
+{
+    struct fix x;
+    init(&x, 100, 30);
+    key(&x, 'c');
+    frames(&x, 1);
+    drag(&x, 5, 94, 8, 60, 1.0);
+    frames(&x, 1);
+    compose(&x);
+    int bins[6] = {0}, n = 0, used = 0;
+    const struct image *im = &x.f.img;
+    for (int i = 0; i < im->w * im->h; i++)
+        if (bright(im->px[i]) > 160 && saturation(im->px[i]) > 0.5f) {
+            bins[hue_sixth(im->px[i])]++;
+            n++;
+        }
+    for (int b = 0; b < 6; b++)
+        used += bins[b] * 10 >= n; /* a tenth of the ribbon or more */
+    CHECK_MSG(n > 200 && used >= 3, "%d bright pixels, hues %d %d %d %d %d %d", n, bins[0],
+              bins[1], bins[2], bins[3], bins[4], bins[5]);
+    done(&x);
+}
+
+/* Shading is a parameter, on by default; off, the same run draws differently
+ * and the solver does the same. */
+TEST(dye_shading_is_a_parameter_that_changes_only_the_picture)
+{
+    struct fix x[2];
+    for (int k = 0; k < 2; k++) {
+        init(&x[k], 60, 20);
+        const struct scene_ops *s = app_scene(&x[k].a);
+        int sh = scene_param_find(s, "shading");
+        CHECK(sh >= 0);
+        if (sh < 0)
+            return;
+        CHECK(s->params[sh].type == PARAM_BOOL);
+        CHECK(scene_param_get(s, x[k].a.st[0], sh) == 1.0);
+        if (k == 1)
+            CHECK(scene_param_set(s, x[k].a.st[0], sh, 0.0) == 0);
+        x[k].a.auto_on = true;
+        frames(&x[k], 30);
+        compose(&x[k]);
+    }
+    CHECK(total_dye(&x[0]) == total_dye(&x[1]));
+    size_t np = (size_t)x[0].f.img.w * (size_t)x[0].f.img.h;
+    CHECK(memcmp(x[0].f.img.px, x[1].f.img.px, np * sizeof(rgb_t)) != 0);
+    done(&x[0]);
+    done(&x[1]);
+}
+
+/* ---- end to end ------------------------------------------------------------ */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_until(double t)
+{
+    double d = t - now();
+    if (d <= 0.0)
+        return;
+    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* The brightest channel of each cell's pixels in rows [r0,r1] of a capture
+ * (capture-pane -e: attributes carry over from cell to cell and line to line;
+ * for a ▀ the upper pixel is fg, else both are bg). out[col] is the maximum
+ * over those rows; returns the number of columns seen. */
+static int capture_brightness(const char *text, int r0, int r1, int *out, int max)
+{
+    int fg = -1, bg = -1, row = 0, col = 0, seen = 0;
+    memset(out, 0, (size_t)max * sizeof *out);
+    for (const char *p = text; *p && row <= r1;) {
+        if (*p == '\n') {
+            row++, col = 0, p++;
+            continue;
+        }
+        if (*p == 27 && p[1] == '[') {
+            int v[32], nv = 0;
+            const char *q = p + 2;
+            while (*q && *q != 'm' && nv < 32) {
+                v[nv++] = (int)strtol(q, (char **)&q, 10);
+                if (*q != ';')
+                    break;
+                q++;
+            }
+            for (int i = 0; i < nv; i++)
+                if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
+                    int m = v[i + 2] > v[i + 3] ? v[i + 2] : v[i + 3];
+                    m = m > v[i + 4] ? m : v[i + 4];
+                    *(v[i] == 38 ? &fg : &bg) = m;
+                    i += 4;
+                } else if (v[i] == 0 || v[i] == 39 || v[i] == 49) {
+                    if (v[i] != 49)
+                        fg = -1;
+                    if (v[i] != 39)
+                        bg = -1;
+                }
+            p = *q == 'm' ? q + 1 : q;
+            continue;
+        }
+        bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
+        if (row >= r0 && col < max) {
+            int m = upper && fg > bg ? fg : bg;
+            out[col] = m > out[col] ? m : out[col];
+            seen = col + 1 > seen ? col + 1 : seen;
+        }
+        col++;
+        unsigned char ch = (unsigned char)*p;
+        p += ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
+    }
+    return seen;
+}
+
+/* Columns of rows [r0,r1] with a pixel brighter than level, for e2e_wait:
+ * at least `lo` and at most `hi` of them. */
+struct lit_query {
+    int r0, r1, level, lo, hi;
+    int seen;
+};
+
+static bool lit_in_range(const char *screen, void *arg)
+{
+    struct lit_query *q = arg;
+    int m[512], n = capture_brightness(screen, q->r0, q->r1, m, 512);
+    q->seen = 0;
+    for (int c = 0; c < n; c++)
+        q->seen += m[c] > q->level;
+    return q->seen >= q->lo && q->seen <= q->hi;
+}
+
+static bool hud_ready(void) { return e2e_wait_for(e2e_plain, " ms/step"); }
+
+TEST_E2E(e2e_dye_first_frame_shows_bright_splats)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    /* As soon as the canvas shows, bright splats are on it (within a second:
+     * the first frames, not what stirring makes of them later). */
+    CHECK(e2e_wait_for(e2e_screen, "38;2;"));
+    struct lit_query q = {.r0 = 0, .r1 = 28, .level = 200, .lo = 30, .hi = 1000};
+    CHECK_MSG(e2e_wait(e2e_screen, lit_in_range, &q, 1.0), "%d columns brighter than 200",
+              q.seen);
+    CHECK(hud_ready());
+    e2e_send_key("q");
+    e2e_stop();
+}
+
+/* Sends the drag reports due by now as one batch (the driver's own calls take
+ * time; a late report goes with the next one, as a busy terminal would send). */
+static void send_due(int *sent, int total, double t0, double seconds, int c0, int c1, int row)
+{
+    char buf[1024];
+    size_t n = 0;
+    while (*sent < total && t0 + (double)(*sent + 1) * seconds / total <= now() &&
+           n + 32 < sizeof buf) {
+        (*sent)++;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "\x1b[<32;%d;%dM",
+                              c0 + (c1 - c0) * *sent / total, row);
+    }
+    if (n)
+        e2e_send_bytes(buf);
+}
+
+TEST_E2E(e2e_dye_fast_drag_is_bright_along_its_path)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    CHECK(hud_ready());
+    e2e_send_key("c");
+    struct lit_query dark = {.r0 = 3, .r1 = 5, .level = 160, .lo = 0, .hi = 0};
+    CHECK_MSG(e2e_wait(e2e_screen, lit_in_range, &dark, E2E_DEADLINE),
+              "%d columns still bright after c", dark.seen);
+    /* 40 reports across 80 columns in 0.4 s along row 5 (1-based). */
+    e2e_send_bytes("\x1b[<0;10;5M");
+    double t0 = now();
+    int sent = 0;
+    while (sent < 40) {
+        sleep_until(t0 + (double)(sent + 1) * 0.01);
+        send_due(&sent, 40, t0, 0.4, 10, 90, 5);
+    }
+    e2e_send_bytes("\x1b[<0;90;5m");
+    double released = now();
+    sleep_until(released + 0.3);
+    int m[512], n = capture_brightness(e2e_screen(), 3, 5, m, 512), lit = 0, head = 0;
+    for (int c = 9; c <= 89 && c < n; c++) {
+        lit += m[c] > 160;
+        head += c < 25 && m[c] > 160;
+    }
+    CHECK_MSG(lit >= 81 * 8 / 10, "%d of 81 path columns brighter than 160 (a %.2f s drag)", lit,
+              released - t0);
+    CHECK_MSG(head >= 12, "%d of the path's first 16 columns brighter than 160", head);
+    e2e_send_key("q");
+    e2e_stop();
+}
