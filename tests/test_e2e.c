@@ -509,6 +509,7 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
     CHECK(e2e_start_swirl(70, 20, "COLORTERM=truecolor", args));
     CHECK(hud_ready());
     CHECK(resize_and_wait(60, 18));
+    CHECK(e2e_wait_for(e2e_plain, "grid 60x34")); /* swirl itself has seen the resize */
     quit_and_stop();
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
