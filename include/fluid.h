@@ -16,6 +16,10 @@
  * dye: diffusion (only when non-zero) -> one advection pass that moves all three
  * channels -> decay. Projection on a MAC grid is exact: the discrete divergence
  * left equals the Poisson residual.
+ *
+ * Threads: with a pool (fluid_set_pool) every pass of a step runs as a fixed
+ * number of row bands on it; the result is the same to the bit with no pool, one
+ * thread or many. The pool is the caller's; one step at a time per pool.
  */
 #ifndef SWIRL_FLUID_H
 #define SWIRL_FLUID_H
@@ -35,16 +39,19 @@ struct fluid_params {
 
 struct fluid_level {   /* one multigrid level of the pressure solve */
     int nx, ny;
-    float *p, *b, *r;
+    float *p, *b;      /* pressure (or its correction) and right-hand side */
 };
+
+struct pool;
 
 struct fluid {
     struct fluid_params prm;
     int nx, ny;        /* velocity grid */
     int dw, dh;        /* dye grid */
     float *u, *v, *u0, *v0;
-    float *curl;       /* nx*ny scratch */
-    float *dye, *dye0; /* 3*dw*dh */
+    float *curl;       /* nx*ny scratch: vorticity */
+    float *dye, *dye0; /* 3*dw*dh (a step swaps them: read dye after it, never keep it) */
+    struct pool *pool; /* NULL: every pass on the calling thread */
     int nlevels;
     struct fluid_level lv[FLUID_MAX_LEVELS];
     float residual;    /* relative residual the last projection reached */
@@ -61,6 +68,9 @@ void fluid_free(struct fluid *f);
  * Returns 0, or -1 (bad sizes, or out of memory: the old grids stay). */
 int fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh);
 void fluid_clear(struct fluid *f);
+/* The threads the steps run on from now on (NULL: the calling thread); the
+ * pool stays the caller's and must outlive its use here. */
+void fluid_set_pool(struct fluid *f, struct pool *p);
 void fluid_step(struct fluid *f);
 
 /* Velocity only: pressure projection (exposed for tests). */

@@ -1,8 +1,10 @@
 /*
  * test_fluid.c — the Stable Fluids solver: projection, advection, the dye's
- * total, splats, extremes, determinism, resize.
+ * total, splats, extremes, determinism (run to run, and the same bits with no
+ * pool or with 1, 2 or 4 threads), resize.
  */
 #include "fluid.h"
+#include "pool.h"
 #include "swirl.h"
 #include "test.h"
 
@@ -269,4 +271,72 @@ TEST(fluid_resize_keeps_dye_and_shape)
     CHECK_NEAR(cx1 / w1, cx0 / w0, 0.01);
     CHECK(f.residual <= 1e-2f);
     fluid_free(&f);
+}
+
+/* The same splats and steps on a pool of `threads` (0: no pool); a resize half
+ * way, so the resampling and its projection run on the pool too. */
+static int run_on(int threads, const struct fluid_params *p, int nx, int ny, int dw, int dh,
+                  struct fluid *f, float stats[2])
+{
+    struct pool *pl = threads > 0 ? pool_create(threads) : NULL;
+    if ((threads > 0 && !pl) || fluid_init(f, p, nx, ny, dw, dh) != 0) {
+        pool_destroy(pl);
+        return -1;
+    }
+    fluid_set_pool(f, pl);
+    struct rng r = {17};
+    for (int s = 0; s < 40; s++) {
+        if (s % 8 == 0)
+            stir(f, &r, 3);
+        if (s == 20 && fluid_resize(f, nx + 8, ny + 4, dw + 16, dh + 8) != 0)
+            break;
+        fluid_step(f);
+    }
+    fluid_project(f);
+    stats[0] = fluid_total_dye(f);
+    stats[1] = fluid_kinetic_energy(f);
+    fluid_set_pool(f, NULL);
+    pool_destroy(pl);
+    return 0;
+}
+
+static bool same_bits(const struct fluid *a, const struct fluid *b)
+{
+    size_t nu = (size_t)(a->nx + 1) * (size_t)a->ny, nv = (size_t)a->nx * (size_t)(a->ny + 1);
+    size_t nd = 3 * (size_t)a->dw * (size_t)a->dh;
+    return a->nx == b->nx && a->ny == b->ny && a->dw == b->dw && a->dh == b->dh &&
+           memcmp(a->u, b->u, nu * sizeof(float)) == 0 &&
+           memcmp(a->v, b->v, nv * sizeof(float)) == 0 &&
+           memcmp(a->dye, b->dye, nd * sizeof(float)) == 0 &&
+           memcmp(&a->residual, &b->residual, sizeof a->residual) == 0 &&
+           a->cycles == b->cycles && a->diffuse_sweeps == b->diffuse_sweeps;
+}
+
+TEST(fluid_same_bits_whatever_the_threads)
+{
+    /* Grids big enough for every pass to run on the threads (the coarse
+     * multigrid levels stay on the caller), with viscosity and diffusion on so
+     * the red-black diffusion runs too; a finer dye grid and an equal one. */
+    static const int grids[][4] = {{96, 60, 192, 120}, {80, 80, 80, 80}};
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.viscosity = 0.5f;
+    p.diffusion = 0.2f;
+    for (int g = 0; g < 2; g++) {
+        const int *d = grids[g];
+        struct fluid ref;
+        float ref_stats[2], stats[2];
+        CHECK(run_on(0, &p, d[0], d[1], d[2], d[3], &ref, ref_stats) == 0);
+        CHECK(ref.diffuse_sweeps > 0 && ref.cycles > 0);
+        static const int threads[] = {1, 2, 4};
+        for (int t = 0; t < 3; t++) {
+            struct fluid f;
+            CHECK(run_on(threads[t], &p, d[0], d[1], d[2], d[3], &f, stats) == 0);
+            CHECK_MSG(same_bits(&f, &ref), "grid %dx%d, dye %dx%d: %d threads differ from none",
+                      d[0], d[1], d[2], d[3], threads[t]);
+            CHECK(memcmp(stats, ref_stats, sizeof stats) == 0); /* the statistics too */
+            fluid_free(&f);
+        }
+        fluid_free(&ref);
+    }
 }

@@ -1,0 +1,114 @@
+/*
+ * fluid_impl.h — what the three files of the dye solver share (private to
+ * src/sim): fluid.c (state, step, splats, resize, statistics), fluid_advect.c
+ * (vorticity, advection, diffusion, decay) and fluid_mg.c (the pressure solve).
+ *
+ * Bands: every heavy pass cuts its rows into FLUID_BANDS bands (pool_span) and
+ * runs them with pool_run, one part a band. A band writes only its own rows and
+ * reads what no band of the same pass writes, and a sum is kept per band and
+ * added in band order, so the bits do not depend on the threads that ran the
+ * bands, nor on whether a pool ran them at all. Grids too small to be worth
+ * waking a thread for run their bands here, in order: the same bands, the same
+ * bits.
+ */
+#ifndef SWIRL_FLUID_IMPL_H
+#define SWIRL_FLUID_IMPL_H
+
+#include "fluid.h"
+#include "pool.h"
+#include "swirl.h"
+
+#include <stddef.h>
+
+enum {
+    FLUID_BANDS = 16,        /* parts of every pass: fixed, whatever the threads */
+    FLUID_PAR_CELLS = 2048,  /* fewer cells than this: the bands run on this thread */
+    FLUID_MAX_N = 4096,      /* velocity grid side at most */
+    FLUID_MAX_DYE = 8192,    /* dye grid side at most */
+};
+
+#define U(f, i, j) ((f)->u[(size_t)(j) * (size_t)((f)->nx + 1) + (size_t)(i)])
+#define V(f, i, j) ((f)->v[(size_t)(j) * (size_t)(f)->nx + (size_t)(i)])
+
+/* The pool a pass over `cells` cells runs its bands on (NULL: this thread). */
+static inline struct pool *fluid_pool_for(const struct fluid *f, size_t cells)
+{
+    return cells >= FLUID_PAR_CELLS ? f->pool : NULL;
+}
+
+/* Runs fn over the FLUID_BANDS bands of a pass over `cells` cells. */
+static inline void fluid_bands(const struct fluid *f, size_t cells,
+                               void (*fn)(void *arg, int band, int nbands), void *arg)
+{
+    pool_run(fluid_pool_for(f, cells), fn, arg, FLUID_BANDS);
+}
+
+/* ---- sampling (inline: the advection's inner loops) ----------------------- */
+
+/* v clamped to [lo, hi], NaN to lo; branch-free (maxss, minss). */
+static inline float fluid_clamp(float v, float lo, float hi)
+{
+    v = v > lo ? v : lo;
+    return v < hi ? v : hi;
+}
+
+/* Bilinear sample of a w x h node grid at fractional node coordinates, clamped
+ * to the grid (on the last node the sample is the last cell's s or t = 1). Hot:
+ * inline, no divisions, no branches. */
+static inline float fluid_bilerp(const float *a, int w, int h, float fx, float fy)
+{
+    int imax = w > 1 ? w - 2 : 0, jmax = h > 1 ? h - 2 : 0;
+    fx = fluid_clamp(fx, 0.0f, (float)(w - 1));
+    fy = fluid_clamp(fy, 0.0f, (float)(h - 1));
+    int i = (int)fx, j = (int)fy;
+    i = i < imax ? i : imax;
+    j = j < jmax ? j : jmax;
+    float s = fx - (float)i, t = fy - (float)j;
+    const float *p = a + (size_t)j * (size_t)w + (size_t)i;
+    size_t di = w > 1, dj = h > 1 ? (size_t)w : 0;
+    float a0 = p[0] + (p[di] - p[0]) * s;
+    float a1 = p[dj] + (p[dj + di] - p[dj]) * s;
+    return a0 + (a1 - a0) * t;
+}
+
+/* Where a bilinear sample of the interleaved RGB dye of a dw x dh grid reads:
+ * the four nodes around (fx, fy) (dye-node coordinates, clamped to the grid) as
+ * the offsets of their first channel, and the fractions s along x and t along y
+ * from the first of them. */
+struct dye_taps {
+    size_t k00, k10, k01, k11;
+    float s, t;
+};
+
+static inline struct dye_taps fluid_dye_taps(int dw, int dh, float fx, float fy)
+{
+    struct dye_taps q;
+    fx = fluid_clamp(fx, 0.0f, (float)(dw - 1));
+    fy = fluid_clamp(fy, 0.0f, (float)(dh - 1));
+    int i0 = (int)fx, j0 = (int)fy;
+    int i1 = i0 + 1 < dw ? i0 + 1 : i0, j1 = j0 + 1 < dh ? j0 + 1 : j0;
+    q.s = fx - (float)i0;
+    q.t = fy - (float)j0;
+    q.k00 = 3 * ((size_t)j0 * (size_t)dw + (size_t)i0);
+    q.k10 = 3 * ((size_t)j0 * (size_t)dw + (size_t)i1);
+    q.k01 = 3 * ((size_t)j1 * (size_t)dw + (size_t)i0);
+    q.k11 = 3 * ((size_t)j1 * (size_t)dw + (size_t)i1);
+    return q;
+}
+
+/* ---- between the files ----------------------------------------------------- */
+
+/* fluid_advect.c: the step's passes before and after the projection. */
+void fluid_confine_and_copy(struct fluid *f);  /* u0,v0 = u,v (+ confinement force dt) */
+void fluid_advect_velocity(struct fluid *f);   /* u,v from u0,v0 */
+/* Implicit diffusion by red-black Gauss-Seidel of a w x h grid of nc interleaved
+ * channels (see fluid_advect.c); returns the sweeps taken. */
+int fluid_diffuse(const struct fluid *f, float *x, float *x0, int w, int h, int nc, float a,
+                  bool fix_cols, bool fix_rows);
+void fluid_advect_dye(struct fluid *f);        /* dye moved, scaled back, decayed */
+
+/* fluid_mg.c: the projection; with `dissipate` the velocity is also scaled by
+ * `keep` and bounded by +-vmax in the same pass. */
+void fluid_project_with(struct fluid *f, bool dissipate, float keep, float vmax);
+
+#endif
