@@ -1,7 +1,8 @@
 /*
  * test_cells.c — the blit from pixels to cells in every glyph set and colour
- * mode, text, and the image's drawing helpers, including what they do with NaN,
- * infinite and huge coordinates.
+ * mode (flat backgrounds stay flat, mono leaves them blank, the cloth keeps its
+ * blue, the same picture gives the same cells), text, and the image's drawing
+ * helpers, including what they do with NaN, infinite and huge coordinates.
  */
 #include "cells.h"
 #include "test.h"
@@ -66,6 +67,136 @@ TEST(blit_mono_thresholds_halves)
     CHECK(cells_at(&s, 0, 0)->fg == COLOR_DEFAULT);
     image_free(&im);
     cells_free(&s);
+}
+
+TEST(blit_flat_dark_image_is_one_colour_in_every_mode)
+{
+    /* The cloth scene's empty background: one palette colour for every cell
+     * in 256, 16 and 8 colours (spaces on that background), blank in mono. */
+    struct image im;
+    struct cells s;
+    image_init(&im, 24, 12);
+    cells_init(&s, 24, 6);
+    image_fill(&im, RGB(12, 12, 18));
+    const enum color_mode modes[] = {COLOR_256, COLOR_16, COLOR_8, COLOR_MONO};
+    for (int m = 0; m < 4; m++) {
+        cells_blit(&im, &s, modes[m], GLYPHS_HALF);
+        rgb_t bg = cells_at(&s, 0, 0)->bg;
+        int odd = 0;
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 24; c++) {
+                const struct cell *x = cells_at(&s, c, r);
+                odd += x->ch != ' ' || x->bg != bg;
+            }
+        CHECK_MSG(odd == 0, "%s: %d cells differ", palette_mode_name(modes[m]), odd);
+        if (modes[m] == COLOR_MONO)
+            CHECK(bg == COLOR_DEFAULT);
+        else
+            CHECK(bg == palette_nearest(modes[m], RGB(12, 12, 18)));
+    }
+    image_free(&im);
+    cells_free(&s);
+}
+
+/* A strip of the cloth as cloth.c draws it at rest: background, then fabric
+ * (shaded 0.8) crossed by a horizontal and a vertical thread. */
+static void cloth_strip(struct image *im)
+{
+    image_fill(im, RGB(12, 12, 18));
+    for (int y = 4; y < im->h; y++)
+        for (int x = 8; x < im->w; x++)
+            image_put(im, x, y, RGB(27, 46, 77));
+    for (int x = 8; x < im->w; x++)
+        image_put(im, x, 8, RGB(170, 200, 235));
+    for (int y = 4; y < im->h; y++)
+        image_put(im, 14, y, RGB(170, 200, 235));
+}
+
+TEST(blit_mono_cloth_is_a_light_net_on_black)
+{
+    struct image im;
+    struct cells s;
+    image_init(&im, 20, 12);
+    cells_init(&s, 20, 6);
+    cloth_strip(&im);
+    cells_blit(&im, &s, COLOR_MONO, GLYPHS_HALF);
+    int inked_bg = 0, inked_fabric = 0;
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 20; c++) {
+            uint32_t ch = cells_at(&s, c, r)->ch;
+            bool thread = r == 4 || c == 14;
+            if (c < 8 || r < 2)
+                inked_bg += ch != ' ';
+            else if (!thread)
+                inked_fabric += ch != ' ';
+        }
+    CHECK_MSG(inked_bg == 0 && inked_fabric == 0, "background %d, fabric %d inked cells",
+              inked_bg, inked_fabric);
+    /* Row 4 holds image rows 8 (thread) and 9 (fabric): the upper half. */
+    CHECK(cells_at(&s, 10, 4)->ch == GLYPH_UPPER);
+    CHECK(cells_at(&s, 14, 3)->ch == GLYPH_FULL);
+    image_free(&im);
+    cells_free(&s);
+}
+
+TEST(blit_8_and_16_colours_keep_the_cloth_blue)
+{
+    struct image im;
+    struct cells s;
+    image_init(&im, 20, 12);
+    cells_init(&s, 20, 6);
+    cloth_strip(&im);
+    const enum color_mode modes[] = {COLOR_8, COLOR_16};
+    for (int m = 0; m < 2; m++) {
+        cells_blit(&im, &s, modes[m], GLYPHS_HALF);
+        int blue = 0;
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 20; c++) {
+                const struct cell *x = cells_at(&s, c, r);
+                rgb_t px[2] = {x->ch == ' ' ? x->bg : x->fg, x->bg};
+                for (int k = 0; k < 2; k++) {
+                    int i = palette_index(modes[m], px[k]);
+                    CHECK_MSG(i != 1 && i != 5 && i != 9 && i != 13, "%s: (%d,%d) shows %d",
+                              palette_mode_name(modes[m]), c, r, i);
+                    blue += i == 4 || i == 12;
+                }
+            }
+        CHECK_MSG(blue > 40, "%s: %d blue pixels", palette_mode_name(modes[m]), blue);
+        CHECK(cells_at(&s, 0, 0)->bg == 0); /* black background */
+    }
+    image_free(&im);
+    cells_free(&s);
+}
+
+TEST(blit_is_deterministic)
+{
+    /* The same picture gives the same cells, whatever was blitted between. */
+    struct image im, other;
+    struct cells a, b;
+    image_init(&im, 64, 32);
+    image_init(&other, 64, 32);
+    cells_init(&a, 64, 16);
+    cells_init(&b, 64, 16);
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 64; x++)
+            image_put(&im, x, y, RGB(x * 4, y * 8, 255 - x * 4));
+    struct rng r = {3};
+    const enum color_mode modes[] = {COLOR_256, COLOR_16, COLOR_8, COLOR_MONO};
+    for (int m = 0; m < 4; m++) {
+        cells_blit(&im, &a, modes[m], GLYPHS_HALF);
+        for (int k = 0; k < 30; k++) {
+            for (int i = 0; i < 64 * 32; i++)
+                other.px[i] = rng_next(&r) & 0xffffff;
+            cells_blit(&other, &b, modes[m], GLYPHS_HALF);
+        }
+        cells_blit(&im, &b, modes[m], GLYPHS_HALF);
+        CHECK_MSG(memcmp(a.c, b.c, 64 * 16 * sizeof *a.c) == 0, "%s",
+                  palette_mode_name(modes[m]));
+    }
+    image_free(&im);
+    image_free(&other);
+    cells_free(&a);
+    cells_free(&b);
 }
 
 TEST(blit_ascii_ramp_by_brightness)

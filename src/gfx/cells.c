@@ -2,8 +2,10 @@
  * cells.c — the cell grid, text on it, and the blit from pixels to cells
  * (see cells.h).
  *
- * Luminance for thresholds and the ASCII ramp is Rec. 601 luma on the sRGB values
- * (cheap, and what a person sees as "brighter" closely enough for glyph choice).
+ * Half-blocks take each pixel's colour (or, in mono, whether it is inked) from
+ * palette.c, which decides flat colours and ordered patterns. Luminance for the
+ * ASCII ramp is Rec. 601 luma on the sRGB values (cheap, and what a person sees
+ * as "brighter" closely enough for glyph choice).
  */
 #include "cells.h"
 #include "buf.h"
@@ -107,8 +109,8 @@ static void blit_half(const struct image *im, struct cells *s, enum color_mode m
                 continue;
             }
             if (mode == COLOR_MONO) {
-                bool a = luma(up[x]) > 255.0f * palette_bayer(x, 2 * r);
-                bool b = luma(lo[x]) > 255.0f * palette_bayer(x, 2 * r + 1);
+                bool a = palette_ink(up[x], x, 2 * r);
+                bool b = palette_ink(lo[x], x, 2 * r + 1);
                 uint32_t g = a ? (b ? GLYPH_FULL : GLYPH_UPPER) : (b ? GLYPH_LOWER : ' ');
                 out[x] = (struct cell){g, COLOR_DEFAULT, COLOR_DEFAULT};
                 continue;
