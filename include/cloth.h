@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 struct cloth_link;
+struct pool;
 
 struct cloth_params {
     /* w, h, fixed and spacing are read by cloth_init; the rest by every step,
@@ -67,6 +68,10 @@ struct cloth {
      * are projected together. */
     struct cloth_link *link;
     int nlink;           /* records */
+    int *level;          /* nlevel+1: level l is records level[l] .. level[l+1]-1 */
+    int nlevel;
+    struct pool *pool;   /* cloth_set_pool: threads for the sweeps, or NULL */
+    int par_records;     /* levels this long go to the pool (tests lower it) */
     int *link_con;       /* 4*nlink slots: the constraint in each lane, or -1 */
     float *xy;           /* 2n: positions interleaved, the solver's working copy */
     int *scratch;        /* nc_cap ints, for tearing without allocating */
@@ -78,6 +83,9 @@ struct cloth {
  * memory) with nothing left to free. */
 int cloth_init(struct cloth *c, const struct cloth_params *p);
 void cloth_free(struct cloth *c);
+/* Threads for the constraint sweeps (NULL: this thread alone); the results
+ * are the same bits whatever the pool. cloth_init starts with none. */
+void cloth_set_pool(struct cloth *c, struct pool *pool);
 /* One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
  * particle that turns non-finite is put back where the step started it. */
 void cloth_step(struct cloth *c);

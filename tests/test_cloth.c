@@ -9,6 +9,7 @@
  * test_cloth_scene.c.
  */
 #include "cloth.h"
+#include "pool.h"
 #include "swirl.h"
 #include "test.h"
 
@@ -303,6 +304,56 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
     }
 }
 
+TEST(cloth_threads_change_nothing)
+{
+    /* Every level handed to pools of 1 to 4 threads (par_records 1): the same
+     * bits as the in-order sweep, PBD and XPBD, while tearing and cuts renumber
+     * the records and their levels. */
+    for (int variant = 0; variant < 2; variant++) {
+        struct cloth_params p = seed_params(23, 17, 4);
+        p.tearing = true;
+        p.tear_strain = 0.3f;
+        if (variant == 1)
+            p.compliance = 1e-5f, p.substeps = 2, p.iterations = 3;
+        struct cloth ref, c[4];
+        struct pool *pools[4] = {NULL, pool_create(2), pool_create(3), pool_create(4)};
+        CHECK_INT(cloth_init(&ref, &p), 0);
+        for (int t = 0; t < 4; t++) {
+            CHECK_INT(cloth_init(&c[t], &p), 0);
+            cloth_set_pool(&c[t], pools[t]);
+            c[t].par_records = 1;
+        }
+        int diff = 0, g = 7 * 23 + 11;
+        for (int s = 0; s < 120; s++) {
+            struct cloth *all[5] = {&ref, &c[0], &c[1], &c[2], &c[3]};
+            for (int k = 0; k < 5; k++) {
+                if (s == 10)
+                    cloth_grab(all[k], g, all[k]->x[g], all[k]->y[g]);
+                if (s > 10)
+                    cloth_move_grab(all[k], 2.2f + 0.02f * (float)s, -1.0f - 0.01f * (float)s);
+                if (s == 60)
+                    cloth_cut(all[k], 0.9f, 0.5f, 1.7f, -3.9f);
+                cloth_step(all[k]);
+            }
+            for (int t = 0; t < 4; t++)
+                diff += count_differences(&ref, &c[t]) + (c[t].nc != ref.nc);
+        }
+        CHECK(ref.torn > 0 && ref.cut > 0);
+        CHECK_MSG(diff == 0, "variant %d: %d differences with threads", variant, diff);
+        /* ... which four threads keep on giving, as the in-order sweep. */
+        ref.prm.tearing = c[3].prm.tearing = false;
+        for (int s = 0; s < 50; s++) {
+            cloth_step(&c[3]);
+            reference_step(&ref);
+            diff += count_differences(&ref, &c[3]);
+        }
+        CHECK_MSG(diff == 0, "variant %d: %d differences from the in-order sweep", variant, diff);
+        cloth_free(&ref);
+        for (int t = 0; t < 4; t++)
+            cloth_free(&c[t]), pool_destroy(pools[t]);
+    }
+}
+
 TEST(cloth_matches_seed_page)
 {
     /* pbd.html's own code under node (tests/bench/seedrun.js pbd 2000, i.e.
@@ -513,58 +564,44 @@ TEST(cloth_tearing_under_a_pull)
 /* ---- scissors ------------------------------------------------------------------ */
 
 /* Whether constraint k of c is still there, by its particles. */
-static bool has_constraint(const struct cloth *c, int a, int b)
-{
-    for (int k = 0; k < c->nc; k++)
-        if (c->c1[k] == a && c->c2[k] == b)
-            return true;
-    return false;
-}
-
 TEST(cloth_cut_by_hand)
 {
-    /* A 2x2 cloth, spacing 1: (0,0) (1,0) / (0,-1) (1,-1); its constraints
-     * H01 H23 V02 V13 D03 D12. */
-    struct cloth_params p = seed_params(2, 2, 1);
-    p.spacing = 1.0f;
-    struct cloth c;
-    CHECK_INT(cloth_init(&c, &p), 0);
-    CHECK_INT(c.nc, 6);
-    /* Down the middle: both rows and both diagonals; the columns stay. */
-    CHECK_INT(cloth_cut(&c, 0.5f, 0.5f, 0.5f, -1.5f), 4);
-    CHECK_INT(c.nc, 2);
-    CHECK_INT(c.cut, 4);
-    CHECK_INT(c.torn, 0);
-    CHECK(c.c1[0] == 0 && c.c2[0] == 2 && c.c1[1] == 1 && c.c2[1] == 3);
-    cloth_free(&c);
-
-    /* From the left to (0.25,-0.25): crosses column 0-2 and ends on the
-     * diagonal 0-3 (touching counts); the other diagonal is out of reach. */
-    CHECK_INT(cloth_init(&c, &p), 0);
-    CHECK_INT(cloth_cut(&c, -1.0f, -0.25f, 0.25f, -0.25f), 2);
-    CHECK(!has_constraint(&c, 0, 2) && !has_constraint(&c, 0, 3));
-    static const int left[4][2] = {{0, 1}, {2, 3}, {1, 3}, {1, 2}};
-    CHECK_INT(c.nc, 4);
-    for (int k = 0; k < 4 && k < c.nc; k++)
-        CHECK(c.c1[k] == left[k][0] && c.c2[k] == left[k][1]);
-    /* Nothing there: no change. A NaN cut: none either. */
-    CHECK_INT(cloth_cut(&c, 5.0f, 5.0f, 6.0f, 6.0f), 0);
-    CHECK_INT(cloth_cut(&c, NAN, 0.0f, 0.5f, -0.5f), 0);
-    CHECK_INT(c.nc, 4);
-    cloth_free(&c);
-
-    /* A row of three: a cut ending on particle 1 takes both its links; a point
-     * on a link (a zero-length cut) takes that one. */
-    p = seed_params(3, 1, 1);
-    p.spacing = 1.0f;
-    CHECK_INT(cloth_init(&c, &p), 0);
-    CHECK_INT(cloth_cut(&c, 1.0f, 1.0f, 1.0f, 0.0f), 2);
-    CHECK_INT(c.nc, 0);
-    cloth_free(&c);
-    CHECK_INT(cloth_init(&c, &p), 0);
-    CHECK_INT(cloth_cut(&c, 1.5f, 0.0f, 1.5f, 0.0f), 1);
-    CHECK(c.nc == 1 && c.c1[0] == 0 && c.c2[0] == 1);
-    cloth_free(&c);
+    /* Spacing 1. A 2x2 cloth, (0,0) (1,0) / (0,-1) (1,-1), constraints H01 H23
+     * V02 V13 D03 D12; a row of three, (0,0) (1,0) (2,0). Each cut on a fresh
+     * cloth, and what it leaves, in order. */
+    static const struct {
+        int w, h;
+        float cut[4];
+        int left, pairs[6][2];
+    } cases[] = {
+        /* down the middle: both rows and both diagonals go, the columns stay */
+        {2, 2, {0.5f, 0.5f, 0.5f, -1.5f}, 2, {{0, 2}, {1, 3}}},
+        /* from the left to (0.25,-0.25): across column 0-2, ending on the
+         * diagonal 0-3 (touching counts); the other diagonal out of reach */
+        {2, 2, {-1.0f, -0.25f, 0.25f, -0.25f}, 4, {{0, 1}, {2, 3}, {1, 3}, {1, 2}}},
+        /* nothing there, and a NaN: no change */
+        {2, 2, {5.0f, 5.0f, 6.0f, 6.0f}, 6, {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {0, 3}, {1, 2}}},
+        {2, 2, {NAN, 0.0f, 0.5f, -0.5f}, 6, {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {0, 3}, {1, 2}}},
+        /* ending on particle 1 takes both its links; a point on a link that one */
+        {3, 1, {1.0f, 1.0f, 1.0f, 0.0f}, 0, {{0}}},
+        {3, 1, {1.5f, 0.0f, 1.5f, 0.0f}, 1, {{0, 1}}},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        struct cloth_params p = seed_params(cases[t].w, cases[t].h, 1);
+        p.spacing = 1.0f;
+        struct cloth c;
+        CHECK_INT(cloth_init(&c, &p), 0);
+        int before = c.nc, left = cases[t].left;
+        const float *q = cases[t].cut;
+        CHECK_INT(cloth_cut(&c, q[0], q[1], q[2], q[3]), before - left);
+        CHECK_INT(c.nc, left);
+        CHECK_INT(c.cut, before - left);
+        CHECK_INT(c.torn, 0);
+        for (int k = 0; k < left && k < c.nc; k++)
+            CHECK_MSG(c.c1[k] == cases[t].pairs[k][0] && c.c2[k] == cases[t].pairs[k][1],
+                      "case %zu: constraint %d is %d-%d", t, k, c.c1[k], c.c2[k]);
+        cloth_free(&c);
+    }
 }
 
 /* Independent of the solver's test: where a + t (b - a) = p + s (q - p), in
@@ -591,12 +628,8 @@ static int crosses(const float *a, const float *b, const float *p, const float *
 static void pulled_twins(struct cloth *a, struct cloth *b, int variant)
 {
     struct cloth_params p = seed_params(17, 13, 2);
-    if (variant == 1) {
-        p.tearing = true;
-        p.tear_strain = 0.4f;
-        p.compliance = 1e-6f;
-        p.substeps = 2;
-    }
+    if (variant == 1)
+        p.tearing = true, p.tear_strain = 0.4f, p.compliance = 1e-6f, p.substeps = 2;
     struct cloth *cs[2] = {a, b};
     for (int r = 0; r < 2; r++) {
         struct cloth *c = cs[r];
@@ -625,20 +658,19 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
         for (int cut = 0; cut < 12; cut++) {
             float p[2] = {-0.5f + 4.2f * rng_float(&rng), 0.3f - 3.2f * rng_float(&rng)};
             float q[2] = {-0.5f + 4.2f * rng_float(&rng), 0.3f - 3.2f * rng_float(&rng)};
-            int nc = a.nc, expect = 0, unclear = 0;
-            int *keep = malloc((size_t)nc * 2 * sizeof *keep), nk = 0;
-            for (int k = 0; k < nc; k++) {
-                const float ea[2] = {a.x[a.c1[k]], a.y[a.c1[k]]}, eb[2] = {a.x[a.c2[k]], a.y[a.c2[k]]};
+            static int keep[2 * 1024]; /* 17x13: 796 constraints */
+            int nk = 0, expect = 0, unclear = 0;
+            for (int k = 0; k < a.nc; k++) {
+                const float ea[2] = {a.x[a.c1[k]], a.y[a.c1[k]]};
+                const float eb[2] = {a.x[a.c2[k]], a.y[a.c2[k]]};
                 int x = crosses(ea, eb, p, q);
                 unclear += x < 0;
                 expect += x > 0;
                 if (x == 0)
                     keep[nk++] = a.c1[k], keep[nk++] = a.c2[k];
             }
-            if (unclear) { /* a cut through a particle's neighbourhood: another */
-                free(keep);
+            if (unclear) /* a cut through a particle's neighbourhood: another */
                 continue;
-            }
             tried++;
             int gone = cloth_cut(&a, p[0], p[1], q[0], q[1]);
             CHECK_INT(cloth_cut(&b, p[0], p[1], q[0], q[1]), gone);
@@ -648,7 +680,6 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
                 wrong = a.c1[k] != keep[2 * k] || a.c2[k] != keep[2 * k + 1];
             CHECK_MSG(!wrong, "cut %d: the constraints left are not the others in order", cut);
             removed += gone;
-            free(keep);
         }
         CHECK_INT(a.cut, removed - removed_before);
         /* What is left solves exactly as the in-order sweep over it. */

@@ -415,6 +415,11 @@ static double param(const struct fixture *f, const char *name)
     return i >= 0 ? scene_param_get(&scene_cloth, f->st, i) : NAN;
 }
 
+static int set_param(struct fixture *f, const char *name, double v)
+{
+    return scene_param_set(&scene_cloth, f->st, scene_param_find(&scene_cloth, name), v);
+}
+
 /* A statistic from the scene's JSON fields. */
 static double stat(const struct fixture *f, const char *field)
 {
@@ -535,7 +540,7 @@ TEST(cloth_scene_right_drag_cuts_and_r_mends)
         struct fixture f;
         CHECK(open_scene(&f, 100, 30, false));
         if (tearing)
-            CHECK_INT(scene_param_set(&scene_cloth, f.st, scene_param_find(&scene_cloth, "tearing"), 1), 0);
+            CHECK_INT(set_param(&f, "tearing", 1), 0);
         idle(&f, 240);
         int whole = (int)stat(&f, "constraints");
         double low = stat(&f, "miny");
@@ -563,8 +568,26 @@ TEST(cloth_scene_right_drag_cuts_and_r_mends)
     }
 }
 
-/* Brightness of a pixel, 0..765. */
-static int bright(rgb_t c) { return rgb_r(c) + rgb_g(c) + rgb_b(c); }
+static bool is_fabric(rgb_t c) { return !is_background(c) && !(rgb_r(c) > 200 && rgb_b(c) < 120); }
+
+/* How much light and shadow vary across the fabric: the mean difference in
+ * brightness (0..765) between neighbouring fabric pixels, across and down. */
+static double relief(const struct image *im)
+{
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y + 1 < im->h; y++)
+        for (int x = 0; x + 1 < im->w; x++) {
+            rgb_t c = image_get(im, x, y), r = image_get(im, x + 1, y), d = image_get(im, x, y + 1);
+            if (!is_fabric(c) || !is_fabric(r) || !is_fabric(d))
+                continue;
+            int b = rgb_r(c) + rgb_g(c) + rgb_b(c);
+            sum += abs(rgb_r(r) + rgb_g(r) + rgb_b(r) - b);
+            sum += abs(rgb_r(d) + rgb_g(d) + rgb_b(d) - b);
+            n++;
+        }
+    return n ? sum / n : 0.0;
+}
 
 TEST(cloth_scene_fabric_is_lit_by_its_folds)
 {
@@ -587,13 +610,8 @@ TEST(cloth_scene_fabric_is_lit_by_its_folds)
               pins);
     /* Pushed up from below it folds: a wider spread of light and shadow, the
      * grabbed particle marked red. */
-    int lo0 = 765, hi0 = 0, lo1 = 765, hi1 = 0, red = 0;
-    for (int i = 0; i < f.w * f.h; i++)
-        if (!is_background(f.im.px[i])) {
-            int b = bright(f.im.px[i]);
-            lo0 = b < lo0 ? b : lo0, hi0 = b > hi0 ? b : hi0;
-        }
-    int x0, y0, x1, y1;
+    double hanging = relief(&f.im);
+    int x0, y0, x1, y1, red = 0;
     cloth_box(&f.im, &x0, &y0, &x1, &y1);
     float mid = 0.5f * (float)(x0 + x1);
     drive(&f, 1, 0, true, mid, (float)y1 - 0.5f, mid, (float)y1 - 0.5f);
@@ -602,19 +620,16 @@ TEST(cloth_scene_fabric_is_lit_by_its_folds)
     for (int i = 0; i < f.w * f.h; i++) {
         rgb_t c = f.im.px[i];
         red += rgb_r(c) > 200 && rgb_g(c) < 80 && rgb_b(c) < 80;
-        if (!is_background(c) && !(rgb_r(c) > 200 && rgb_b(c) < 120)) {
-            int b = bright(c);
-            lo1 = b < lo1 ? b : lo1, hi1 = b > hi1 ? b : hi1;
-        }
     }
-    CHECK_MSG(hi1 - lo1 > hi0 - lo0 + 100, "brightness %d..%d hanging, %d..%d folded", lo0, hi0,
-              lo1, hi1);
+    double folded = relief(&f.im);
+    CHECK_MSG(folded > 1.5 * hanging,
+              "light and shadow between neighbours: %.1f hanging, %.1f folded", hanging, folded);
     CHECK(red > 0);
     /* The strain colours draw it another way. */
     struct image fabric;
     image_init(&fabric, f.w, f.h);
     memcpy(fabric.px, f.im.px, (size_t)f.w * (size_t)f.h * sizeof *f.im.px);
-    CHECK_INT(scene_param_set(&scene_cloth, f.st, scene_param_find(&scene_cloth, "strain-colours"), 1), 0);
+    CHECK_INT(set_param(&f, "strain-colours", 1), 0);
     CHECK(json_has(&f, "\"look\":\"strain\""));
     scene_cloth.draw(f.st, &f.im);
     CHECK(memcmp(fabric.px, f.im.px, (size_t)f.w * (size_t)f.h * sizeof *f.im.px) != 0);

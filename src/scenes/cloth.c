@@ -11,12 +11,11 @@
  * constraints the stroke crosses break).
  *
  * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
- * own deformation (cloth_shade.h's notes are here, in shade_vertex): where the
- * cloth is compressed it would buckle out of the plane, so each fibre direction
- * that is shorter than at rest tilts the surface by the angle its foreshortening
- * implies, waved into folds; stretch shows as sheen; a triangle turned over shows
- * the fabric's back. Its free edges (the hem and every cut) get a dark line, and
- * at high zoom the weave shows. The panel's "strain colours" draws the net
+ * own deformation (see shade_vertex): compressed cloth would buckle out of the
+ * plane, so every fibre shorter than at rest tilts the surface as its
+ * foreshortening implies, waved into folds; stretch shows as sheen, a triangle
+ * turned over as the fabric's back; free edges (the hem, every cut) get a dark
+ * line; zoomed in, the weave shows. The panel's "strain colours" draws the net
  * coloured by strain instead (the seed preset starts so). Pins are yellow, the
  * grabbed particle red.
  */
@@ -49,9 +48,10 @@
 #define HIGHLIGHT_LUM 0.45f /* brightness above 1 that reaches the highlight */
 #define SHEEN 70.0f         /* added to each channel where fully stretched */
 #define STRETCH_FULL 0.12f  /* principal stretch beyond rest for full sheen */
-#define FOLD_WAVE_M 0.7f    /* wavelength of the folds in the cloth, metres */
+#define FOLD_WAVE_M 0.7f    /* wavelength of the folds in the cloth, metres, */
+#define FOLD_WAVE_PX 7.0f   /* ... or this many pixels of the fitted view if more */
 #define SLOPE_MAX 2.5f      /* steepest fold slope */
-#define DEAD_ZONE 0.004f    /* fibre compression ignored (solver noise) */
+#define DEAD_ZONE 0.008f    /* fibre compression ignored (solver noise) */
 #define DRAPE_WAVE_M 1.3f   /* the drape's folds across the cloth, metres apart */
 #define DRAPE_SLOPE 0.3f    /* ... their steepest slope */
 #define DRAPE_FADE_M 1.5f   /* ... reached this far below the top edge */
@@ -70,7 +70,7 @@
 
 /* The fabric's face and its back (paler, duller): shadow, colour, highlight. */
 static const float front_tone[3][3] = {{14, 16, 58}, {58, 104, 206}, {150, 196, 255}};
-static const float back_tone[3][3] = {{34, 36, 66}, {136, 150, 196}, {200, 210, 236}};
+static const float back_tone[3][3] = {{26, 32, 70}, {104, 128, 196}, {176, 198, 240}};
 
 /* The light: from the upper left and in front (screen x right, y down, z out). */
 static const float light[3] = {-0.42f, -0.58f, 0.70f};
@@ -82,7 +82,8 @@ enum { E_H, E_V, E_D1, E_D2, EDGE_KINDS };
 /* Per particle, per frame: where it is on the canvas and its shading. */
 struct node {
     float x, y;          /* canvas pixels */
-    float raw, lum;      /* brightness factor: as lit, and smoothed */
+    float f[4];          /* the tangents, smoothed, on the canvas: fu.x fu.y fv.x fv.y */
+    float lum;           /* brightness factor */
     float sheen;         /* 0..1, the stretch highlight */
 };
 
@@ -110,8 +111,7 @@ struct cloth_scene {
 enum { P_WIDTH, P_HEIGHT, P_FIXED };
 static const struct param_def cloth_params[] = {
     [P_WIDTH] = PARAM_DEF("width", PARAM_INT, AT(c.prm.w), 2, MAX_SIDE, 1, PARAM_RESTART, NULL),
-    [P_HEIGHT] = PARAM_DEF("height", PARAM_INT, AT(c.prm.h), 2, MAX_SIDE, 1, PARAM_RESTART,
-                           NULL),
+    [P_HEIGHT] = PARAM_DEF("height", PARAM_INT, AT(c.prm.h), 2, MAX_SIDE, 1, PARAM_RESTART, NULL),
     [P_FIXED] = {.label = "fixed particles", .type = PARAM_INT, .offset = AT(c.prm.fixed),
                  .min = 1, .max = 4, .step = 1, .flags = PARAM_RESTART,
                  .nchoices = 3, .choices = {1, 2, 4}},
@@ -123,8 +123,7 @@ static const struct param_def cloth_params[] = {
               PARAM_LOG | PARAM_ZERO, NULL),
     PARAM_DEF("substeps", PARAM_INT, AT(c.prm.substeps), 1, 50, 1, 0, NULL),
     PARAM_DEF("tearing", PARAM_BOOL, AT(c.prm.tearing), 0, 1, 1, 0, NULL),
-    PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0,
-              NULL),
+    PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0, NULL),
     PARAM_DEF("release with velocity", PARAM_BOOL, AT(throw_release), 0, 1, 1, 0, NULL),
     PARAM_DEF("strain colours", PARAM_BOOL, AT(strain_look), 0, 1, 1, 0, NULL),
 };
@@ -164,7 +163,8 @@ static void fit_view(struct cloth_scene *s)
     v->oy = TOP_PX;
 }
 
-/* A new cloth from the parameters in s->c.prm; on failure the old one stays. */
+/* A new cloth from the parameters in s->c.prm, solved with the app's threads;
+ * on failure the old one stays. */
 static int build(struct cloth_scene *s)
 {
     struct cloth fresh;
@@ -172,6 +172,7 @@ static int build(struct cloth_scene *s)
         return -1;
     cloth_free(&s->c);
     s->c = fresh;
+    cloth_set_pool(&s->c, s->opt.pool);
     fit_view(s);
     return 0;
 }
@@ -183,18 +184,16 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
         return NULL;
     s->opt = *o;
     s->w = w, s->h = h;
-    struct cloth_params p;
-    cloth_params_seed(&p);
+    cloth_params_seed(&s->c.prm);
     s->auto_size = !o->preset_seed;
     if (s->auto_size)
-        size_for_canvas(&p, w, h);
+        size_for_canvas(&s->c.prm, w, h);
     s->throw_release = !o->preset_seed;
     s->strain_look = o->preset_seed;
-    if (cloth_init(&s->c, &p) != 0) {
+    if (build(s) != 0) {
         free(s);
         return NULL;
     }
-    fit_view(s);
     return s;
 }
 
@@ -233,11 +232,7 @@ static void cloth_restart(void *p)
         s->c.prm = keep;
 }
 
-static int cloth_steps_per_frame(void *p)
-{
-    (void)p;
-    return STEPS_PER_FRAME;
-}
+static int cloth_steps_per_frame(void *p) { return (void)p, STEPS_PER_FRAME; }
 
 /* ---- the pointer ---------------------------------------------------------------- */
 
@@ -369,11 +364,11 @@ static void drape_slopes(const float fu[2], const float fv[2], float u, float v,
 static void shade_vertex(struct cloth_scene *s, int i)
 {
     struct node *nd = &s->node[i];
-    const float *t = &s->tan[4 * i]; /* y up: the canvas's y is down */
-    const float fu[2] = {t[0], -t[1]}, fv[2] = {t[2], -t[3]};
+    const float fu[2] = {nd->f[0], nd->f[1]}, fv[2] = {nd->f[2], nd->f[3]};
     int w = s->c.prm.w;
     float u = (float)(i % w), v = (float)(i / w), gx = 0.0f, gy = 0.0f;
-    fold_slopes(fu, fv, u, v, 6.2831853f * s->c.prm.spacing / FOLD_WAVE_M, &gx, &gy);
+    float wave = fmaxf(FOLD_WAVE_M, FOLD_WAVE_PX / s->view.fit);
+    fold_slopes(fu, fv, u, v, 6.2831853f * s->c.prm.spacing / wave, &gx, &gy);
     drape_slopes(fu, fv, u, v, &s->c.prm, &gx, &gy);
     float g2 = gx * gx + gy * gy;
     if (g2 > SLOPE_MAX * SLOPE_MAX) {
@@ -383,7 +378,7 @@ static void shade_vertex(struct cloth_scene *s, int i)
     float dot = (-gx * light[0] - gy * light[1] + light[2]) / sqrtf(g2 + 1.0f);
     float det = fabsf(fu[0] * fv[1] - fu[1] * fv[0]);
     float lum = AMBIENT + DIFFUSE * fmaxf(dot, 0.0f) / light[2];
-    nd->raw = lum * (1.0f - FORESHORTEN * (1.0f - fminf(det, 1.0f)));
+    nd->lum = lum * (1.0f - FORESHORTEN * (1.0f - fminf(det, 1.0f)));
     float c11 = fu[0] * fu[0] + fu[1] * fu[1], c22 = fv[0] * fv[0] + fv[1] * fv[1];
     float c12 = fu[0] * fv[0] + fu[1] * fv[1], tr = 0.5f * (c11 + c22);
     float s1 = sqrtf(tr + sqrtf(fmaxf(tr * tr - (c11 * c22 - c12 * c12), 0.0f)));
@@ -410,22 +405,24 @@ static rgb_t fabric_colour(bool back, float lum, float sheen)
 {
     const float(*tone)[3] = back ? back_tone : front_tone;
     int lo = lum < 1.0f ? 0 : 1;
-    float t = lo == 0 ? clampf(lum, 0.0f, 1.0f) : clampf((lum - 1.0f) / HIGHLIGHT_LUM, 0.0f, 1.0f);
+    float t = clampf(lo == 0 ? lum : (lum - 1.0f) / HIGHLIGHT_LUM, 0.0f, 1.0f);
     float add = SHEEN * sheen, ch[3];
     for (int k = 0; k < 3; k++)
         ch[k] = clampf(tone[lo][k] + (tone[lo + 1][k] - tone[lo][k]) * t + add, 0.0f, 255.0f);
     return RGB(ch[0], ch[1], ch[2]);
 }
 
-/* One fabric pixel at rest coordinates (u, v): the weave (its share 0..1)
- * darkens between the threads. */
+/* One fabric pixel at rest coordinates (u, v): with the weave (its share
+ * 0..1) the threads along u and v = whole numbers catch the light, the gaps
+ * between them are in shadow. */
 static rgb_t fabric_pixel(bool back, float lum, float sheen, float u, float v, float weave)
 {
     if (weave > 0.0f) {
         float fu = u - floorf(u), fv = v - floorf(v);
-        float du = fminf(fu, 1.0f - fu), dv = fminf(fv, 1.0f - fv);
-        float gap = fminf(du, dv) * 2.0f; /* 0 on a thread, 1 midway between */
-        lum *= 1.0f - weave * WEAVE_DEPTH * gap * gap;
+        float du = fminf(fu, 1.0f - fu), dv = fminf(fv, 1.0f - fv); /* 0..0.5 */
+        float on = clampf(1.0f - 4.0f * fminf(du, dv), 0.0f, 1.0f); /* on a thread */
+        float gap = 4.0f * du * dv;                                   /* between four */
+        lum *= 1.0f + weave * WEAVE_DEPTH * (0.6f * on - gap);
     }
     return fabric_colour(back, lum, sheen);
 }
@@ -469,7 +466,8 @@ static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *
             float lum = l0 * a->lum + l1 * b->lum + l2 * c->lum;
             float sh = l0 * a->sheen + l1 * b->sheen + l2 * c->sheen;
             float u = l0 * ua + l1 * ub + l2 * uc, v = l0 * va + l1 * vb + l2 * vc;
-            im->px[(size_t)y * (size_t)im->w + (size_t)x] = fabric_pixel(back, lum, sh, u, v, weave);
+            im->px[(size_t)y * (size_t)im->w + (size_t)x] =
+                fabric_pixel(back, lum, sh, u, v, weave);
         }
 }
 
@@ -490,21 +488,27 @@ static void hems(struct cloth_scene *s, struct image *im)
         }
 }
 
-/* lum: raw averaged with the intact neighbours along rows and columns (the
- * solver's small ripples would otherwise speckle the folds). */
-static void smooth_lum(struct cloth_scene *s)
+/* The tangents (cloth_tangents, y up) onto the canvas (y down), each averaged
+ * with its intact neighbours' along the row and the column: the solver's small
+ * ripples would otherwise speckle the folds. */
+static void smooth_tangents(struct cloth_scene *s)
 {
     int w = s->c.prm.w;
-    struct node *nd = s->node;
+    const float *t = s->tan;
     for (int i = 0; i < s->c.n; i++) {
-        float sum = 2.0f * nd[i].raw, n = 2.0f;
+        float sum[4] = {2 * t[4 * i], 2 * t[4 * i + 1], 2 * t[4 * i + 2], 2 * t[4 * i + 3]};
+        float n = 2.0f;
         const int nb[4] = {i + 1, i - 1, i + w, i - w};
         const bool ok[4] = {alive(s, i, E_H), i % w > 0 && alive(s, i - 1, E_H),
                             alive(s, i, E_V), i >= w && alive(s, i - w, E_V)};
         for (int k = 0; k < 4; k++)
-            if (ok[k])
-                sum += nd[nb[k]].raw, n += 1.0f;
-        nd[i].lum = sum / n;
+            if (ok[k]) {
+                for (int q = 0; q < 4; q++)
+                    sum[q] += t[4 * nb[k] + q];
+                n += 1.0f;
+            }
+        float *f = s->node[i].f;
+        f[0] = sum[0] / n, f[1] = -sum[1] / n, f[2] = sum[2] / n, f[3] = -sum[3] / n;
     }
 }
 
@@ -512,9 +516,9 @@ static void draw_fabric(struct cloth_scene *s, struct image *im)
 {
     const struct cloth *c = &s->c;
     cloth_tangents(c, s->edges, s->tan);
+    smooth_tangents(s);
     for (int i = 0; i < c->n; i++)
         shade_vertex(s, i);
-    smooth_lum(s);
     float px = c->prm.spacing * s->view.zoom;
     float weave = clampf((px - WEAVE_PX0) / (WEAVE_PX1 - WEAVE_PX0), 0.0f, 1.0f);
     int nt = cloth_triangles(c, s->edges, s->tri, s->uses);
@@ -601,8 +605,7 @@ static void cloth_draw(void *p, struct image *im)
 
 static void cloth_zoom(void *p, float x, float y, int clicks)
 {
-    struct cloth_scene *s = p;
-    view_zoom(&s->view, x, y, clicks);
+    view_zoom(&((struct cloth_scene *)p)->view, x, y, clicks);
 }
 
 static bool cloth_key(void *p, int key)

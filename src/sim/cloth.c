@@ -135,6 +135,7 @@ int cloth_init(struct cloth *c, const struct cloth_params *p)
 {
     memset(c, 0, sizeof *c);
     c->grabbed = -1;
+    c->par_records = PARALLEL_RECORDS;
     if (p->w < 1 || p->h < 1 || p->w > DIM_MAX || p->h > DIM_MAX ||
         !(p->spacing > 0.0f) || !isfinite(p->spacing))
         return -1;
@@ -182,13 +183,15 @@ void cloth_free(struct cloth *c)
 {
     void *arrays[] = {c->x, c->y, c->xold, c->yold, c->vx, c->vy, c->w,
                       c->fixed, c->xy, c->c1, c->c2, c->rest, c->lambda, c->link,
-                      c->link_con, c->scratch};
+                      c->link_con, c->level, c->scratch};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     memset(c, 0, sizeof *c);
     c->grabbed = -1;
 }
 
+
+void cloth_set_pool(struct cloth *c, struct pool *pool) { c->pool = pool; }
 
 /* ---- the step --------------------------------------------------------------- */
 

@@ -22,6 +22,15 @@ struct cloth_link {
     float wa[LANES], wb[LANES];
 };
 
+/* Parallel sweeps: the parts a level is cut into (fixed, so nothing depends on
+ * the number of threads; the result would not either way), and the fewest
+ * records a level must have to be worth handing to the pool (cloth.par_records
+ * starts so). A pool_run costs some 4 us here while a record takes some 12 ns,
+ * so two threads gain on a level only from about 650 records (2600
+ * constraints) up: a cloth some 2600 particles wide. */
+#define CLOTH_PARTS 4
+#define PARALLEL_RECORDS 768
+
 /* The seed skips a constraint shorter than 0.001 m, i.e. spacing/200. */
 #define MIN_LENGTH_PER_SPACING 0.005f
 /* Keeps alpha_tilde = compliance / dt^2 finite. */
@@ -34,13 +43,14 @@ static inline float min_length2(const struct cloth *c)
     return m * m;
 }
 
-/* Allocates and fills link[] and link_con[] from c1/c2/rest; 0 or -1 (out of
- * memory). */
+/* Allocates and fills link[], link_con[] and level[] from c1/c2/rest; 0 or -1
+ * (out of memory). */
 int cloth_link_build(struct cloth *c);
 /* Copies w into the records' lanes and clears wdirty. */
 void cloth_link_copy_weights(struct cloth *c);
 /* One Gauss-Seidel sweep over the records on xy: PBD, or XPBD with alpha_tilde
- * at (accumulating the records' lambdas); ml2 is min_length2. */
+ * at (accumulating the records' lambdas); ml2 is min_length2. With c->pool the
+ * larger levels are shared out to its threads, with the same result. */
 void cloth_link_sweep_pbd(struct cloth *c, float ml2);
 void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2);
 /* The records' XPBD multipliers: zeroed before a substep's sweeps, copied back
@@ -48,7 +58,8 @@ void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2);
 void cloth_link_reset_lambda(struct cloth *c);
 void cloth_link_store_lambda(struct cloth *c);
 /* After tearing renumbered the constraints (newk[k]: k's new index or -1 when
- * torn), empties the torn lanes and drops the records left empty. */
+ * torn), empties the torn lanes and drops the records left empty (level[]
+ * follows). */
 void cloth_link_drop_torn(struct cloth *c, const int *newk);
 
 #endif

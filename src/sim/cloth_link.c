@@ -13,6 +13,7 @@
  * is one 8-byte load. Only cloth_link_build allocates.
  */
 #include "cloth_internal.h"
+#include "pool.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,11 +54,17 @@ int cloth_link_build(struct cloth *c)
         first[level[k]]++;
     /* first[l] becomes the first slot of level l; each level fills whole records. */
     int records = 0;
+    c->level = malloc(((size_t)top + 2) * sizeof *c->level);
+    if (!c->level)
+        goto out;
     for (int l = 0; l <= top; l++) {
         int m = first[l];
+        c->level[l] = records;
         first[l] = records * LANES;
         records += (m + LANES - 1) / LANES;
     }
+    c->nlevel = nc > 0 ? top + 1 : 0;
+    c->level[c->nlevel] = records;
     c->link = calloc((size_t)records + 1, sizeof *c->link);
     c->link_con = malloc(((size_t)records + 1) * LANES * sizeof *c->link_con);
     if (!c->link || !c->link_con)
@@ -112,8 +119,10 @@ void cloth_link_store_lambda(struct cloth *c)
  * remaining lanes still meet their particles in order. */
 void cloth_link_drop_torn(struct cloth *c, const int *newk)
 {
-    int records = 0;
+    int records = 0, lv = 0;
     for (int r = 0; r < c->nlink; r++) {
+        for (; lv <= c->nlevel && c->level[lv] == r; lv++)
+            c->level[lv] = records; /* levels that start at r start where it lands */
         struct cloth_link *l = &c->link[r];
         int *con = &c->link_con[r * LANES];
         int live = 0;
@@ -132,6 +141,8 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk)
         memmove(&c->link_con[records * LANES], con, LANES * sizeof *con);
         records++;
     }
+    for (; lv <= c->nlevel; lv++)
+        c->level[lv] = records;
     c->nlink = records;
 }
 
@@ -282,11 +293,11 @@ static inline void move_lanes(float *xy, const struct lanes *v, __m128 s, int on
     scatter4(xy, v->b, xb, yb, on);
 }
 
-/* One Gauss-Seidel sweep: project_pbd on four lanes at a time. */
-void cloth_link_sweep_pbd(struct cloth *c, float ml2)
+/* project_pbd on records [r0, r1), four lanes at a time. */
+static void records_pbd(struct cloth *c, int r0, int r1, float ml2)
 {
     float *xy = c->xy;
-    const struct cloth_link *l = c->link, *end = c->link + c->nlink;
+    const struct cloth_link *l = c->link + r0, *end = c->link + r1;
     const __m128 min2 = _mm_set1_ps(ml2);
     for (; l < end; l++) {
         struct lanes v;
@@ -299,11 +310,11 @@ void cloth_link_sweep_pbd(struct cloth *c, float ml2)
     }
 }
 
-/* One Gauss-Seidel sweep: project_xpbd on four lanes at a time. */
-void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
+/* project_xpbd on records [r0, r1), four lanes at a time. */
+static void records_xpbd(struct cloth *c, int r0, int r1, float at, float ml2)
 {
     float *xy = c->xy;
-    struct cloth_link *l = c->link, *end = c->link + c->nlink;
+    struct cloth_link *l = c->link + r0, *end = c->link + r1;
     const __m128 min2 = _mm_set1_ps(ml2), vat = _mm_set1_ps(at);
     for (; l < end; l++) {
         struct lanes v;
@@ -320,12 +331,12 @@ void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
     }
 }
 
-#else /* no SSE: the same sweeps one lane at a time */
+#else /* no SSE: the same projections one lane at a time */
 
-void cloth_link_sweep_pbd(struct cloth *c, float ml2)
+static void records_pbd(struct cloth *c, int r0, int r1, float ml2)
 {
     float *xy = c->xy;
-    for (int r = 0; r < c->nlink; r++) {
+    for (int r = r0; r < r1; r++) {
         const struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
             float *pa = xy + l->a[i], *pb = xy + l->b[i];
@@ -335,10 +346,10 @@ void cloth_link_sweep_pbd(struct cloth *c, float ml2)
     }
 }
 
-void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
+static void records_xpbd(struct cloth *c, int r0, int r1, float at, float ml2)
 {
     float *xy = c->xy;
-    for (int r = 0; r < c->nlink; r++) {
+    for (int r = r0; r < r1; r++) {
         struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
             float *pa = xy + l->a[i], *pb = xy + l->b[i];
@@ -350,3 +361,62 @@ void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2)
 }
 
 #endif
+
+/* ---- sweeps, by level ---------------------------------------------------------- */
+
+/* Records [r0, r1) in order: PBD when at is 0, else XPBD. */
+static void records(struct cloth *c, int r0, int r1, float at, float ml2)
+{
+    if (r0 >= r1)
+        return;
+    if (at > 0.0f)
+        records_xpbd(c, r0, r1, at, ml2);
+    else
+        records_pbd(c, r0, r1, ml2);
+}
+
+/* One level's records, cut into parts for the pool. */
+struct level_job {
+    struct cloth *c;
+    int r0, r1;
+    float at, ml2;
+};
+
+static void level_part(void *arg, int part, int nparts)
+{
+    const struct level_job *j = arg;
+    int lo, hi;
+    pool_span(j->r1 - j->r0, part, nparts, &lo, &hi);
+    records(j->c, j->r0 + lo, j->r0 + hi, j->at, j->ml2);
+}
+
+/*
+ * One Gauss-Seidel sweep over the records, level after level. The records of
+ * a level share no particle, so how a level is cut up and in what order its
+ * parts run changes nothing: with a pool every level of at least par_records
+ * records is cut into CLOTH_PARTS parts for the workers, the smaller ones
+ * between run here in order, and the result is the in-order sweep's, bit for
+ * bit, for any number of threads.
+ */
+static void sweep(struct cloth *c, float at, float ml2)
+{
+    if (pool_threads(c->pool) < 2 || !c->level) {
+        records(c, 0, c->nlink, at, ml2);
+        return;
+    }
+    int from = 0; /* the first record not yet projected */
+    for (int l = 0; l < c->nlevel; l++) {
+        int r0 = c->level[l], r1 = c->level[l + 1];
+        if (r1 - r0 < c->par_records)
+            continue;
+        records(c, from, r0, at, ml2);
+        struct level_job job = {c, r0, r1, at, ml2};
+        pool_run(c->pool, level_part, &job, CLOTH_PARTS);
+        from = r1;
+    }
+    records(c, from, c->nlink, at, ml2);
+}
+
+void cloth_link_sweep_pbd(struct cloth *c, float ml2) { sweep(c, 0.0f, ml2); }
+
+void cloth_link_sweep_xpbd(struct cloth *c, float at, float ml2) { sweep(c, at, ml2); }
