@@ -36,7 +36,10 @@ enum color_mode { COLOR_MONO, COLOR_8, COLOR_16, COLOR_256, COLOR_TRUE };
 /* Below this OKLab chroma a colour counts as a grey. */
 #define PALETTE_CHROMA 0.03f
 /* A nearest colour off by at most this (weighted OKLab distance) is never
- * dithered. About two just-noticeable differences. */
+ * dithered: about three just-noticeable differences. A smooth gradient then
+ * shows as bands of flat colour with patterns only between them (the cloth's
+ * shaded blue lies 0.045-0.065 from the cube), while a faint tint shown as a
+ * grey (0.1 and more, chroma loss weighted) still gets its hue back. */
 #define PALETTE_THRESHOLD 0.065f
 
 /* xterm's default RGB of palette index 0..255. */
