@@ -7,6 +7,7 @@
 #   make bench      print the benchmark figures (ratios measured in one run)
 #   make fuzz       libFuzzer run over the input parser for FUZZ_SECONDS (default 60)
 #   make demo       regenerate demo.cast with the headless recorder
+#   make shots      pictures of the scenes in a real xterm (tests/shots/, for the README)
 #   make install    install swirl and swirl.1 under $(DESTDIR)$(PREFIX)
 #   make clean      remove build products
 
@@ -41,7 +42,7 @@ TEST_SRC = $(wildcard tests/*.c)
 HDRS     = $(wildcard include/*.h src/*/*.h)
 TEST_OBJ = $(TEST_SRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test unit sanitize bench fuzz demo install clean
+.PHONY: all run test unit sanitize bench fuzz demo shots install clean
 
 all: swirl
 
@@ -163,6 +164,10 @@ fuzz: build-fuzz/fuzz_input
 	@runs=$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' build-fuzz/fuzz.log); \
 	    [ -n "$$runs" ] || { tail -n 20 build-fuzz/fuzz.log; echo "fuzz: no run count in the log"; exit 1; }; \
 	    echo "fuzz: $$runs runs in $(FUZZ_SECONDS) s, nothing found"
+
+# Pictures of the scenes in a real xterm under Xvfb, for the README.
+shots: swirl
+	./tests/shots.sh
 
 demo: swirl
 	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast

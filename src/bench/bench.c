@@ -20,6 +20,7 @@
 #include "frame.h"
 #include "headless.h"
 #include "pbf.h"
+#include "scene.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -280,30 +281,60 @@ static void bench_dye(void)
            "(target at least 1/6)\n", ours, ref, ref / ours);
     printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-2; "
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, REPEATS * steps);
-    /* Whole pipeline: 200x60 under continuous stirring. */
+}
+
+/* ms per frame, step + draw + encode, of scene sc stirred by --auto at cols x
+ * rows on `threads` solver threads (every step runs: no frame budget here). */
+static double frame_ms(int sc, int cols, int rows, int threads, int frames)
+{
     struct app_opts o;
     app_opts_default(&o);
     o.autopilot = true;
+    o.scene = sc;
+    o.threads = threads;
     struct app a;
-    if (app_init(&a, &o, 200, 60) != 0)
-        return;
+    if (app_init(&a, &o, cols, rows) != 0)
+        return -1.0;
     struct frame fr;
-    frame_init(&fr, &a, false);
+    frame_init(&fr, &a, true);
     struct buf out;
     buf_init(&out);
-    int frames = 90;
-    for (int k = 0; k < 10; k++)
-        app_advance(&a, 1.0 / 30, frame_now);
+    for (int k = 0; k < 15; k++) {
+        buf_clear(&out);
+        frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
+    }
     double t0 = frame_now();
     for (int k = 0; k < frames; k++) {
         buf_clear(&out);
         frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
     }
-    printf("  whole pipeline (step + draw + encode), 200x60 terminal, stirring: %.2f ms per "
-           "frame (target <= 8)\n", ms_since(t0) / frames);
+    double ms = ms_since(t0) / frames;
     frame_free(&fr);
     app_free(&a);
     buf_free(&out);
+    return ms;
+}
+
+static void bench_frames(void)
+{
+    static const struct {
+        int scene, cols, rows;
+        const char *target;
+    } cases[] = {
+        {0, 200, 60, ""}, {0, 250, 70, ""}, {0, 400, 100, "  (target <= 16)"},
+        {1, 200, 60, "  (target <= 33: 30 fps)"}, {1, 250, 70, ""},
+        {2, 200, 60, ""}, {2, 250, 70, ""},
+    };
+    printf("whole frame (step + draw + encode), --auto, ms per frame:   1 thread  2 threads\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double one = 1e9, two = 1e9;
+        for (int r = 0; r < REPEATS; r++) {
+            one = fmin(one, frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 1, 30));
+            two = fmin(two, frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 2, 30));
+        }
+        printf("  %-5s %dx%-3d %40s %8.2f  %8.2f%s\n", scenes[cases[i].scene]->name,
+               cases[i].cols, cases[i].rows, "", one, two, cases[i].target);
+    }
 }
 
 /* Bytes per frame at 120x40 under --auto: the headless recorder itself, so the
@@ -311,22 +342,27 @@ static void bench_dye(void)
  * --seconds 10 --record out.cast` reports for its recording. */
 static void bench_bandwidth(void)
 {
-    printf("  bandwidth, 120x40 truecolor, --auto, 10 s at 30 fps, default tolerance: ");
-    fflush(stdout);
-    struct app_opts o;
-    app_opts_default(&o);
-    o.autopilot = true;
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/swirl-bench-%d.cast", (int)getpid());
-    struct record_stats st;
-    if (headless_record(&o, 120, 40, 10.0, path, &st) == 0 && st.frames > 0)
-        printf("%.1f KB per frame; a naive full redraw %.1f KB (ratio %.2f; target <= 33 KB)\n",
-               (double)st.bytes / (double)st.frames / 1000.0,
-               (double)st.naive_bytes / (double)st.frames / 1000.0,
-               (double)st.bytes / (double)st.naive_bytes);
-    else
-        printf("(recording failed)\n");
-    remove(path);
+    printf("bandwidth, 120x40 truecolor, each scene's --auto stroke, 10 s at 30 fps, default "
+           "tolerance:\n");
+    for (int sc = 0; sc < SCENE_COUNT; sc++) {
+        struct app_opts o;
+        app_opts_default(&o);
+        o.autopilot = true;
+        o.scene = sc;
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/swirl-bench-%d.cast", (int)getpid());
+        struct record_stats st;
+        printf("  %-5s ", scenes[sc]->name);
+        if (headless_record(&o, 120, 40, 10.0, path, &st) == 0 && st.frames > 0)
+            printf("%.1f KB per frame; a naive full redraw %.1f KB (ratio %.2f)%s\n",
+                   (double)st.bytes / (double)st.frames / 1000.0,
+                   (double)st.naive_bytes / (double)st.frames / 1000.0,
+                   (double)st.bytes / (double)st.naive_bytes,
+                   sc == 0 ? "; target <= 28 KB" : "");
+        else
+            printf("(recording failed)\n");
+        remove(path);
+    }
 }
 
 /* ---- pbf -------------------------------------------------------------------- */
@@ -439,6 +475,7 @@ int bench_run(void)
     printf("swirl %s bench (ratios measured in this run)\n", SWIRL_VERSION);
     printf("  the seed pages' JavaScript: %s running %s on %s\n", f.node, f.script, f.seeds);
     bench_dye();
+    bench_frames();
     bench_bandwidth();
     bench_pbf();
     bench_cloth();

@@ -1,0 +1,51 @@
+#!/bin/bash
+# make shots: a picture of each scene as a person sees it, for the README: swirl
+# in a real xterm (DejaVu Sans Mono 10, truecolor) under its own Xvfb, 100x30,
+# with a real X mouse drag where the scene is about dragging, saved as PNG in
+# tests/shots/. Needs xvfb, xterm, xdotool, x11-apps, imagemagick and
+# fonts-dejavu-core (apt-get install ...).
+set -eu
+cd "$(dirname "$0")/.."
+out=tests/shots
+mkdir -p "$out"
+for tool in Xvfb xterm xdotool xwd convert; do
+    command -v "$tool" >/dev/null || { echo "make shots: $tool is not installed" >&2; exit 1; }
+done
+disp=
+for n in $(seq 150 199); do [ -e /tmp/.X11-unix/X$n ] || { disp=:$n; break; }; done
+Xvfb "$disp" -screen 0 1200x800x24 >/dev/null 2>&1 & xvfb=$!
+trap 'kill $xvfb 2>/dev/null' EXIT
+export DISPLAY=$disp
+for i in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
+
+# shot NAME SECONDS 'SWIRL ARGS' [x0 y0 x1 y1 (cells, a drag during the wait)]
+shot() {
+    local name=$1 wait=$2 args=$3
+    xterm -geometry 100x30+0+0 -fa 'DejaVu Sans Mono' -fs 10 -bg black -fg white \
+        -e env COLORTERM=truecolor LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl $args & local xt=$!
+    local wid=
+    for i in $(seq 100); do
+        wid=$(xdotool search --pid $xt 2>/dev/null | head -1) && [ -n "$wid" ] && break
+        sleep 0.1
+    done
+    sleep 1
+    if [ $# -ge 7 ]; then
+        read -r W H < <(xdotool getwindowgeometry "$wid" | awk '/Geometry/{split($2,a,"x"); print a[1], a[2]}')
+        local cw=$((W / 100)) ch=$((H / 30)) x0=$4 y0=$5 x1=$6 y1=$7
+        xdotool mousemove --window "$wid" $((x0 * cw)) $((y0 * ch)) mousedown 1
+        for i in $(seq 1 25); do
+            xdotool mousemove --window "$wid" $(((x0 + (x1 - x0) * i / 25) * cw)) \
+                $(((y0 + (y1 - y0) * i / 25) * ch))
+            sleep 0.03
+        done
+        xdotool mouseup 1
+    fi
+    sleep "$wait"
+    xwd -silent -id "$wid" | convert xwd:- -strip -define png:compression-level=9 "$out/$name.png"
+    kill $xt 2>/dev/null || true
+    wait $xt 2>/dev/null || true
+}
+shot dye 0.5 "--scene dye" 8 20 92 8
+shot pbf 2.5 "--scene pbf" 30 26 70 8
+shot cloth 1 "--scene cloth" 50 17 75 24
+ls -l "$out"
