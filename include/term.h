@@ -21,7 +21,7 @@ struct term_env {
 /* NO_COLOR (mono); inside GNU screen (STY unless TERM=tmux*, or TERM=screen*
  * outside tmux) at
  * most 256 colours, whatever COLORTERM says; then COLORTERM truecolor/24bit,
- * terminfo RGB/Tc, terminfo colors. */
+ * terminfo RGB/Tc, terminfo colors (16 for TERM=xterm, whose terminfo says 8). */
 enum color_mode term_color_choose(const struct term_env *e);
 /* The same from getenv and terminfo (needs setupterm or newterm first). */
 enum color_mode term_detect_color(void);

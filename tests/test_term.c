@@ -26,6 +26,10 @@ TEST(term_colour_depth_from_the_environment)
     CHECK_INT(choose(NULL, "xterm-direct", NULL, NULL, true, 16777216), COLOR_TRUE);
     CHECK_INT(choose(NULL, "xterm-256color", NULL, NULL, false, 256), COLOR_256);
     CHECK_INT(choose(NULL, "vt100", NULL, NULL, false, -1), COLOR_MONO);
+    /* TERM=xterm: terminfo says 8, xterm has 16. */
+    CHECK_INT(choose(NULL, "xterm", NULL, NULL, false, 8), COLOR_16);
+    CHECK_INT(choose(NULL, "xterm-color", NULL, NULL, false, 8), COLOR_8);
+    CHECK_INT(choose(NULL, "linux", NULL, NULL, false, 8), COLOR_8);
     /* tmux: COLORTERM inherited from outside is believed (tmux converts). */
     CHECK_INT(choose("truecolor", "tmux-256color", NULL, "/tmp/tmux-0/default,1,0", false, 256),
               COLOR_TRUE);

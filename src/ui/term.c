@@ -200,6 +200,11 @@ enum color_mode term_color_choose(const struct term_env *e)
     const char *ct = e->colorterm;
     if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
         return COLOR_TRUE;
+    /* terminfo's plain "xterm" says 8, but xterm (and every terminal that
+     * calls itself xterm: VTE, konsole, PuTTY, iTerm2, Windows Terminal) has
+     * the bright eight too, SGR 90-97/100-107; one that lacks them ignores them. */
+    if (e->term && strcmp(e->term, "xterm") == 0 && e->colors == 8)
+        return COLOR_16;
     return e->rgb ? COLOR_TRUE : by_colors(e->colors);
 }
 
