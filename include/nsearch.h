@@ -9,9 +9,11 @@
  * (the criterion of pbf.html), in cell-scan order. Queries only read the grid, so
  * any number may run at once on different threads. nsearch_build() is both for
  * the first `nquery` points, into one flat list: the neighbours of point i are
- * nbr[start[i]] .. nbr[start[i+1]-1]. The grid spans the bounding box of the
- * points each build, so points may be anywhere; storage grows as needed and is
- * kept between builds (no allocation once sizes are stable).
+ * nbr[start[i]] .. nbr[start[i+1]-1]. nsearch_lanes() writes the lists of a
+ * group of consecutive points side by side, for code that handles a group's
+ * points in the lanes of a vector. The grid spans the bounding box of the points
+ * each build, so points may be anywhere; storage grows as needed and is kept
+ * between builds (no allocation once sizes are stable).
  */
 #ifndef SWIRL_NSEARCH_H
 #define SWIRL_NSEARCH_H
@@ -32,6 +34,17 @@ struct nsearch {
     int nbr_cap;
 };
 
+#define NSEARCH_MAX_LANES 64
+
+/* Storage for lane lists, owned by the caller (zero it to start; one per thread
+ * that builds lists). */
+struct nsearch_lanes {
+    int *nbr;            /* the lists, slot-major */
+    int cap;
+    int *scratch;        /* one group's query results */
+    int scratch_cap;
+};
+
 void nsearch_init(struct nsearch *ns);
 void nsearch_free(struct nsearch *ns);
 /* Sorts n points into cells of the given radius (the lists are left alone);
@@ -42,6 +55,14 @@ int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, floa
  * for nsearch_candidates entries); returns how many. */
 int nsearch_candidates(const struct nsearch *ns, int i);
 int nsearch_query(const struct nsearch *ns, int i, int *out);
+/* After nsearch_grid: the lists of points i0 .. i0+lanes-1 (those below nquery;
+ * lanes <= NSEARCH_MAX_LANES) into ln->nbr from offset off, slot-major: entry k
+ * of lane l at off + k*lanes + l. First *klo slots hold each lane's neighbours
+ * below split, then *khi slots the others, each lane's in query order, the rest
+ * of a lane's slots filled with pad. 0, or -1 when memory ran out. */
+int nsearch_lanes(const struct nsearch *ns, int i0, int lanes, int nquery, int split, int pad,
+                  struct nsearch_lanes *ln, int off, int *klo, int *khi);
+void nsearch_lanes_free(struct nsearch_lanes *ln);
 /* The grid and the flat lists of the first nquery points. Returns 0, or -1 when
  * memory ran out (the lists are then empty). */
 int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,

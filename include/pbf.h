@@ -21,14 +21,35 @@
  * position or velocity turns non-finite returns to its old position at rest.
  * Options beyond the seed, off by default: the tensile-instability term s_corr
  * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit) and vorticity
- * confinement. A grabbed particle is kinematic: it is placed where the pointer
- * puts it (clamped into the box) and released with a given velocity.
+ * confinement.
+ *
+ * Order: every PBF_SORT_EVERY steps the water particles are re-sorted by grid
+ * cell (neighbours close in memory); id[] says which particle a slot holds (its
+ * index at pbf_init) and slot[] where a particle is. The pointer functions take
+ * and give slots, valid until the next step.
+ *
+ * Threads: pbf_set_pool gives the step a pool (NULL: this thread). The work is
+ * split into PBF_PARTS fixed ranges of particles, each writing only its own
+ * particles' slots, and the few sums are added in range order, so a step gives
+ * the same bits whatever the number of threads. Within an iteration the
+ * corrections are Jacobi, as in pbf.html: every particle's correction comes from
+ * the positions the iteration started with.
+ *
+ * Grabbing: held particles are kinematic. pbf_grab holds one particle at a
+ * point (the seed's drag); pbf_grab_near a handful, each at its offset from the
+ * point, so they move as a group. Both are let go with a velocity.
  */
 #ifndef SWIRL_PBF_H
 #define SWIRL_PBF_H
 
 #include "nsearch.h"
 #include <stdbool.h>
+
+#define PBF_LANES 16      /* particles per group in the neighbour lists */
+#define PBF_PARTS 16      /* fixed ranges of groups the passes are split into */
+#define PBF_SORT_EVERY 32 /* steps between re-sorts of the water by cell */
+
+struct pool;
 
 struct pbf_params {
     float radius;        /* particle radius r, 0.025 m */
@@ -48,8 +69,23 @@ struct pbf_params {
 /* The seed page's values (pbf.html with its GUI inputs). */
 void pbf_params_seed(struct pbf_params *p);
 
-/* Callers read the fields down to grab_x/grab_y (and may change prm between
- * steps); the ones below "private" are the solver's own. */
+/* One fixed range of particle groups and its neighbour lists (private). Group g
+ * of the range keeps its lists at nbr[gstart[g] ..], slot-major: entry k of
+ * lane l (particle PBF_LANES*g + l) at gstart[g] + k*PBF_LANES + l, first gkw[g]
+ * water slots, then gkb[g] boundary slots; lanes with fewer neighbours are
+ * padded with the dummy particle n (far away: W = 0). pw/pgx/pgy cache W_ij and
+ * grad W_ij per entry for the passes of one iteration. */
+struct pbf_part {
+    int g0, g1;          /* groups [g0, g1) */
+    struct nsearch_lanes lists; /* lists.nbr: the groups' lists */
+    float *pw, *pgx, *pgy;
+    int cache_cap;       /* entries the caches have room for */
+    bool fail;           /* out of memory in the last list pass */
+    double err;          /* the range's sum of max(rho_i - rho0, 0) */
+};
+
+/* Callers read the fields down to grab_y (and may change prm between steps);
+ * the ones below "private" are the solver's own. */
 struct pbf {
     struct pbf_params prm;
     int nfluid, n;       /* fluid particles first, then boundary */
@@ -60,6 +96,7 @@ struct pbf {
                           * plus XSPH viscosity and vorticity confinement) */
     float *psi;          /* mass of each particle: m for water, the pseudo-mass for
                           * boundary particles (computed once by pbf_init) */
+    float *density;      /* rho_i of the last lambda pass */
     float mass;          /* (2r)^2 * rho0 */
     float h;             /* support radius 4r */
     float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
@@ -68,35 +105,40 @@ struct pbf {
     int iter;            /* corrections applied in the last step */
     float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
                           * with seed_quirk, pbf.html's running value) */
-    int grabbed;         /* -1 or the index of the kinematic particle */
-    float grab_x, grab_y; /* where it is held (pbf_grab, pbf_move_grab) */
+    int *id;             /* id[slot]: the particle's index at pbf_init */
+    int *slot;           /* slot[id]: where that particle is now */
+    int grabbed;         /* -1 or the slot of the (first) held particle */
+    int ngrab;           /* particles held */
+    float grab_x, grab_y; /* where they are held (pbf_grab, pbf_move_grab) */
 
-    /* private: scratch, not for callers (the step's working storage) */
+    /* private: the step's working storage */
+    struct pool *pool;
+    bool narrow;         /* the baseline loops even where AVX2 is there (tests) */
+    int *grab_i;         /* the held slots */
+    float *grab_ox, *grab_oy; /* each one's offset from the grab point */
+    unsigned char *held; /* per slot: 1 when held */
+    int since_sort;      /* steps since the last re-sort */
     float *xold, *yold;  /* positions at the start of the step */
-    float *density;      /* rho_i of the last lambda pass */
-    float *dx, *dy, *lambda;
+    float *lambda;
     float *omega;        /* vorticity (for vorticity confinement) */
-    float *gcx, *gcy, *gc2; /* sums: grad C_i and sum |grad_j C_i|^2 in the
-                          * lambda pass, grad |omega| for vorticity confinement */
-    /* Half neighbour lists, rebuilt from ns every step: for water particle i,
-     * half_nbr[half_start[i] .. half_split[i]-1] are its water neighbours j > i
-     * (so each water pair appears once) and half_nbr[half_split[i] ..
-     * half_start[i+1]-1] its boundary neighbours. pair_w and pair_gx/gy cache,
-     * per entry, W_ij and grad W_ij (the gradient at x_i - x_j) within one
-     * iteration. Grown as needed and kept between steps. */
-    int *half_start, *half_split, *half_nbr;
-    float *pair_w, *pair_gx, *pair_gy;
-    int half_cap;
+    float *vol;          /* V_j = m / rho_j for the viscosity passes */
+    int ngroup;          /* ceil(nfluid / PBF_LANES) */
+    int *gstart, *gkw, *gkb;
+    struct pbf_part part[PBF_PARTS];
     struct nsearch ns;
 };
 
 /* Returns 0 or -1 (out of memory, a size below 1, a radius or density0 that is not
  * positive, or a block that does not fit: box_w >= block_w + 2 and
  * box_h >= block_h + 1 are needed). radius and density0 are read here only; the
- * other parameters in s->prm may be changed between steps. */
+ * other parameters in s->prm may be changed between steps. Arrays indexed by
+ * slot have n + 1 entries: slot n is the dummy neighbour (see pbf_part). */
 int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h,
              int box_w, int box_h);
 void pbf_free(struct pbf *s);
+/* The threads the steps use (NULL: the calling thread); the pool must outlive
+ * its use. The result does not depend on it. */
+void pbf_set_pool(struct pbf *s, struct pool *p);
 void pbf_step(struct pbf *s);
 
 /* Cubic spline kernel (2D) and its gradient, for support radius s->h. */
@@ -105,9 +147,13 @@ void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *
 
 /* Pointer: nearest fluid particle within maxdist (or -1); grab keeps it at (x,y)
  * until released with velocity (vx,vy); move_grab moves that point (it sets
- * grab_x/grab_y; the step holds the particle there, clamped into the box). */
+ * grab_x/grab_y; the step holds the particle there, clamped into the box).
+ * grab_near holds the water within radius of (x,y), the nearest max of it at
+ * most, each at its offset from the point; it returns how many (0: none, and
+ * what was held is let go). A new grab lets go of the old one at rest. */
 int pbf_nearest(const struct pbf *s, float x, float y, float maxdist);
 void pbf_grab(struct pbf *s, int i, float x, float y);
+int pbf_grab_near(struct pbf *s, float x, float y, float radius, int max);
 void pbf_move_grab(struct pbf *s, float x, float y);
 void pbf_release(struct pbf *s, float vx, float vy);
 /* Adds velocity (vx,vy) to fluid particles within radius of (x,y), falling off

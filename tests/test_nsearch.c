@@ -220,3 +220,41 @@ TEST(nsearch_edge_cases)
     nsearch_free(&ns);
     nsearch_free(&ns); /* twice is harmless */
 }
+
+TEST(nsearch_lanes_interleave_the_queries)
+{
+    /* Groups of 8 points: slot-major, the neighbours below the split first, each
+     * lane's in its query order, padded; the same sets as the flat lists. */
+    struct rng r = {9};
+    struct nsearch ns;
+    struct nsearch_lanes ln = {0};
+    nsearch_init(&ns);
+    const int n = 300, nquery = 203, split = 150, lanes = 8, pad = -7;
+    make_points(&r, n, 1.0f, 0.1f);
+    CHECK_INT(nsearch_build(&ns, xs, ys, n, nquery, 0.1f), 0);
+    int bad = 0;
+    for (int i0 = 0; i0 < nquery; i0 += lanes) {
+        int klo, khi;
+        CHECK_INT(nsearch_lanes(&ns, i0, lanes, nquery, split, pad, &ln, 5, &klo, &khi), 0);
+        for (int l = 0; l < lanes; l++) {
+            const int i = i0 + l;
+            int want[MAX_POINTS], nlo = 0, nhi = 0;
+            for (int e = i < nquery ? ns.start[i] : 0; i < nquery && e < ns.start[i + 1]; e++)
+                nlo += ns.nbr[e] < split;
+            int a = 0, b = nlo;
+            for (int e = i < nquery ? ns.start[i] : 0; i < nquery && e < ns.start[i + 1]; e++)
+                want[ns.nbr[e] < split ? a++ : b++] = ns.nbr[e];
+            nhi = b - nlo;
+            for (int k = 0; k < klo + khi; k++) {
+                const int got = ln.nbr[5 + k * lanes + l];
+                const int expect = k < klo ? (k < nlo ? want[k] : pad)
+                                           : (k - klo < nhi ? want[nlo + k - klo] : pad);
+                bad += got != expect;
+            }
+            bad += nlo > klo || nhi > khi;
+        }
+    }
+    CHECK_INT(bad, 0);
+    nsearch_lanes_free(&ln);
+    nsearch_free(&ns);
+}

@@ -1,12 +1,13 @@
 /*
  * test_pbf.c — Position Based Fluids: kernel, boundary, solver, fidelity to
- * pbf.html, robustness and the pointer.
+ * pbf.html, robustness, threads and order (the pointer: test_pbf_scene.c).
  *
  * The seed preset is pbf.html's page: a 30 x 30 block in a 90 x 90 box, radius
  * 0.025 m, dt 0.005 s. Reference numbers marked "pbf.html" were printed by the
  * seed's own JavaScript (its Simulation class under node, GUI values applied).
  */
 #include "pbf.h"
+#include "pool.h"
 #include "swirl.h"
 #include "test.h"
 
@@ -182,10 +183,11 @@ TEST(pbf_first_steps_match_the_seed)
             continue;
         CHECK_INT(s.iter, ref[k].iter);
         CHECK_NEAR(s.avg_err, ref[k].err, 5e-4);
-        CHECK_NEAR(s.x[0], ref[k].x0, 2e-5);
-        CHECK_NEAR(s.y[0], ref[k].y0, 2e-5);
-        CHECK_NEAR(s.x[450], ref[k].x450, 2e-5);
-        CHECK_NEAR(s.y[450], ref[k].y450, 2e-5);
+        const int p0 = s.slot[0], p450 = s.slot[450]; /* the re-sort moves them */
+        CHECK_NEAR(s.x[p0], ref[k].x0, 2e-5);
+        CHECK_NEAR(s.y[p0], ref[k].y0, 2e-5);
+        CHECK_NEAR(s.x[p450], ref[k].x450, 2e-5);
+        CHECK_NEAR(s.y[p450], ref[k].y450, 2e-5);
         k++;
     }
     CHECK_INT(k, (int)(sizeof ref / sizeof ref[0]));
@@ -366,6 +368,84 @@ TEST(pbf_is_deterministic)
     pbf_free(&b);
 }
 
+/* A run with a push, a handful grabbed, dragged and thrown, and a re-sort or
+ * two, on the given pool (and with the baseline loops when narrow). */
+static void scripted_run(struct pbf *s, struct pool *pool, bool narrow)
+{
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    p.scorr = true;
+    p.vorticity = 0.5f;
+    init_or_fail(s, &p, 37, 21, 80, 60); /* 777 particles: a last group part full */
+    pbf_set_pool(s, pool);
+    s->narrow = narrow;
+    for (int step = 0; step < 120; step++) {
+        if (step == 20)
+            pbf_push(s, -0.5f, 0.3f, 0.3f, 3.0f, 1.0f);
+        if (step == 40)
+            CHECK(pbf_grab_near(s, -1.0f, 0.3f, 0.15f, 40) > 10);
+        if (step > 40 && step < 70)
+            pbf_move_grab(s, -1.0f + 0.02f * (float)(step - 40), 0.3f + 0.01f * (float)(step - 40));
+        if (step == 70)
+            pbf_release(s, 2.0f, 1.0f);
+        pbf_step(s);
+    }
+}
+
+static bool same_state(const struct pbf *a, const struct pbf *b)
+{
+    const size_t bytes = (size_t)a->n * sizeof(float), ids = (size_t)a->nfluid * sizeof(int);
+    return a->n == b->n && memcmp(a->x, b->x, bytes) == 0 && memcmp(a->y, b->y, bytes) == 0 &&
+           memcmp(a->vx, b->vx, bytes) == 0 && memcmp(a->vy, b->vy, bytes) == 0 &&
+           memcmp(a->ax, b->ax, bytes) == 0 && memcmp(a->ay, b->ay, bytes) == 0 &&
+           memcmp(a->id, b->id, ids) == 0 && a->iter == b->iter && a->avg_err == b->avg_err;
+}
+
+TEST(pbf_threads_give_the_same_bits)
+{
+    struct pbf ref, other;
+    scripted_run(&ref, NULL, false);
+    CHECK_INT(count_nonfinite(&ref), 0);
+    const int threads[] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        struct pool *pool = pool_create(threads[k]);
+        CHECK(pool != NULL);
+        scripted_run(&other, pool, false);
+        CHECK_MSG(same_state(&ref, &other), "%d threads differ from none", threads[k]);
+        pbf_free(&other);
+        pool_destroy(pool);
+    }
+    /* The baseline loops give what the AVX2 ones (where there are) give. */
+    scripted_run(&other, NULL, true);
+    CHECK(same_state(&ref, &other));
+    pbf_free(&other);
+    pbf_free(&ref);
+}
+
+TEST(pbf_resort_keeps_the_particles)
+{
+    /* A re-sort moves slots, not particles: id/slot stay inverse, and a held
+     * particle stays held (at its point) wherever its slot goes. */
+    struct pbf s;
+    init_seed(&s);
+    for (int step = 0; step < 40; step++)
+        pbf_step(&s);
+    const int k = pbf_nearest(&s, -1.8f, 0.3f, 0.2f), pid = s.id[k];
+    pbf_grab(&s, k, -1.8f, 0.6f);
+    int moved = 0, bad = 0;
+    for (int step = 0; step < 2 * PBF_SORT_EVERY; step++) {
+        pbf_step(&s);
+        moved += s.grabbed != k;
+        bad += s.grabbed != s.slot[pid] || s.x[s.grabbed] != -1.8f || s.y[s.grabbed] != 0.6f;
+    }
+    CHECK(moved > 0); /* it did change slots */
+    CHECK_INT(bad, 0);
+    for (int i = 0; i < s.nfluid; i++)
+        bad += s.slot[s.id[i]] != i;
+    CHECK_INT(bad, 0);
+    pbf_free(&s);
+}
+
 /* ---- Options ------------------------------------------------------------------ */
 
 /* Angular momentum about the centroid. */
@@ -433,191 +513,4 @@ TEST(pbf_scorr_pushes_close_pairs_apart)
         pbf_free(&s);
     }
     CHECK(spread[1] > spread[0] * 1.01);
-}
-
-/* ---- Pointer ------------------------------------------------------------------ */
-
-TEST(pbf_nearest_finds_the_right_particle)
-{
-    /* The initial block is a square lattice of spacing d = 2r from
-     * (-box_w d/2 + d + r, d + r) (pbf.h), row by row: particle row*block_w + col
-     * sits at a known place, and so do its neighbours. */
-    struct pbf s;
-    init_seed(&s);
-    const float r = s.prm.radius, d = 2.0f * r;
-    const float x0 = -0.5f * SEED_BOX * d + d + r, y0 = d + r;
-    const int row = 12, col = 7, k = row * SEED_BLOCK + col;
-    const float kx = x0 + col * d, ky = y0 + row * d;
-    CHECK_NEAR(s.x[k], kx, 1e-6);
-    CHECK_NEAR(s.y[k], ky, 1e-6);
-
-    /* On a particle: that one. */
-    CHECK_INT(pbf_nearest(&s, kx, ky, 0.1f * d), k);
-    CHECK_INT(pbf_nearest(&s, x0, y0, 0.1f * d), 0);
-    /* Between two neighbours: the nearer, on either side of the middle. */
-    CHECK_INT(pbf_nearest(&s, kx + 0.4f * d, ky, d), k);
-    CHECK_INT(pbf_nearest(&s, kx + 0.6f * d, ky, d), k + 1);
-    CHECK_INT(pbf_nearest(&s, kx, ky - 0.6f * d, d), k - SEED_BLOCK);
-    /* Inside a lattice cell: the nearest of its four corners (0.64 d away; the
-     * others are 0.71 d and 0.78 d away). */
-    CHECK_INT(pbf_nearest(&s, kx - 0.45f * d, ky + 0.55f * d, d), k + SEED_BLOCK);
-    /* maxdist bounds the search. */
-    CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.2f * d), -1);
-    CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.35f * d), k);
-    /* Only water: on a wall particle, the water particle nearest it. */
-    CHECK_INT(pbf_nearest(&s, s.xmin + d, 0.0f, 2.0f * d), 0);
-    /* Outside the block's reach, or no valid radius: none. */
-    CHECK_INT(pbf_nearest(&s, 100.0f, 100.0f, 1.0f), -1);
-    CHECK_INT(pbf_nearest(&s, kx, ky, -1.0f), -1);
-    CHECK_INT(pbf_nearest(&s, kx, ky, NAN), -1);
-
-    /* Once the water has moved: the particle the pointer is on. */
-    for (int step = 0; step < 50; step++)
-        pbf_step(&s);
-    CHECK_INT(pbf_nearest(&s, s.x[321] + 0.001f, s.y[321], 0.01f), 321);
-    pbf_free(&s);
-}
-
-TEST(pbf_grab_and_release)
-{
-    struct pbf s;
-    init_seed(&s);
-    for (int step = 0; step < 30; step++)
-        pbf_step(&s);
-    const int k = pbf_nearest(&s, -1.5f, 0.5f, 0.1f);
-    CHECK(k >= 0 && k < s.nfluid);
-    if (k < 0) {
-        pbf_free(&s);
-        return;
-    }
-    const float gx = 0.5f, gy = 1.5f;
-    pbf_grab(&s, k, gx, gy);
-    CHECK_INT(s.grabbed, k);
-    for (int step = 0; step < 10; step++) {
-        pbf_step(&s);
-        CHECK(s.x[k] == gx && s.y[k] == gy);
-    }
-    /* Dragging: the particle follows, its velocity is the pointer's. */
-    pbf_grab(&s, k, gx + 0.01f, gy - 0.005f);
-    pbf_step(&s);
-    CHECK(s.x[k] == gx + 0.01f && s.y[k] == gy - 0.005f);
-    CHECK_NEAR(s.vx[k], 0.01f / s.prm.dt, 1e-3);
-    CHECK_NEAR(s.vy[k], -0.005f / s.prm.dt, 1e-3);
-    /* A grab point outside the box is held just inside it. */
-    pbf_grab(&s, k, 100.0f, -100.0f);
-    pbf_step(&s);
-    CHECK(s.x[k] == s.xmax - s.prm.radius && s.y[k] == s.ymin + s.prm.radius);
-    pbf_move_grab(&s, -100.0f, NAN); /* unchecked: the step holds it inside */
-    pbf_step(&s);
-    CHECK(s.x[k] == s.xmin + s.prm.radius && s.y[k] == s.ymin + s.prm.radius);
-    CHECK_INT(count_nonfinite(&s), 0);
-    pbf_grab(&s, k, gx, gy);
-    pbf_step(&s);
-    /* Release: thrown with the given velocity, then free again. */
-    pbf_release(&s, 1.5f, -2.0f);
-    CHECK_INT(s.grabbed, -1);
-    CHECK(s.vx[k] == 1.5f && s.vy[k] == -2.0f);
-    pbf_step(&s);
-    CHECK(s.x[k] > gx + 0.003f);
-    CHECK(s.y[k] < gy - 0.003f);
-    pbf_release(&s, 9.0f, 9.0f); /* nothing held: no effect */
-    CHECK(s.vx[k] != 9.0f);
-    pbf_free(&s);
-}
-
-TEST(pbf_move_grab_moves_the_held_particle)
-{
-    struct pbf s, twin;
-    init_seed(&s);
-    init_seed(&twin);
-    for (int step = 0; step < 30; step++) {
-        pbf_step(&s);
-        pbf_step(&twin);
-    }
-    const int k = 5 * SEED_BLOCK + 7;
-    pbf_grab(&s, k, s.x[k], s.y[k]);
-    pbf_step(&s);
-    /* Each step ends with the particle at the target it was moved to, its
-     * velocity that of the target. */
-    const float tx[] = {-1.80f, -1.77f, -1.75f, -1.75f}, ty[] = {0.35f, 0.38f, 0.37f, 0.37f};
-    for (int n = 0; n < 4; n++) {
-        const float x0 = s.x[k], y0 = s.y[k];
-        pbf_move_grab(&s, tx[n], ty[n]);
-        CHECK(s.grab_x == tx[n] && s.grab_y == ty[n]);
-        pbf_step(&s);
-        CHECK_INT(s.grabbed, k);
-        CHECK(s.x[k] == tx[n] && s.y[k] == ty[n]);
-        CHECK_NEAR(s.vx[k], (tx[n] - x0) / s.prm.dt, 1e-3);
-        CHECK_NEAR(s.vy[k], (ty[n] - y0) / s.prm.dt, 1e-3);
-    }
-    /* A target outside the box holds it just inside, as pbf_grab does. */
-    pbf_move_grab(&s, -100.0f, 100.0f);
-    pbf_step(&s);
-    CHECK(s.x[k] == s.xmin + s.prm.radius && s.y[k] == s.ymax - s.prm.radius);
-    pbf_release(&s, 0.0f, 0.0f);
-    pbf_free(&s);
-
-    /* With nothing held it moves nothing. */
-    struct pbf moved;
-    init_seed(&moved);
-    for (int step = 0; step < 30; step++)
-        pbf_step(&moved);
-    pbf_move_grab(&moved, -1.0f, 0.5f);
-    pbf_step(&moved);
-    pbf_step(&twin);
-    CHECK_INT(moved.grabbed, -1);
-    const size_t bytes = (size_t)twin.n * sizeof(float);
-    CHECK(memcmp(moved.x, twin.x, bytes) == 0 && memcmp(moved.y, twin.y, bytes) == 0);
-    pbf_free(&moved);
-    pbf_free(&twin);
-}
-
-TEST(pbf_grabbed_particle_is_fixed_during_the_solve)
-{
-    /* A particle held down on the floor, r above the wall particles, is strongly
-     * compressed and would be pushed up hard by every correction. The solver must
-     * keep it at the grab point throughout, so the error it measures last (at the
-     * positions it leaves) is the error recomputed afterwards. Were it corrected
-     * while solving and put back afterwards, the two would differ by ~0.2 kg/m^3;
-     * 0.05 leaves room for fresh neighbour lists and summation order. */
-    struct pbf s;
-    struct pbf_params p;
-    pbf_params_seed(&p);
-    p.seed_quirk = false;
-    p.max_iter = 2;
-    init_or_fail(&s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
-    for (int step = 0; step < 200; step++)
-        pbf_step(&s);
-    const int k = pbf_nearest(&s, -1.0f, 0.3f, 1.0f);
-    CHECK(k >= 0);
-    pbf_grab(&s, k, -1.0f, 0.0f);
-    for (int step = 0; step < 4; step++) {
-        pbf_step(&s);
-        CHECK(s.x[k] == -1.0f && s.y[k] == s.ymin + s.prm.radius);
-        CHECK_NEAR(s.avg_err, pbf_density_err_pct(&s) * 0.01f * p.density0, 0.05);
-    }
-    pbf_free(&s);
-}
-
-TEST(pbf_push_falls_off_smoothly)
-{
-    struct pbf s;
-    init_seed(&s);
-    const int k = 15 * SEED_BLOCK + 15;
-    const float radius = 0.2f;
-    pbf_push(&s, s.x[k], s.y[k], radius, 1.0f, -0.5f);
-    CHECK(s.vx[k] == 1.0f && s.vy[k] == -0.5f);
-    const int pushed[] = {k + 1, k + 2, k + 3};
-    float prev = 1.0f;
-    for (int n = 0; n < 3; n++) {
-        const int i = pushed[n];
-        const float d = s.x[i] - s.x[k], t = 1.0f - (d / radius) * (d / radius);
-        CHECK_NEAR(s.vx[i], t * t, 1e-4);
-        CHECK(s.vx[i] < prev);
-        prev = s.vx[i];
-    }
-    const int far = k + 5; /* 5 diameters, beyond the radius */
-    CHECK(s.vx[far] == 0.0f && s.vy[far] == 0.0f);
-    CHECK(s.vx[0] == 0.0f);
-    pbf_free(&s);
 }

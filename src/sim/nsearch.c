@@ -23,7 +23,9 @@
  * A query lists the neighbours of one point in cell-scan order (rows bottom to
  * top, cells left to right, then point index); nsearch_build's flat lists are
  * the queries of the first nquery points one after the other: neighbours of i
- * are nbr[start[i] .. start[i+1]-1]. All arrays grow with realloc and are kept.
+ * are nbr[start[i] .. start[i+1]-1]. Lane lists interleave the queries of a
+ * group of points: slot k of every lane side by side, the lanes padded to the
+ * longest. All arrays grow with realloc and are kept.
  */
 #include "nsearch.h"
 #include "sim_common.h"
@@ -239,6 +241,80 @@ int nsearch_query(const struct nsearch *ns, int i, int *out)
         }
     }
     return len;
+}
+
+/* Grows an int array to at least need entries (doubling); 0 or -1. */
+static int grow_doubling(int **p, int *cap, long long need)
+{
+    if (need > INT_MAX)
+        return -1;
+    if (need <= *cap)
+        return 0;
+    const long long twice = 2LL * *cap;
+    return grow_ints(p, cap, (int)(twice > need && twice <= INT_MAX ? twice : need));
+}
+
+/* The group's queries into ln->scratch: lane l's at scratch[at[l] ..] (cnt[l]
+ * of them, nlo[l] below split). 0 or -1. */
+static int query_lanes(const struct nsearch *ns, int i0, int lanes, int nquery, int split,
+                       struct nsearch_lanes *ln, int *at, int *cnt, int *nlo)
+{
+    long long need = 0;
+    for (int l = 0; l < lanes; l++) {
+        at[l] = (int)need;
+        need += i0 + l < nquery ? nsearch_candidates(ns, i0 + l) : 0;
+    }
+    if (grow_doubling(&ln->scratch, &ln->scratch_cap, need) != 0)
+        return -1;
+    for (int l = 0; l < lanes; l++) {
+        cnt[l] = nlo[l] = 0;
+        if (i0 + l >= nquery)
+            continue;
+        cnt[l] = nsearch_query(ns, i0 + l, ln->scratch + at[l]);
+        for (int k = 0; k < cnt[l]; k++)
+            nlo[l] += ln->scratch[at[l] + k] < split;
+    }
+    return 0;
+}
+
+int nsearch_lanes(const struct nsearch *ns, int i0, int lanes, int nquery, int split, int pad,
+                  struct nsearch_lanes *ln, int off, int *klo, int *khi)
+{
+    int at[NSEARCH_MAX_LANES], cnt[NSEARCH_MAX_LANES], nlo[NSEARCH_MAX_LANES], lo = 0, hi = 0;
+    *klo = *khi = 0;
+    if (lanes < 1 || lanes > NSEARCH_MAX_LANES ||
+        query_lanes(ns, i0, lanes, nquery, split, ln, at, cnt, nlo) != 0)
+        return -1;
+    for (int l = 0; l < lanes; l++) {
+        lo = nlo[l] > lo ? nlo[l] : lo;
+        hi = cnt[l] - nlo[l] > hi ? cnt[l] - nlo[l] : hi;
+    }
+    const long long len = (long long)(lo + hi) * lanes;
+    if (grow_doubling(&ln->nbr, &ln->cap, off + len) != 0)
+        return -1;
+    int *out = ln->nbr + off;
+    for (int e = 0; e < (int)len; e++)
+        out[e] = pad;
+    for (int l = 0; l < lanes; l++) {
+        int a = 0, b = lo;
+        for (int k = 0; k < cnt[l]; k++) {
+            const int j = ln->scratch[at[l] + k];
+            if (j < split)
+                out[(a++) * lanes + l] = j;
+            else
+                out[(b++) * lanes + l] = j;
+        }
+    }
+    *klo = lo;
+    *khi = hi;
+    return 0;
+}
+
+void nsearch_lanes_free(struct nsearch_lanes *ln)
+{
+    free(ln->nbr);
+    free(ln->scratch);
+    memset(ln, 0, sizeof *ln);
 }
 
 /* The neighbour lists of the first nquery points, one query after the other;

@@ -67,36 +67,54 @@ void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *
 
 /* ---- Lifetime ---------------------------------------------------------------- */
 
-#define FLOAT_ARRAYS 17
+#define FLOAT_ARRAYS 15
+#define INT_ARRAYS 3
 
-/* The per-particle float arrays (all of length n), so that allocation and release
- * are one loop each. */
+/* The per-slot arrays (all of length n + 1), so that allocation and release are
+ * one loop each. */
 static void float_arrays(struct pbf *s, float **slot[FLOAT_ARRAYS])
 {
     float **list[FLOAT_ARRAYS] = {
-        &s->x,  &s->y,       &s->xold,   &s->yold, &s->vx,    &s->vy,
-        &s->ax, &s->ay,      &s->dx,     &s->dy,   &s->density, &s->lambda,
-        &s->psi, &s->omega,  &s->gcx,    &s->gcy,  &s->gc2,
+        &s->x,      &s->y,      &s->xold,   &s->yold,    &s->vx,
+        &s->vy,     &s->ax,     &s->ay,     &s->density, &s->lambda,
+        &s->psi,    &s->omega,  &s->vol,    &s->grab_ox, &s->grab_oy,
     };
+    memcpy(slot, list, sizeof list);
+}
+
+static void int_arrays(struct pbf *s, int **slot[INT_ARRAYS])
+{
+    int **list[INT_ARRAYS] = {&s->id, &s->slot, &s->grab_i};
     memcpy(slot, list, sizeof list);
 }
 
 void pbf_free(struct pbf *s)
 {
-    float **slot[FLOAT_ARRAYS];
-    float_arrays(s, slot);
+    float **fs[FLOAT_ARRAYS];
+    int **is[INT_ARRAYS];
+    float_arrays(s, fs);
+    int_arrays(s, is);
     for (int a = 0; a < FLOAT_ARRAYS; a++)
-        free(*slot[a]);
-    free(s->half_start);
-    free(s->half_split);
-    free(s->half_nbr);
-    free(s->pair_w);
-    free(s->pair_gx);
-    free(s->pair_gy);
+        free(*fs[a]);
+    for (int a = 0; a < INT_ARRAYS; a++)
+        free(*is[a]);
+    free(s->held);
+    free(s->gstart);
+    free(s->gkw);
+    free(s->gkb);
+    for (int p = 0; p < PBF_PARTS; p++) {
+        struct pbf_part *pt = &s->part[p];
+        nsearch_lanes_free(&pt->lists);
+        free(pt->pw);
+        free(pt->pgx);
+        free(pt->pgy);
+    }
     nsearch_free(&s->ns);
     memset(s, 0, sizeof *s);
     s->grabbed = -1;
 }
+
+void pbf_set_pool(struct pbf *s, struct pool *p) { s->pool = p; }
 
 /* Akinci pseudo-masses: psi_k = rho0 / (W(0) + sum over boundary neighbours W). */
 static int compute_psi(struct pbf *s)
@@ -152,19 +170,31 @@ static bool init_args_ok(const struct pbf_params *p, int block_w, int block_h, i
     return nf + nb <= MAX_PARTICLES;
 }
 
-/* Every per-particle array, zeroed; 0 or -1 (what was allocated stays, for
- * pbf_free). */
+/* Every per-slot array, zeroed, the group tables and the parts' ranges; 0 or
+ * -1 (what was allocated stays, for pbf_free). The arrays reach past the dummy
+ * by a group: the lanes of the last group past the water read (never write)
+ * there. */
 static int alloc_arrays(struct pbf *s)
 {
-    float **slot[FLOAT_ARRAYS];
-    float_arrays(s, slot);
+    float **fs[FLOAT_ARRAYS];
+    int **is[INT_ARRAYS];
+    const size_t len = (size_t)s->n + 1 + PBF_LANES; /* room for a last group's lanes */
+    bool ok = true;
+    float_arrays(s, fs);
+    int_arrays(s, is);
     for (int a = 0; a < FLOAT_ARRAYS; a++)
-        *slot[a] = calloc((size_t)s->n, sizeof(float));
-    s->half_start = calloc((size_t)s->n + 1, sizeof(int));
-    s->half_split = calloc((size_t)s->n + 1, sizeof(int));
-    bool ok = s->half_start && s->half_split;
-    for (int a = 0; a < FLOAT_ARRAYS; a++)
-        ok = ok && *slot[a];
+        ok &= (*fs[a] = calloc(len, sizeof(float))) != NULL;
+    for (int a = 0; a < INT_ARRAYS; a++)
+        ok &= (*is[a] = calloc(len, sizeof(int))) != NULL;
+    ok &= (s->held = calloc(len, 1)) != NULL;
+    s->ngroup = (s->nfluid + PBF_LANES - 1) / PBF_LANES;
+    ok &= (s->gstart = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
+    ok &= (s->gkw = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
+    ok &= (s->gkb = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
+    for (int p = 0; p < PBF_PARTS; p++) {
+        s->part[p].g0 = (int)((long long)s->ngroup * p / PBF_PARTS);
+        s->part[p].g1 = (int)((long long)s->ngroup * (p + 1) / PBF_PARTS);
+    }
     return ok ? 0 : -1;
 }
 
@@ -191,6 +221,9 @@ static void place_walls(struct pbf *s)
     s->xmax = (float)(x0 + (box_w - 1) * d);
     s->ymin = 0.0f;
     s->ymax = (float)(box_h * d);
+    /* The dummy neighbour (slot n): far away, massless, at rest. */
+    s->x[s->n] = s->xmax + DUMMY_REACH * s->h;
+    s->y[s->n] = s->ymax + DUMMY_REACH * s->h;
 }
 
 /* The water block, row by row from the bottom as in the seed, one diameter in
@@ -218,6 +251,7 @@ static void place_water(struct pbf *s, int block_w, int block_h)
         s->yold[i] = s->y[i];
         s->psi[i] = s->mass;
         s->density[i] = s->prm.density0;
+        s->id[i] = s->slot[i] = i;
     }
 }
 
@@ -259,14 +293,61 @@ int pbf_nearest(const struct pbf *s, float x, float y, float maxdist)
     return sim_nearest(s->x, s->y, s->nfluid, x, y, maxdist);
 }
 
+/* Lets go of everything held, at rest where it is. */
+static void drop_grab(struct pbf *s)
+{
+    for (int g = 0; g < s->ngrab; g++)
+        s->held[s->grab_i[g]] = 0;
+    s->ngrab = 0;
+    s->grabbed = -1;
+}
+
+static void hold(struct pbf *s, int i, float ox, float oy)
+{
+    s->grab_i[s->ngrab] = i;
+    s->grab_ox[s->ngrab] = ox;
+    s->grab_oy[s->ngrab] = oy;
+    s->held[i] = 1;
+    if (s->ngrab++ == 0)
+        s->grabbed = i;
+}
+
 void pbf_grab(struct pbf *s, int i, float x, float y)
 {
     if (i < 0 || i >= s->nfluid || !isfinite(x) || !isfinite(y))
         return;
-    s->grabbed = i;
+    drop_grab(s);
+    hold(s, i, 0.0f, 0.0f);
     s->grab_x = x;
     s->grab_y = y;
-    held_point(s, &s->grab_x, &s->grab_y);
+    held_point(s, 0, &s->grab_x, &s->grab_y);
+}
+
+int pbf_grab_near(struct pbf *s, float x, float y, float radius, int max)
+{
+    drop_grab(s);
+    if (!isfinite(x) || !isfinite(y) || !(radius >= 0.0f) || max < 1)
+        return 0;
+    /* The nearest max within radius, nearest first (ties: the lower slot), by
+     * repeated selection among those not yet taken: max is a handful. */
+    float limit2 = radius * radius;
+    for (int n = 0; n < max; n++) {
+        int best = -1;
+        float best2 = limit2;
+        for (int i = 0; i < s->nfluid; i++) {
+            const float dx = s->x[i] - x, dy = s->y[i] - y, d2 = dx * dx + dy * dy;
+            if (!s->held[i] && (d2 < best2 || (best < 0 && d2 == best2))) {
+                best = i;
+                best2 = d2;
+            }
+        }
+        if (best < 0)
+            break;
+        hold(s, best, s->x[best] - x, s->y[best] - y);
+    }
+    s->grab_x = x;
+    s->grab_y = y;
+    return s->ngrab;
 }
 
 void pbf_move_grab(struct pbf *s, float x, float y)
@@ -277,11 +358,44 @@ void pbf_move_grab(struct pbf *s, float x, float y)
 
 void pbf_release(struct pbf *s, float vx, float vy)
 {
-    if (s->grabbed < 0)
+    for (int g = 0; g < s->ngrab; g++) {
+        s->vx[s->grab_i[g]] = isfinite(vx) ? vx : 0.0f;
+        s->vy[s->grab_i[g]] = isfinite(vy) ? vy : 0.0f;
+    }
+    drop_grab(s);
+}
+
+/* ---- Order ------------------------------------------------------------------- */
+
+/* The water's new order: the cells of a grid over the water alone, row by row
+ * (ns.sorted; ns.rank is the inverse). The state that outlives a step moves with
+ * it (xold is the scratch: predict rewrites it), and so do id/slot and the held
+ * slots. */
+void pbf_sort_by_cell(struct pbf *s)
+{
+    const int nf = s->nfluid;
+    if (nsearch_grid(&s->ns, s->x, s->y, nf, s->h) != 0)
         return;
-    s->vx[s->grabbed] = isfinite(vx) ? vx : 0.0f;
-    s->vy[s->grabbed] = isfinite(vy) ? vy : 0.0f;
-    s->grabbed = -1;
+    const int *order = s->ns.sorted, *rank = s->ns.rank;
+    float *arrays[] = {s->x, s->y, s->vx, s->vy, s->ax, s->ay};
+    float *tmp = s->xold;
+    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+        for (int k = 0; k < nf; k++)
+            tmp[k] = arrays[a][order[k]];
+        memcpy(arrays[a], tmp, (size_t)nf * sizeof *tmp);
+    }
+    for (int k = 0; k < nf; k++)
+        s->slot[k] = s->id[order[k]]; /* slot[] as the scratch for the new id[] */
+    memcpy(s->id, s->slot, (size_t)nf * sizeof *s->id);
+    for (int k = 0; k < nf; k++)
+        s->slot[s->id[k]] = k;
+    for (int g = 0; g < s->ngrab; g++)
+        s->held[s->grab_i[g]] = 0;
+    for (int g = 0; g < s->ngrab; g++) {
+        s->grab_i[g] = rank[s->grab_i[g]];
+        s->held[s->grab_i[g]] = 1;
+    }
+    s->grabbed = s->ngrab > 0 ? s->grab_i[0] : -1;
 }
 
 void pbf_push(struct pbf *s, float x, float y, float radius, float vx, float vy)

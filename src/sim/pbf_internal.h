@@ -1,7 +1,7 @@
 /*
  * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the step
- * (pbf_solve.c) share: the kernel, the s_corr unit, where a grabbed particle is
- * held.
+ * (pbf_solve.c) share: the kernel, the s_corr unit, where a held particle is
+ * held, the re-sort of the water by cell.
  *
  * Kernel: the seed's 2D cubic spline with support h = 4r,
  * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
@@ -71,9 +71,17 @@ static inline struct kernel kernel_make(float h)
  */
 #define KERNEL_TINY 1.0e-30f
 
-static inline float pos_part(float v) { return 0.5f * (v + fabsf(v)); }
+/* Inlined even into the solver's loops compiled for another target (see
+ * pbf_solve.c), which GCC does not do by itself. */
+#if defined(__GNUC__)
+#define KERNEL_INLINE static inline __attribute__((always_inline))
+#else
+#define KERNEL_INLINE static inline
+#endif
 
-static inline void kernel_pair(struct kernel kn, float r2, float *w, float *g)
+KERNEL_INLINE float pos_part(float v) { return 0.5f * (v + fabsf(v)); }
+
+KERNEL_INLINE void kernel_pair(struct kernel kn, float r2, float *w, float *g)
 {
     const float rl = sqrtf(r2);
     const float q = rl * kn.inv_h;
@@ -83,13 +91,22 @@ static inline void kernel_pair(struct kernel kn, float r2, float *w, float *g)
     *g = kn.gfac * (t2 - 4.0f * u2) / (rl + KERNEL_TINY);
 }
 
-/* Where the grabbed particle is held: the grab point, inside the box shrunk by r
- * (pbf_move_grab sets grab_x/grab_y unchecked). */
-static inline void held_point(const struct pbf *s, float *x, float *y)
+/* Where held particle g (of grab_i) is held: the grab point plus its offset,
+ * inside the box shrunk by r (pbf_move_grab sets grab_x/grab_y unchecked). */
+static inline void held_point(const struct pbf *s, int g, float *x, float *y)
 {
     const float r = s->prm.radius;
-    *x = clampf(s->grab_x, s->xmin + r, s->xmax - r);
-    *y = clampf(s->grab_y, s->ymin + r, s->ymax - r);
+    *x = clampf(s->grab_x + s->grab_ox[g], s->xmin + r, s->xmax - r);
+    *y = clampf(s->grab_y + s->grab_oy[g], s->ymin + r, s->ymax - r);
 }
+
+/* The dummy neighbour that pads the lane groups' lists (see pbf_part) sits this
+ * many support radii beyond the box's top-right corner: every distance to it
+ * is over h, so its W and grad W are exactly 0. */
+#define DUMMY_REACH 10.0f
+
+/* Re-sorts the water by grid cell (pbf.c): slots, id/slot and the held slots
+ * follow. */
+void pbf_sort_by_cell(struct pbf *s);
 
 #endif
