@@ -136,6 +136,10 @@ struct pbf {
 int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h,
              int box_w, int box_h);
 void pbf_free(struct pbf *s);
+/* Adds k water particles at (x[q], y[q]) (clamped into the box), moving at
+ * (vx, vy): new slots and ids from nfluid on; the boundary particles move up.
+ * Allocates. 0, or -1 (out of memory, too many particles: nothing changes). */
+int pbf_add_water(struct pbf *s, const float *x, const float *y, int k, float vx, float vy);
 /* The threads the steps use (NULL: the calling thread); the pool must outlive
  * its use. The result does not depend on it. */
 void pbf_set_pool(struct pbf *s, struct pool *p);

@@ -232,3 +232,79 @@ TEST(pbf_push_falls_off_smoothly)
     CHECK(s.vx[0] == 0.0f);
     pbf_free(&s);
 }
+
+TEST(pbf_add_water_grows_the_water)
+{
+    struct pbf s;
+    init_seed(&s);
+    for (int step = 0; step < 10; step++)
+        pbf_step(&s);
+    const int nf = s.nfluid, nb = s.n - s.nfluid;
+    const float wall_x = s.x[s.nfluid + 5], wall_y = s.y[s.nfluid + 5];
+    float x[50], y[50];
+    for (int q = 0; q < 50; q++) {
+        x[q] = 0.5f + 0.05f * (float)(q % 10);
+        y[q] = 3.0f + 0.05f * (float)(q / 10);
+    }
+    CHECK_INT(pbf_add_water(&s, x, y, 50, 0.0f, -1.0f), 0);
+    CHECK_INT(s.nfluid, nf + 50);
+    CHECK_INT(s.n - s.nfluid, nb);
+    CHECK(s.x[s.nfluid + 5] == wall_x && s.y[s.nfluid + 5] == wall_y); /* walls moved up */
+    CHECK(s.x[nf + 7] == x[7] && s.y[nf + 7] == y[7] && s.vy[nf + 7] == -1.0f);
+    CHECK_INT(s.slot[nf + 7], nf + 7);
+    float lowest = 10.0f;
+    for (int step = 0; step < 300; step++)
+        pbf_step(&s);
+    for (int id = nf; id < nf + 50; id++)
+        lowest = fminf(lowest, s.y[s.slot[id]]);
+    CHECK(lowest < 1.0f); /* it fell into the pool */
+    CHECK_INT(count_nonfinite(&s), 0);
+    CHECK_INT(pbf_add_water(&s, x, y, 0, 0.0f, 0.0f), 0);
+    CHECK_INT(pbf_add_water(&s, x, y, -1, 0.0f, 0.0f), -1);
+    pbf_free(&s);
+}
+
+TEST(pbf_grab_near_holds_a_handful_as_a_group)
+{
+    struct pbf s;
+    init_seed(&s);
+    for (int step = 0; step < 100; step++)
+        pbf_step(&s);
+    const float px = -1.5f, py = 0.2f;
+    const int n = pbf_grab_near(&s, px, py, 0.15f, 40);
+    CHECK(n > 10 && n <= 40);
+    CHECK_INT(s.ngrab, n);
+    int ids[40];
+    float ox[40], oy[40];
+    for (int g = 0; g < n; g++) {
+        const int i = s.grab_i[g];
+        ids[g] = s.id[i];
+        ox[g] = s.x[i] - px;
+        oy[g] = s.y[i] - py;
+        CHECK(hypotf(ox[g], oy[g]) <= 0.15f);
+    }
+    /* Dragged up: every one keeps its offset from the pointer. */
+    int off = 0;
+    for (int step = 0; step < 40; step++) {
+        pbf_move_grab(&s, px + 0.01f * (float)step, py + 0.02f * (float)step);
+        pbf_step(&s);
+    }
+    for (int g = 0; g < n; g++) {
+        const int i = s.slot[ids[g]];
+        off += fabsf(s.x[i] - (px + 0.39f + ox[g])) > 1e-4f ||
+               fabsf(s.y[i] - (py + 0.78f + oy[g])) > 1e-4f;
+    }
+    CHECK_INT(off, 0);
+    /* Thrown: all of them get the velocity, then fly. */
+    pbf_release(&s, 3.0f, 2.0f);
+    CHECK_INT(s.ngrab, 0);
+    CHECK_INT(s.grabbed, -1);
+    int thrown = 0;
+    for (int g = 0; g < n; g++)
+        thrown += s.vx[s.slot[ids[g]]] == 3.0f && s.vy[s.slot[ids[g]]] == 2.0f;
+    CHECK_INT(thrown, n);
+    /* Nothing within the radius: nothing held. */
+    CHECK_INT(pbf_grab_near(&s, 2.0f, 4.0f, 0.05f, 40), 0);
+    CHECK_INT(s.grabbed, -1);
+    pbf_free(&s);
+}

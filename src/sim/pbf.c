@@ -170,6 +170,22 @@ static bool init_args_ok(const struct pbf_params *p, int block_w, int block_h, i
     return nf + nb <= MAX_PARTICLES;
 }
 
+/* The group tables for nfluid water particles and the parts' ranges of groups
+ * (fixed by the particle count alone); 0 or -1. */
+static int set_groups(struct pbf *s)
+{
+    const int ngroup = (s->nfluid + PBF_LANES - 1) / PBF_LANES;
+    if (SIM_RESIZE(s->gstart, (size_t)ngroup + 1) != 0 ||
+        SIM_RESIZE(s->gkw, (size_t)ngroup + 1) != 0 || SIM_RESIZE(s->gkb, (size_t)ngroup + 1) != 0)
+        return -1;
+    s->ngroup = ngroup;
+    for (int p = 0; p < PBF_PARTS; p++) {
+        s->part[p].g0 = (int)((long long)ngroup * p / PBF_PARTS);
+        s->part[p].g1 = (int)((long long)ngroup * (p + 1) / PBF_PARTS);
+    }
+    return 0;
+}
+
 /* Every per-slot array, zeroed, the group tables and the parts' ranges; 0 or
  * -1 (what was allocated stays, for pbf_free). The arrays reach past the dummy
  * by a group: the lanes of the last group past the water read (never write)
@@ -187,15 +203,7 @@ static int alloc_arrays(struct pbf *s)
     for (int a = 0; a < INT_ARRAYS; a++)
         ok &= (*is[a] = calloc(len, sizeof(int))) != NULL;
     ok &= (s->held = calloc(len, 1)) != NULL;
-    s->ngroup = (s->nfluid + PBF_LANES - 1) / PBF_LANES;
-    ok &= (s->gstart = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
-    ok &= (s->gkw = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
-    ok &= (s->gkb = calloc((size_t)s->ngroup, sizeof(int))) != NULL;
-    for (int p = 0; p < PBF_PARTS; p++) {
-        s->part[p].g0 = (int)((long long)s->ngroup * p / PBF_PARTS);
-        s->part[p].g1 = (int)((long long)s->ngroup * (p + 1) / PBF_PARTS);
-    }
-    return ok ? 0 : -1;
+    return ok && set_groups(s) == 0 ? 0 : -1;
 }
 
 /* The box's wall particles (bottom and top per column, then left and right per
@@ -283,6 +291,60 @@ int pbf_init(struct pbf *s, const struct pbf_params *p, int block_w, int block_h
         pbf_free(s);
         return -1;
     }
+    return 0;
+}
+
+/* Water particle at slot i (a new one): at (x, y) with velocity (vx, vy),
+ * falling from the next step on. */
+static void new_water(struct pbf *s, int i, float x, float y, float vx, float vy)
+{
+    const float r = s->prm.radius;
+    s->x[i] = s->xold[i] = clampf(x, s->xmin + r, s->xmax - r);
+    s->y[i] = s->yold[i] = clampf(y, s->ymin + r, s->ymax - r);
+    s->vx[i] = isfinite(vx) ? vx : 0.0f;
+    s->vy[i] = isfinite(vy) ? vy : 0.0f;
+    s->ax[i] = 0.0f;
+    s->ay[i] = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
+    s->psi[i] = s->mass;
+    s->density[i] = s->prm.density0;
+    s->lambda[i] = s->omega[i] = s->vol[i] = 0.0f;
+    s->id[i] = s->slot[i] = i;
+    s->held[i] = 0;
+}
+
+int pbf_add_water(struct pbf *s, const float *x, const float *y, int k, float vx, float vy)
+{
+    if (k < 1 || (long long)s->n + k > MAX_PARTICLES)
+        return k == 0 ? 0 : -1;
+    const int nf = s->nfluid, tail = s->n + 1 - nf; /* the boundary and the dummy */
+    const size_t len = (size_t)s->n + (size_t)k + 1 + PBF_LANES;
+    float **fs[FLOAT_ARRAYS];
+    int **is[INT_ARRAYS];
+    float_arrays(s, fs);
+    int_arrays(s, is);
+    bool ok = true;
+    for (int a = 0; a < FLOAT_ARRAYS; a++)
+        ok = ok && SIM_RESIZE(*fs[a], len) == 0;
+    for (int a = 0; a < INT_ARRAYS; a++)
+        ok = ok && SIM_RESIZE(*is[a], len) == 0;
+    ok = ok && SIM_RESIZE(s->held, len) == 0;
+    s->nfluid += k; /* the group tables for the new count, or nothing changes */
+    ok = ok && set_groups(s) == 0;
+    s->nfluid = nf;
+    if (!ok)
+        return set_groups(s), -1;
+    /* The boundary moves up by k (slot ids and held slots are water only). */
+    float *shift[] = {s->x, s->y, s->xold, s->yold, s->vx, s->vy, s->ax, s->ay,
+                      s->density, s->lambda, s->psi, s->omega, s->vol};
+    for (size_t a = 0; a < sizeof shift / sizeof shift[0]; a++) {
+        memmove(shift[a] + nf + k, shift[a] + nf, (size_t)tail * sizeof(float));
+        memset(shift[a] + s->n + k + 1, 0, PBF_LANES * sizeof(float));
+    }
+    s->nfluid += k;
+    s->n += k;
+    for (int q = 0; q < k; q++)
+        new_water(s, nf + q, x[q], y[q], vx, vy);
+    s->since_sort = 0; /* the new water goes where it belongs at the next step */
     return 0;
 }
 
