@@ -9,8 +9,8 @@
  * so the caller may overwrite them for the next job as soon as `done` reaches
  * nparts: no worker has to check in, and one that slept through a whole job
  * costs nothing. Between jobs a worker spins a little (a step's passes come
- * back to back), then sleeps on `wake`; the caller, once nothing is left to
- * claim, spins a little for the last parts, then sleeps on `finished`. Every
+ * back to back), yields a little, then sleeps on `wake`; the caller, once
+ * nothing is left to claim, does the same for the last parts on `finished`. Every
  * sleep is guarded the same way: the sleeper raises a flag under the mutex and
  * then looks again (sequentially consistent), the other side changes the
  * state and then looks at the flag, so one of them always sees the other.
@@ -18,6 +18,7 @@
 #include "pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,11 +30,13 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* Spins before sleeping (a pause is about 40 ns on the Xeons we measured, so
- * some 150 us): a worker between two passes of a step, the caller waiting for
- * the last parts. A step's passes follow each other within microseconds; frames
- * are tens of milliseconds apart, so between frames every worker sleeps. */
-enum { WORKER_SPINS = 4000, CALLER_SPINS = 4000 };
+/* Before it sleeps, a thread that waits spins (a pause is about 40 ns on the
+ * Xeons we measured: some 40 us), then offers its core to whoever else wants it
+ * (sched_yield: if this thread's partner was preempted, it runs now instead of
+ * after a time slice) a few times. A step's passes follow each other within
+ * microseconds; frames are tens of milliseconds apart, so between frames every
+ * worker sleeps. */
+enum { SPINS = 1000, YIELDS = 20 };
 
 typedef void (*pool_fn)(void *arg, int part, int nparts);
 
@@ -54,6 +57,15 @@ struct pool {
     void *arg;
     int nparts;
 };
+
+/* The spin-th wait of a thread with nothing to do yet. */
+static void pause_or_yield(int spin)
+{
+    if (spin < SPINS)
+        cpu_relax();
+    else
+        sched_yield();
+}
 
 static uint32_t left(uint64_t s) { return (uint32_t)(s & 0xffffffffu); }
 
@@ -94,8 +106,8 @@ static void *worker(void *v)
 {
     struct pool *p = v;
     for (;;) {
-        for (int spin = 0; spin < WORKER_SPINS && !has_work(p); spin++)
-            cpu_relax();
+        for (int spin = 0; spin < SPINS + YIELDS && !has_work(p); spin++)
+            pause_or_yield(spin);
         if (!has_work(p)) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
@@ -174,10 +186,10 @@ int pool_threads(const struct pool *p) { return p ? p->threads : 1; }
 /* Waits until every part of the current job (n of them) is done. */
 static void wait_done(struct pool *p, int n)
 {
-    for (int spin = 0; spin < CALLER_SPINS; spin++) {
+    for (int spin = 0; spin < SPINS + YIELDS; spin++) {
         if (atomic_load(&p->done) == n)
             return;
-        cpu_relax();
+        pause_or_yield(spin);
     }
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->caller_waits, true);
