@@ -21,8 +21,8 @@ enum { DIFFUSE_MAX_SWEEPS = 40 };
 /* ---- sampling the velocity ------------------------------------------------ */
 
 /* Velocity (velocity cells/s) at a point in velocity cells. */
-static inline void velocity_at(const float *u, const float *v, int nx, int ny, float x,
-                               float y, float *vx, float *vy)
+static inline void velocity_at(const float *restrict u, const float *restrict v, int nx, int ny,
+                               float x, float y, float *vx, float *vy)
 {
     *vx = fluid_bilerp(u, nx + 1, ny, x, y - 0.5f);
     *vy = fluid_bilerp(v, nx, ny + 1, x - 0.5f, y);
@@ -30,8 +30,8 @@ static inline void velocity_at(const float *u, const float *v, int nx, int ny, f
 
 /* Where the fluid at (x,y), moving at (ax,ay) there, came from dt ago (midpoint
  * rule), kept in the box. */
-static inline void backtrace_from(const float *u, const float *v, int nx, int ny, float dt,
-                                  float ax, float ay, float *x, float *y)
+static inline void backtrace_from(const float *restrict u, const float *restrict v, int nx,
+                                  int ny, float dt, float ax, float ay, float *x, float *y)
 {
     float bx, by;
     velocity_at(u, v, nx, ny, *x - 0.5f * dt * ax, *y - 0.5f * dt * ay, &bx, &by);
@@ -146,33 +146,43 @@ void fluid_confine_and_copy(struct fluid *f)
 /* ---- self-advection ------------------------------------------------------- */
 
 /* At a face its own component is known and the other is the mean of the four
- * faces around it, so the first stage of the back-trace needs no interpolation. */
+ * faces around it, so the first stage of the back-trace needs no interpolation.
+ * One row of faces a loop, reading only u0, v0 and writing only out: it
+ * vectorises (the bilinear taps become gathers). */
+FLUID_NOINLINE static void advect_u_row(float *restrict out, const float *restrict u0,
+                         const float *restrict v0, int nx, int ny, int j, float dt)
+{
+    for (int i = 1; i < nx; i++) {
+        float x = (float)i, y = (float)j + 0.5f;
+        const float *vv = v0 + j * nx + i;
+        float ay = 0.25f * (vv[-1] + vv[0] + vv[nx - 1] + vv[nx]);
+        backtrace_from(u0, v0, nx, ny, dt, u0[j * (nx + 1) + i], ay, &x, &y);
+        out[i] = fluid_bilerp(u0, nx + 1, ny, x, y - 0.5f);
+    }
+}
+
+FLUID_NOINLINE static void advect_v_row(float *restrict out, const float *restrict u0,
+                         const float *restrict v0, int nx, int ny, int j, float dt)
+{
+    const float *ua = u0 + (j - 1) * (nx + 1), *ub = u0 + j * (nx + 1), *vr = v0 + j * nx;
+    for (int i = 0; i < nx; i++) {
+        float x = (float)i + 0.5f, y = (float)j;
+        float ax = 0.25f * (ub[i] + ub[i + 1] + ua[i] + ua[i + 1]);
+        backtrace_from(u0, v0, nx, ny, dt, ax, vr[i], &x, &y);
+        out[i] = fluid_bilerp(v0, nx, ny + 1, x - 0.5f, y);
+    }
+}
+
 static void advect_velocity_band(void *arg, int band, int nbands)
 {
     struct fluid *f = arg;
     int nx = f->nx, ny = f->ny, lo, hi;
-    float dt = f->prm.dt;
-    const float *u0 = f->u0, *v0 = f->v0;
     pool_span(ny, band, nbands, &lo, &hi);
     for (int j = lo; j < hi; j++)
-        for (int i = 1; i < nx; i++) {
-            float x = (float)i, y = (float)j + 0.5f;
-            float ax = u0[(size_t)j * (size_t)(nx + 1) + (size_t)i];
-            const float *vv = v0 + (size_t)j * (size_t)nx + (size_t)i;
-            float ay = 0.25f * (vv[-1] + vv[0] + vv[nx - 1] + vv[nx]);
-            backtrace_from(u0, v0, nx, ny, dt, ax, ay, &x, &y);
-            U(f, i, j) = fluid_bilerp(u0, nx + 1, ny, x, y - 0.5f);
-        }
+        advect_u_row(f->u + (size_t)j * (size_t)(nx + 1), f->u0, f->v0, nx, ny, j, f->prm.dt);
     pool_span(ny + 1, band, nbands, &lo, &hi);
     for (int j = lo > 1 ? lo : 1; j < hi && j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            float x = (float)i + 0.5f, y = (float)j;
-            const float *uu = u0 + (size_t)j * (size_t)(nx + 1) + (size_t)i;
-            float ax = 0.25f * (uu[0] + uu[1] + uu[-(nx + 1)] + uu[-nx]);
-            float ay = v0[(size_t)j * (size_t)nx + (size_t)i];
-            backtrace_from(u0, v0, nx, ny, dt, ax, ay, &x, &y);
-            V(f, i, j) = fluid_bilerp(v0, nx, ny + 1, x - 0.5f, y);
-        }
+        advect_v_row(f->v + (size_t)j * (size_t)nx, f->u0, f->v0, nx, ny, j, f->prm.dt);
 }
 
 void fluid_advect_velocity(struct fluid *f)
@@ -277,41 +287,71 @@ struct dye_job {
     float keep[3]; /* decay pass: factor per channel */
 };
 
+enum { DYE_CHUNK = 128 }; /* cells whose feet are found before they are sampled */
+
+/* The grids of a dye pass: velocity nx x ny, dye dw x dh, dt. */
+struct dye_grid {
+    int nx, ny, dw, dh;
+    float dt;
+};
+
+/* Where the dye at cells i0..i1-1 of dye row j came from, in dye-node
+ * coordinates (px, py). One loop of back-traces over arrays passed as
+ * parameters: it vectorises. */
+FLUID_NOINLINE static void dye_feet(const float *restrict u, const float *restrict v,
+                                    struct dye_grid g, int j, int i0, int i1,
+                                    float *restrict px, float *restrict py)
+{
+    int nx = g.nx, ny = g.ny;
+    if (g.dw == nx && g.dh == ny) { /* a cell's velocity is the mean of its faces */
+        for (int i = i0; i < i1; i++) {
+            float x = (float)i + 0.5f, y = (float)j + 0.5f;
+            const float *uu = u + j * (nx + 1) + i, *vv = v + j * nx + i;
+            backtrace_from(u, v, nx, ny, g.dt, 0.5f * (uu[0] + uu[1]), 0.5f * (vv[0] + vv[nx]),
+                           &x, &y);
+            px[i - i0] = x - 0.5f, py[i - i0] = y - 0.5f;
+        }
+        return;
+    }
+    float sx = (float)nx / (float)g.dw, sy = (float)ny / (float)g.dh;
+    float isx = (float)g.dw / (float)nx, isy = (float)g.dh / (float)ny;
+    for (int i = i0; i < i1; i++) {
+        float x = ((float)i + 0.5f) * sx, y = ((float)j + 0.5f) * sy, ax, ay;
+        velocity_at(u, v, nx, ny, x, y, &ax, &ay);
+        backtrace_from(u, v, nx, ny, g.dt, ax, ay, &x, &y);
+        px[i - i0] = x * isx - 0.5f, py[i - i0] = y * isy - 0.5f;
+    }
+}
+
 /* One semi-Lagrangian pass for all three channels over the band's rows, from
  * dye0 into dye; the totals of both go to the band's slots. */
 static void advect_dye_band(void *arg, int band, int nbands)
 {
     struct dye_job *job = arg;
     const struct fluid *f = job->f;
-    int dw = f->dw, dh = f->dh, nx = f->nx, ny = f->ny, lo, hi;
-    float sx = (float)nx / (float)dw, sy = (float)ny / (float)dh, dt = f->prm.dt;
-    float isx = (float)dw / (float)nx, isy = (float)dh / (float)ny;
+    int dw = f->dw, dh = f->dh, lo, hi;
     const float *d0 = f->dye0;
+    const struct dye_grid g = {f->nx, f->ny, dw, dh, f->prm.dt};
+    float px[DYE_CHUNK], py[DYE_CHUNK];
     double before[3] = {0, 0, 0}, after[3] = {0, 0, 0};
-    bool same = dw == nx && dh == ny;
     pool_span(dh, band, nbands, &lo, &hi);
-    for (size_t k = 3 * (size_t)lo * (size_t)dw; k < 3 * (size_t)hi * (size_t)dw; k += 3)
-        before[0] += d0[k], before[1] += d0[k + 1], before[2] += d0[k + 2];
     for (int j = lo; j < hi; j++)
-        for (int i = 0; i < dw; i++) {
-            float x = ((float)i + 0.5f) * sx, y = ((float)j + 0.5f) * sy, ax, ay;
-            if (same) { /* the cell's velocity is the mean of its faces */
-                ax = 0.5f * (U(f, i, j) + U(f, i + 1, j));
-                ay = 0.5f * (V(f, i, j) + V(f, i, j + 1));
-            } else {
-                velocity_at(f->u, f->v, nx, ny, x, y, &ax, &ay);
+        for (int c0 = 0; c0 < dw; c0 += DYE_CHUNK) {
+            int c1 = c0 + DYE_CHUNK < dw ? c0 + DYE_CHUNK : dw;
+            dye_feet(f->u, f->v, g, j, c0, c1, px, py);
+            float *out = f->dye + 3 * ((size_t)j * (size_t)dw + (size_t)c0);
+            const float *in = d0 + 3 * ((size_t)j * (size_t)dw + (size_t)c0);
+            for (int i = 0; i < c1 - c0; i++) {
+                const struct dye_taps q = fluid_dye_taps(dw, dh, px[i], py[i]);
+                const float *a = d0 + q.k00, *b = d0 + q.k10, *c = d0 + q.k01, *e = d0 + q.k11;
+                float s = q.s, t = q.t;
+                float w00 = (1 - s) * (1 - t), w10 = s * (1 - t), w01 = (1 - s) * t, w11 = s * t;
+                for (int ch = 0; ch < 3; ch++)
+                    out[3 * i + ch] = w00 * a[ch] + w10 * b[ch] + w01 * c[ch] + w11 * e[ch];
             }
-            backtrace_from(f->u, f->v, nx, ny, dt, ax, ay, &x, &y);
-            /* Back to dye cells, then to dye-node coordinates. */
-            const struct dye_taps q = fluid_dye_taps(dw, dh, x * isx - 0.5f, y * isy - 0.5f);
-            const float *a = d0 + q.k00, *b = d0 + q.k10, *c = d0 + q.k01, *e = d0 + q.k11;
-            float s = q.s, t = q.t;
-            float w00 = (1 - s) * (1 - t), w10 = s * (1 - t), w01 = (1 - s) * t, w11 = s * t;
-            float *out = f->dye + 3 * ((size_t)j * (size_t)dw + (size_t)i);
-            for (int ch = 0; ch < 3; ch++) {
-                out[ch] = w00 * a[ch] + w10 * b[ch] + w01 * c[ch] + w11 * e[ch];
-                after[ch] += out[ch];
-            }
+            for (int k = 0; k < 3 * (c1 - c0); k += 3)
+                for (int ch = 0; ch < 3; ch++)
+                    before[ch] += in[k + ch], after[ch] += out[k + ch];
         }
     for (int ch = 0; ch < 3; ch++)
         job->before[band][ch] = before[ch], job->after[band][ch] = after[ch];

@@ -27,6 +27,14 @@ enum {
     FLUID_MAX_DYE = 8192,    /* dye grid side at most */
 };
 
+/* On a function holding a loop that must stay a loop of its own: inlined into
+ * its caller's loop nest, GCC 12 no longer vectorises it. */
+#if defined(__GNUC__)
+#define FLUID_NOINLINE __attribute__((noinline))
+#else
+#define FLUID_NOINLINE
+#endif
+
 #define U(f, i, j) ((f)->u[(size_t)(j) * (size_t)((f)->nx + 1) + (size_t)(i)])
 #define V(f, i, j) ((f)->v[(size_t)(j) * (size_t)(f)->nx + (size_t)(i)])
 
@@ -54,8 +62,9 @@ static inline float fluid_clamp(float v, float lo, float hi)
 
 /* Bilinear sample of a w x h node grid at fractional node coordinates, clamped
  * to the grid (on the last node the sample is the last cell's s or t = 1). Hot:
- * inline, no divisions, no branches. */
-static inline float fluid_bilerp(const float *a, int w, int h, float fx, float fy)
+ * inline, no divisions, no branches, int offsets (w*h < 2^31: see sizes_ok),
+ * so that a loop of them vectorises. */
+static inline float fluid_bilerp(const float *restrict a, int w, int h, float fx, float fy)
 {
     int imax = w > 1 ? w - 2 : 0, jmax = h > 1 ? h - 2 : 0;
     fx = fluid_clamp(fx, 0.0f, (float)(w - 1));
@@ -64,10 +73,9 @@ static inline float fluid_bilerp(const float *a, int w, int h, float fx, float f
     i = i < imax ? i : imax;
     j = j < jmax ? j : jmax;
     float s = fx - (float)i, t = fy - (float)j;
-    const float *p = a + (size_t)j * (size_t)w + (size_t)i;
-    size_t di = w > 1, dj = h > 1 ? (size_t)w : 0;
-    float a0 = p[0] + (p[di] - p[0]) * s;
-    float a1 = p[dj] + (p[dj + di] - p[dj]) * s;
+    int k = j * w + i, di = w > 1, dj = h > 1 ? w : 0;
+    float a0 = a[k] + (a[k + di] - a[k]) * s;
+    float a1 = a[k + dj] + (a[k + dj + di] - a[k + dj]) * s;
     return a0 + (a1 - a0) * t;
 }
 

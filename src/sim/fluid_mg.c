@@ -95,26 +95,36 @@ static void smooth(struct fluid *f, struct fluid_level *L, int sweeps, float shi
 
 /* ---- residuals -------------------------------------------------------------- */
 
-/* r = b - A p along row j of L, into r[0..nx). */
-static void residual_row(const struct fluid_level *L, int j, float *r)
+/* r = b - A p along a row of n cells: p's row, the rows above and below it (NULL
+ * at a wall) and b's. The loops are plain so that they vectorise. */
+FLUID_NOINLINE static void residual_row(float *restrict r, const float *restrict p,
+                                        const float *restrict up, const float *restrict down,
+                                        const float *restrict b, int n)
 {
-    int nx = L->nx, ny = L->ny;
-    const float *p = L->p + (size_t)j * (size_t)nx, *b = L->b + (size_t)j * (size_t)nx;
-    const float *up = j > 0 ? p - nx : NULL, *down = j < ny - 1 ? p + nx : NULL;
-    for (int i = 0; i < nx; i++) { /* along the row */
-        float ap = 0.0f;
-        if (i > 0) ap += p[i] - p[i - 1];
-        if (i < nx - 1) ap += p[i] - p[i + 1];
-        r[i] = ap;
+    r[0] = 0.0f;
+    if (n > 1) {
+        r[0] += p[0] - p[1];
+        for (int i = 1; i < n - 1; i++)
+            r[i] = (0.0f + (p[i] - p[i - 1])) + (p[i] - p[i + 1]);
+        r[n - 1] = 0.0f + (p[n - 1] - p[n - 2]);
     }
     if (up)
-        for (int i = 0; i < nx; i++)
+        for (int i = 0; i < n; i++)
             r[i] += p[i] - up[i];
     if (down)
-        for (int i = 0; i < nx; i++)
+        for (int i = 0; i < n; i++)
             r[i] += p[i] - down[i];
-    for (int i = 0; i < nx; i++)
+    for (int i = 0; i < n; i++)
         r[i] = b[i] - r[i];
+}
+
+/* The residual of row j of L into r. */
+static void level_residual(const struct fluid_level *L, int j, float *r)
+{
+    size_t nx = (size_t)L->nx;
+    const float *p = L->p + (size_t)j * nx;
+    residual_row(r, p, j > 0 ? p - nx : NULL, j < L->ny - 1 ? p + nx : NULL,
+                 L->b + (size_t)j * nx, L->nx);
 }
 
 /* Sum of r^2 over the band's rows (b shifted first). */
@@ -131,7 +141,7 @@ static void norm_band(void *arg, int band, int nbands)
         if (m->shift != 0.0f)
             for (int i = 0; i < L->nx; i++)
                 b[i] -= m->shift;
-        residual_row(L, j, r);
+        level_residual(L, j, r);
         for (int i = 0; i < L->nx; i++)
             s += (double)r[i] * (double)r[i];
     }
@@ -156,6 +166,31 @@ static double residual_norm2(struct fluid *f, struct fluid_level *L, float shift
 
 /* ---- between levels --------------------------------------------------------- */
 
+/* A coarse row gets the sum of its children in a fine row of n: cb[I] +=
+ * r[2I], then r[2I+1]. */
+FLUID_NOINLINE static void restrict_row(float *restrict cb, const float *restrict r, int n)
+{
+    int half = n / 2;
+    for (int i = 0; i < half; i++) {
+        cb[i] += r[2 * i];
+        cb[i] += r[2 * i + 1];
+    }
+    if (n & 1)
+        cb[half] += r[n - 1];
+}
+
+/* A fine row of n gets its parents' correction: p[i] += cp[i / 2]. */
+FLUID_NOINLINE static void prolong_row(float *restrict p, const float *restrict cp, int n)
+{
+    int half = n / 2;
+    for (int i = 0; i < half; i++) {
+        p[2 * i] += cp[i];
+        p[2 * i + 1] += cp[i];
+    }
+    if (n & 1)
+        p[n - 1] += cp[half];
+}
+
 /* Coarse rows of the band: C->b = the sum of the children's residuals, C->p = 0;
  * the band's sum of C->b in its slot. */
 static void restrict_band(void *arg, int band, int nbands)
@@ -171,9 +206,8 @@ static void restrict_band(void *arg, int band, int nbands)
         memset(cb, 0, (size_t)C->nx * sizeof(float));
         memset(C->p + (size_t)jc * (size_t)C->nx, 0, (size_t)C->nx * sizeof(float));
         for (int j = 2 * jc; j < 2 * jc + 2 && j < L->ny; j++) {
-            residual_row(L, j, r);
-            for (int i = 0; i < L->nx; i++)
-                cb[i >> 1] += r[i];
+            level_residual(L, j, r);
+            restrict_row(cb, r, L->nx);
         }
         for (int i = 0; i < C->nx; i++)
             s += cb[i];
@@ -188,10 +222,8 @@ static void prolong_band(void *arg, int band, int nbands)
     int lo, hi;
     pool_span(L->ny, band, nbands, &lo, &hi);
     for (int j = lo; j < hi; j++) {
-        float *p = L->p + (size_t)j * (size_t)L->nx;
-        const float *cp = C->p + (size_t)(j >> 1) * (size_t)C->nx;
-        for (int i = 0; i < L->nx; i++)
-            p[i] += cp[i >> 1];
+        prolong_row(L->p + (size_t)j * (size_t)L->nx, C->p + (size_t)(j >> 1) * (size_t)C->nx,
+                    L->nx);
     }
 }
 
