@@ -316,3 +316,58 @@ TEST_E2E(cli_record_killed_in_the_middle)
     }
     e2e_sh("rm -f %s /tmp/.swirl-kill-%d.cast.*", path, (int)getpid());
 }
+
+/* The statistics without their timings. */
+static void strip_ms(char *s)
+{
+    for (char *p; (p = strstr(s, "\"ms")) != NULL;) {
+        char *end = p + 3;
+        while (*end && *end != ',' && *end != '}')
+            end++;
+        memmove(p, end, strlen(end) + 1);
+    }
+}
+
+/* A fixed seed gives the same statistics and the same recording for any
+ * number of threads, in every scene, with a drag (--auto) and with tearing. */
+TEST_E2E(cli_results_do_not_depend_on_the_thread_count)
+{
+    static const char *const runs[] = {
+        "--headless --scene dye --auto --steps 200 --every 50",
+        "--headless --scene pbf --auto --steps 200 --every 50",
+        "--headless --scene pbf --preset seed --steps 100 --every 50",
+        "--headless --scene cloth --auto --set tearing=on --set tear-strain=0.1 --steps 300 "
+        "--every 100",
+        "--headless --scene cloth --preset seed --steps 200 --every 100",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *first = NULL;
+        for (int t = 1; t <= 4; t *= 2) {
+            char args[256];
+            snprintf(args, sizeof args, "%s --threads %d", runs[i], t);
+            struct run r = swirl(args);
+            CHECK_INT(r.status, 0);
+            strip_ms(r.out);
+            if (!first)
+                first = strdup(r.out);
+            else
+                CHECK_MSG(strcmp(first, r.out) == 0, "%s: --threads %d differs:\n%s\n%s", runs[i],
+                          t, first, r.out);
+            run_free(&r);
+        }
+        free(first);
+    }
+    char a[64], b[64], args[256];
+    snprintf(a, sizeof a, "/tmp/swirl-thr-%d-1.cast", (int)getpid());
+    snprintf(b, sizeof b, "/tmp/swirl-thr-%d-4.cast", (int)getpid());
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "--headless --demo --seconds 30 --size 100x30 --threads %d "
+                 "--record %s --overwrite", k ? 4 : 1, k ? b : a);
+        struct run r = swirl(args);
+        CHECK_INT(r.status, 0);
+        run_free(&r);
+    }
+    CHECK_MSG(e2e_sh("cmp -s %s %s", a, b) == 0, "recordings differ with 1 and 4 threads");
+    remove(a);
+    remove(b);
+}

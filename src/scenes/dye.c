@@ -168,6 +168,7 @@ static void *dye_create(const struct scene_opts *o, int w, int h)
         free(d);
         return NULL;
     }
+    fluid_set_pool(&d->f, o->pool);
     d->rng.s = o->seed;
     random_splats(d, START_SPLATS);
     return d;
