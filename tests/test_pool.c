@@ -2,12 +2,14 @@
  * test_pool.c — the solver threads: every part runs exactly once whatever the
  * part and thread counts, a pool starts and stops cleanly again and again, a
  * NULL pool runs the parts in order on this thread, idle workers sleep (the
- * process's CPU time while it waits), and pool_span cuts rows into bands that
- * tile them.
+ * process's CPU time while it waits) and leave the process's signals to this
+ * thread, and pool_span cuts rows into bands that tile them.
  */
 #include "pool.h"
 #include "test.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
@@ -146,6 +148,45 @@ TEST(pool_idle_workers_use_no_cpu)
     double used = cpu_seconds() - c0;
     CHECK_MSG(used < 0.05, "%.3f s of CPU while idle", used);
     check_once(p, 64); /* and they still answer */
+    pool_destroy(p);
+}
+
+struct masks {
+    pthread_t caller;
+    _Atomic int on_workers, sigint_taken, fault_blocked;
+};
+
+static void mask_part(void *arg, int part, int nparts)
+{
+    struct masks *m = arg;
+    (void)part, (void)nparts;
+    if (pthread_equal(pthread_self(), m->caller)) {
+        /* Hold this thread until a worker has run a part (2 s at most). */
+        struct timespec ms = {0, 1000 * 1000};
+        for (int k = 0; k < 2000 && atomic_load(&m->on_workers) == 0; k++)
+            nanosleep(&ms, NULL);
+        return;
+    }
+    sigset_t cur;
+    pthread_sigmask(SIG_BLOCK, NULL, &cur);
+    atomic_fetch_add(&m->sigint_taken, !sigismember(&cur, SIGINT) || !sigismember(&cur, SIGWINCH));
+    atomic_fetch_add(&m->fault_blocked, sigismember(&cur, SIGSEGV) == 1);
+    atomic_fetch_add(&m->on_workers, 1);
+}
+
+TEST(pool_workers_leave_signals_to_the_caller)
+{
+    struct pool *p = pool_create(3);
+    CHECK(p != NULL);
+    struct masks m;
+    m.caller = pthread_self();
+    atomic_init(&m.on_workers, 0);
+    atomic_init(&m.sigint_taken, 0);
+    atomic_init(&m.fault_blocked, 0);
+    pool_run(p, mask_part, &m, 64);
+    CHECK(atomic_load(&m.on_workers) > 0);
+    CHECK_INT(atomic_load(&m.sigint_taken), 0);
+    CHECK_INT(atomic_load(&m.fault_blocked), 0);
     pool_destroy(p);
 }
 

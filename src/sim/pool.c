@@ -14,11 +14,14 @@
  * sleep is guarded the same way: the sleeper raises a flag under the mutex and
  * then looks again (sequentially consistent), the other side changes the
  * state and then looks at the flag, so one of them always sees the other.
+ * Workers block every signal but those of their own faults: the process's
+ * signals go to the app's thread, whose handlers set flags it then acts on.
  */
 #include "pool.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -167,11 +170,23 @@ struct pool *pool_create(int threads)
         free(p);
         return NULL;
     }
-    for (; p->started < threads - 1; p->started++)
-        if (pthread_create(&p->th[p->started], NULL, worker, p) != 0) {
-            shut(p);
-            return NULL;
-        }
+    /* Workers never take the process's signals (the app's handlers set flags
+     * that its own thread must wake up for), only those of their own faults. */
+    sigset_t all, old;
+    sigfillset(&all);
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        sigdelset(&all, faults[i]);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = 0;
+    while (!err && p->started < threads - 1)
+        if (!(err = pthread_create(&p->th[p->started], NULL, worker, p)))
+            p->started++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) {
+        shut(p);
+        return NULL;
+    }
     return p;
 }
 
