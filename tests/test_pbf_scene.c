@@ -7,11 +7,17 @@
  * Solver tests use the seed preset (pbf.html's 30 x 30 block in a 90 x 90 box);
  * particles are followed by id (pbf.h: slots change at every re-sort).
  */
+#include "buf.h"
+#include "e2e.h"
+#include "image.h"
 #include "pbf.h"
+#include "scene.h"
 #include "swirl.h"
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEED_BLOCK 30
@@ -307,4 +313,323 @@ TEST(pbf_grab_near_holds_a_handful_as_a_group)
     CHECK_INT(pbf_grab_near(&s, 2.0f, 4.0f, 0.05f, 40), 0);
     CHECK_INT(s.grabbed, -1);
     pbf_free(&s);
+}
+
+/* ---- The scene ---------------------------------------------------------------- */
+
+/* The scene for a cols x rows terminal (its canvas: cols x 2(rows-1) pixels). */
+struct sc {
+    void *st;
+    struct image im;
+};
+
+static bool sc_open(struct sc *x, int cols, int rows, bool seed)
+{
+    struct scene_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    o.preset_seed = seed;
+    image_init(&x->im, cols, 2 * (rows - 1));
+    x->st = scene_pbf.create(&o, x->im.w, x->im.h);
+    CHECK(x->st != NULL);
+    return x->st != NULL;
+}
+
+static void sc_close(struct sc *x)
+{
+    scene_pbf.destroy(x->st);
+    image_free(&x->im);
+}
+
+static long sc_json(struct sc *x, const char *field)
+{
+    struct buf b;
+    char key[64];
+    buf_init(&b);
+    scene_pbf.json(x->st, &b);
+    buf_putc(&b, 0);
+    snprintf(key, sizeof key, "\"%s\":", field);
+    const char *at = strstr(b.p, key);
+    long v = at ? strtol(at + strlen(key), NULL, 10) : -1;
+    buf_free(&b);
+    return v;
+}
+
+/* A step with the pointer at (x, y): down or not, pressed or released now. */
+static void sc_step(struct sc *x, float px, float py, bool down, bool edge, float vx, float vy)
+{
+    float path[4] = {px, py, px, py};
+    struct pointer p = {.down = down, .button = 0, .pressed = down && edge,
+                        .released = !down && edge, .x0 = px, .y0 = py, .x1 = px, .y1 = py,
+                        .path = path, .npath = 2, .vx = vx, .vy = vy, .dt = 1.0f / 240.0f};
+    scene_pbf.step(x->st, &p);
+}
+
+static void sc_frames(struct sc *x, int n)
+{
+    for (int k = 0; k < n * scene_pbf.steps_per_frame(x->st); k++)
+        sc_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+}
+
+static bool is_water_px(rgb_t c)
+{
+    const int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
+    return b >= 100 && b > r + 50 && b > g + 20;
+}
+
+/* Water pixels of the drawn canvas within radius of (cx, cy). */
+static int water_near(struct sc *x, float cx, float cy, float radius)
+{
+    scene_pbf.draw(x->st, &x->im);
+    int n = 0;
+    for (int y = 0; y < x->im.h; y++)
+        for (int c = 0; c < x->im.w; c++)
+            n += hypotf((float)c + 0.5f - cx, (float)y + 0.5f - cy) <= radius &&
+                 is_water_px(image_get(&x->im, c, y));
+    return n;
+}
+
+TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
+{
+    static const struct {
+        int cols, rows, least;
+    } size[] = {{80, 24, 1000}, {100, 30, 1500}, {200, 60, 3500}, {250, 70, 3500}};
+    for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
+        struct sc x;
+        if (!sc_open(&x, size[k].cols, size[k].rows, false))
+            continue;
+        const long n = sc_json(&x, "particles");
+        CHECK_MSG(n >= size[k].least && n <= 6000, "%dx%d: %ld particles", size[k].cols,
+                  size[k].rows, n);
+        /* About a third of the box once it settles: the water covers a fair share
+         * of the canvas, most of it in the lower half. */
+        sc_frames(&x, 90);
+        int low = 0, high = 0;
+        scene_pbf.draw(x.st, &x.im);
+        for (int y = 0; y < x.im.h; y++)
+            for (int c = 0; c < x.im.w; c++) {
+                const bool w = is_water_px(image_get(&x.im, c, y));
+                low += w && y >= x.im.h / 2;
+                high += w && y < x.im.h / 2;
+            }
+        const int area = x.im.w * x.im.h;
+        CHECK_MSG(low + high > area / 5 && low + high < area / 2 && high < low / 3,
+                  "%dx%d: %d water pixels low, %d high of %d", size[k].cols, size[k].rows, low,
+                  high, area);
+        sc_close(&x);
+    }
+    struct sc seed;
+    if (sc_open(&seed, 100, 30, true)) {
+        CHECK_INT(sc_json(&seed, "particles"), 900); /* the seed page's block, as it was */
+        sc_close(&seed);
+    }
+}
+
+/* The first water pixel from the bottom of column c that is wet, at least
+ * depth pixels under the surface: where a press lands inside the water. */
+static int inside_water(struct sc *x, int c, int depth)
+{
+    scene_pbf.draw(x->st, &x->im);
+    int top = -1;
+    for (int y = 0; y < x->im.h && top < 0; y++)
+        if (is_water_px(image_get(&x->im, c, y)))
+            top = y;
+    return top >= 0 ? top + depth : -1;
+}
+
+TEST(pbf_scene_left_drag_carries_a_handful)
+{
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 120); /* settled into a pool */
+    const int col = 50, row = inside_water(&x, col, 4);
+    CHECK(row > 0);
+    const float up = 8.0f; /* well above the water, in the air */
+    CHECK_INT(water_near(&x, (float)col, up, 3.0f), 0);
+    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    for (int k = 1; k <= 40; k++) /* up to the top, a pixel every step or so */
+        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 40.0f,
+                true, false, 0.0f, -200.0f);
+    for (int k = 0; k < 16; k++)
+        sc_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
+    const int held = water_near(&x, (float)col + 0.5f, up + 0.5f, 6.0f);
+    CHECK_MSG(held >= 30, "%d water pixels at the pointer", held);
+    /* Let go with a sideways fling: the handful flies off to the right. */
+    sc_step(&x, (float)col + 0.5f, up + 0.5f, false, true, 400.0f, 0.0f);
+    for (int k = 0; k < 16; k++)
+        sc_step(&x, (float)col + 0.5f, up + 0.5f, false, false, 0.0f, 0.0f);
+    const int left = water_near(&x, (float)col + 0.5f, up + 0.5f, 3.0f);
+    CHECK_MSG(left < held / 4, "%d of %d water pixels stayed", left, held);
+    sc_close(&x);
+}
+
+TEST(pbf_scene_press_beside_the_water_grabs_the_nearest)
+{
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 120);
+    const int col = 50, top = inside_water(&x, col, 0);
+    CHECK(top > 4);
+    /* Two pixels (a cell) above the surface: still a handful. */
+    sc_step(&x, (float)col + 0.5f, (float)top - 2.5f, true, true, 0.0f, 0.0f);
+    for (int k = 1; k <= 30; k++)
+        sc_step(&x, (float)col + 0.5f, (float)top - 2.5f - (float)k * 0.5f, true, false, 0.0f,
+                -120.0f);
+    const int held = water_near(&x, (float)col + 0.5f, (float)top - 17.5f, 6.0f);
+    CHECK_MSG(held >= 20, "%d water pixels at the pointer", held);
+    sc_close(&x);
+}
+
+TEST(pbf_scene_pour_adds_water_up_to_the_cap)
+{
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    const long start = sc_json(&x, "particles");
+    long last = start;
+    int grew = 0;
+    for (int k = 0; k < 40; k++) {
+        CHECK(scene_pbf.key(x.st, 'w'));
+        sc_frames(&x, 3); /* it falls, making room for the next */
+        const long n = sc_json(&x, "particles");
+        grew += n > last;
+        CHECK(n >= last && n <= start + start / 2);
+        last = n;
+    }
+    CHECK(grew >= 5);
+    CHECK_MSG(last == start + start / 2, "%ld particles after 40 pours (start %ld)", last, start);
+    CHECK(!scene_pbf.key(x.st, 'x'));
+    /* r: the start again. */
+    scene_pbf.restart(x.st);
+    CHECK_INT(sc_json(&x, "particles"), start);
+    sc_close(&x);
+}
+
+TEST(pbf_scene_seed_preset_grabs_one_particle)
+{
+    struct sc x;
+    if (!sc_open(&x, 100, 30, true))
+        return;
+    sc_frames(&x, 60);
+    const int col = 30, row = inside_water(&x, col, 1);
+    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    for (int k = 0; k < 20; k++)
+        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - (float)k, true, false, 0.0f, 0.0f);
+    scene_pbf.draw(x.st, &x.im);
+    int red = 0;
+    for (int y = 0; y < x.im.h; y++)
+        for (int c = 0; c < x.im.w; c++) {
+            const rgb_t p = image_get(&x.im, c, y);
+            red += rgb_r(p) > 200 && rgb_g(p) < 80 && rgb_b(p) < 80;
+        }
+    CHECK(red >= 1 && red <= 12); /* one particle, drawn red and larger, as pbf.html does */
+    sc_close(&x);
+}
+
+/* ---- In a terminal ------------------------------------------------------------- */
+
+/* Water pixels (is_water_px) in cells [c0,c1) x [r0,r1) of a capture-pane -e:
+ * for a ▀ the upper pixel is the foreground, the lower the background; for any
+ * other glyph both are the background. capture-pane writes attributes as
+ * changes from the cell before, across line ends, so they are carried along. */
+static int captured_water(const char *text, int c0, int c1, int r0, int r1)
+{
+    long fg = -1, bg = -1;
+    int row = 0, col = 0, n = 0;
+    for (const char *p = text; *p && row < r1;) {
+        if (*p == '\n') {
+            row++, col = 0, p++;
+            continue;
+        }
+        if (p[0] == '\x1b' && p[1] == '[') {
+            long v[32];
+            int nv = 0;
+            const char *q = p + 2;
+            while (nv < 32 && *q >= '0' && *q <= '9') {
+                v[nv++] = strtol(q, (char **)&q, 10);
+                if (*q == ';')
+                    q++;
+            }
+            for (int i = 0; i < nv; i++) {
+                if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
+                    const long c = v[i + 2] << 16 | v[i + 3] << 8 | v[i + 4];
+                    *(v[i] == 38 ? &fg : &bg) = c;
+                    i += 4;
+                } else if (v[i] == 0 || v[i] == 39 || v[i] == 49) {
+                    if (v[i] != 49)
+                        fg = -1;
+                    if (v[i] != 39)
+                        bg = -1;
+                }
+            }
+            p = *q ? q + 1 : q;
+            continue;
+        }
+        const bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
+        if (row >= r0 && col >= c0 && col < c1) {
+            const long top = upper ? fg : bg;
+            n += top >= 0 && is_water_px((rgb_t)top);
+            n += bg >= 0 && is_water_px((rgb_t)bg);
+        }
+        col++;
+        const unsigned char b = (unsigned char)*p;
+        p += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    }
+    return n;
+}
+
+/* What e2e_wait looks for: at least want water pixels in a box of cells. */
+struct water_query {
+    int c0, c1, r0, r1, want, found;
+};
+
+static bool enough_water(const char *screen, void *arg)
+{
+    struct water_query *q = arg;
+    q->found = captured_water(screen, q->c0, q->c1, q->r0, q->r1);
+    return q->found >= q->want;
+}
+
+static bool hud_shows(const char *screen, void *arg)
+{
+    return strstr(screen, (const char *)arg) != NULL;
+}
+
+TEST_E2E(e2e_pbf_left_drag_lifts_a_handful_of_water)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
+    CHECK(e2e_wait(e2e_plain, hud_shows, "particles 1900", E2E_DEADLINE));
+    /* The block collapses into a pool along the floor; the top is dry. */
+    struct water_query pool = {.c0 = 10, .c1 = 90, .r0 = 25, .r1 = 28, .want = 300};
+    CHECK_MSG(e2e_wait(e2e_screen, enough_water, &pool, E2E_DEADLINE), "%d water pixels low",
+              pool.found);
+    struct water_query air = {.c0 = 40, .c1 = 61, .r0 = 2, .r1 = 9, .want = 30};
+    CHECK_INT(captured_water(e2e_screen(), air.c0, air.c1, air.r0, air.r1), 0);
+    /* Press in the water at column 51, row 26, drag up to row 5 and hold. */
+    char rep[64];
+    e2e_send_bytes("\x1b[<0;51;27M");
+    for (int y = 26; y >= 6; y -= 2) {
+        snprintf(rep, sizeof rep, "\x1b[<32;51;%dM", y);
+        e2e_send_bytes(rep);
+    }
+    CHECK_MSG(e2e_wait(e2e_screen, enough_water, &air, E2E_DEADLINE),
+              "%d water pixels at the pointer up in the air", air.found);
+    e2e_send_bytes("\x1b[<0;51;6m");
+    e2e_send_key("q");
+    e2e_stop();
+}
+
+TEST_E2E(e2e_pbf_pour_key_adds_water)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
+    CHECK(e2e_wait(e2e_plain, hud_shows, "particles 1900", E2E_DEADLINE));
+    e2e_send_key("w");
+    CHECK(e2e_wait(e2e_plain, hud_shows, "particles 2014", E2E_DEADLINE));
+    e2e_send_key("?");
+    CHECK(e2e_wait_for(e2e_plain, "pour in more water (up to 1.5 times"));
+    e2e_send_key("q");
+    e2e_send_key("q");
+    e2e_stop();
 }
