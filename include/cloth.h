@@ -123,8 +123,11 @@ void cloth_edges(const struct cloth *c, unsigned char *edges);
  * column, in rest spacings: t[4i..4i+3] = du.x du.y dv.x dv.y, (1,0) and (0,-1)
  * at rest (y up). From the intact neighbours (edges from cloth_edges): central
  * differences, one-sided at an edge or a cut; with one of the two missing it is
- * the other turned a quarter, with both missing the rest frame. */
-void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t);
+ * the other turned a quarter, with both missing the rest frame. smooth, unless
+ * NULL, gets them averaged with the intact neighbours' along the row and the
+ * column (the particle's own counted twice): the deformation over a wider
+ * stencil, without the solver's mesh-scale ripples. */
+void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t, float *smooth);
 /* The surface that is left, as triangles of particles, three indices each in
  * tri (room for 2 (w-1)(h-1) triangles): each cell as the two triangles over
  * its diagonal (i,i+w+1) when all their edges are intact, else the two over

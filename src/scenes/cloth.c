@@ -3,12 +3,11 @@
  *
  * The solver works in the seed's units (metres, y up, particle (0,0) at the
  * origin); the view hangs the cloth's top edge just under the top of the canvas,
- * centred, its rest height a fixed share of the canvas. Off the seed preset the
- * grid follows the canvas: at least the seed's 40 x 30, more where the canvas has
- * room for a particle every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of
- * cloth (finer grids take more substeps, so it stretches as little as the
- * seed's). The left button grabs and pulls; the right button cuts (scissors: the
- * constraints the stroke crosses break).
+ * its rest height a fixed share of it. Off the seed preset the grid follows the
+ * canvas: at least the seed's 40 x 30, more where there is room for a particle
+ * every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of cloth (finer grids
+ * take more substeps, to stretch as little). The left button grabs and pulls;
+ * the right button cuts (scissors: the constraints the stroke crosses break).
  *
  * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
  * own deformation (see shade_vertex): compressed cloth would buckle out of the
@@ -40,8 +39,8 @@
 #define FILL_W 0.8f         /* ... and the most of its width */
 #define TOP_PX 1.5f         /* the pins' distance from the top of the canvas */
 #define SEED_WIDTH_M 7.8f   /* the seed's cloth: 39 spacings of 0.2 m */
-#define TRAIL 12            /* points of the stroke the scissors cut along again
-                             * (cloth moving across the blade is cut too) */
+#define TRAIL 12            /* stroke points the scissors cut along (again: cloth) */
+#define ANCHOR_SPACINGS 2.0f /* ... each moving with a particle this near */
 
 /* ---- the look ---------------------------------------------------------------- */
 #define BACKGROUND RGB(16, 18, 26)
@@ -58,6 +57,7 @@
 #define AMBIENT 0.32f
 #define DIFFUSE 0.72f
 #define FORESHORTEN 0.5f    /* how much an edge-on (shrunk) area darkens */
+#define SIDE_BAND 0.3f      /* area ratios -0.3..0.3 blend face and back */
 #define WEAVE_PX0 4.0f      /* the weave starts to show at this spacing ... */
 #define WEAVE_PX1 10.0f     /* ... and is fully there at this one */
 #define WEAVE_DEPTH 0.35f
@@ -82,9 +82,17 @@ enum { E_H, E_V, E_D1, E_D2, EDGE_KINDS };
 /* Per particle, per frame: where it is on the canvas and its shading. */
 struct node {
     float x, y;          /* canvas pixels */
-    float f[4];          /* the tangents, smoothed, on the canvas: fu.x fu.y fv.x fv.y */
     float lum;           /* brightness factor */
     float sheen;         /* 0..1, the stretch highlight */
+    float back;          /* 0 the fabric's face shows, 1 its back (turned over) */
+};
+
+/* A point of the blade's stroke, as the cloth sees it: the particle nearest
+ * it when it was made (-1: none near, the point stays put) and the offset
+ * from that particle, in metres. */
+struct blade_point {
+    int at;
+    float dx, dy;
 };
 
 struct cloth_scene {
@@ -97,13 +105,13 @@ struct cloth_scene {
     struct view view;
     struct node *node;   /* drawing scratch, one per particle: */
     unsigned char *edges; /* cloth_edges */
-    float *tan;          /* cloth_tangents */
+    float *tan;          /* cloth_tangents, then smoothed */
     int *tri;            /* cloth_triangles, and their edges' uses */
     unsigned char *uses;
     size_t node_cap;
     bool cutting;        /* the right button is down: draw the blade */
     float blade_x, blade_y;
-    float trail[2 * TRAIL]; /* the blade's last points, canvas pixels */
+    struct blade_point trail[TRAIL]; /* the blade's last points (scissors) */
     int ntrail;
 };
 
@@ -212,8 +220,7 @@ static void cloth_destroy(void *p)
 static void cloth_resize(void *p, int w, int h)
 {
     struct cloth_scene *s = p;
-    s->w = w, s->h = h;
-    fit_view(s);
+    s->w = w, s->h = h, fit_view(s);
 }
 
 /* r: a whole cloth again. Sized to the canvas as it is now, unless the width or
@@ -236,27 +243,38 @@ static int cloth_steps_per_frame(void *p) { return (void)p, STEPS_PER_FRAME; }
 
 /* ---- the pointer ---------------------------------------------------------------- */
 
-/* Right button: the stroke's last TRAIL points, this step's piece included,
- * cut whatever crosses them now. */
+static void blade_add(struct cloth_scene *s, float px, float py)
+{
+    if (s->ntrail == TRAIL) {
+        memmove(s->trail, s->trail + 1, (TRAIL - 1) * sizeof *s->trail);
+        s->ntrail--;
+    }
+    const struct cloth *c = &s->c;
+    float x = view_wx(&s->view, px), y = view_wy(&s->view, py);
+    int i = cloth_nearest(c, x, y, ANCHOR_SPACINGS * c->prm.spacing);
+    s->trail[s->ntrail++] = i >= 0 ? (struct blade_point){i, x - c->x[i], y - c->y[i]}
+                                   : (struct blade_point){-1, x, y};
+}
+
+/*
+ * Right button: the stroke's last TRAIL points, this step's piece included,
+ * cut whatever crosses them. Each point moves with the cloth it was made on,
+ * so the cut stays one line through the cloth however the cloth moves while it
+ * is made (a fixed line would leave gaps where the cloth moved across it).
+ */
 static void scissors(struct cloth_scene *s, const struct pointer *ptr)
 {
     if (ptr->pressed || s->ntrail == 0) {
-        s->trail[0] = ptr->path[0], s->trail[1] = ptr->path[1];
-        s->ntrail = 1;
+        s->ntrail = 0;
+        blade_add(s, ptr->path[0], ptr->path[1]);
     }
-    for (int k = 1; k < ptr->npath; k++) {
-        if (s->ntrail == TRAIL) {
-            memmove(s->trail, s->trail + 2, (TRAIL - 1) * 2 * sizeof *s->trail);
-            s->ntrail--;
-        }
-        s->trail[2 * s->ntrail] = ptr->path[2 * k];
-        s->trail[2 * s->ntrail + 1] = ptr->path[2 * k + 1];
-        s->ntrail++;
-    }
+    for (int k = 1; k < ptr->npath; k++)
+        blade_add(s, ptr->path[2 * k], ptr->path[2 * k + 1]);
     float world[2 * TRAIL];
     for (int k = 0; k < s->ntrail; k++) {
-        world[2 * k] = view_wx(&s->view, s->trail[2 * k]);
-        world[2 * k + 1] = view_wy(&s->view, s->trail[2 * k + 1]);
+        const struct blade_point *b = &s->trail[k];
+        world[2 * k] = b->at >= 0 ? s->c.x[b->at] + b->dx : b->dx;
+        world[2 * k + 1] = b->at >= 0 ? s->c.y[b->at] + b->dy : b->dy;
     }
     cloth_cut_path(&s->c, world, s->ntrail);
     s->blade_x = ptr->x1, s->blade_y = ptr->y1;
@@ -297,7 +315,7 @@ static void mesh_nodes(struct cloth_scene *s)
         s->node = buf_xrealloc(s->node, n * sizeof *s->node);
         s->edges = buf_xrealloc(s->edges, n);
         s->uses = buf_xrealloc(s->uses, 4 * n);
-        s->tan = buf_xrealloc(s->tan, 4 * n * sizeof *s->tan);
+        s->tan = buf_xrealloc(s->tan, 8 * n * sizeof *s->tan); /* and smoothed */
         s->tri = buf_xrealloc(s->tri, 6 * n * sizeof *s->tri);
         s->node_cap = n;
     }
@@ -308,10 +326,7 @@ static void mesh_nodes(struct cloth_scene *s)
     cloth_edges(c, s->edges);
 }
 
-static bool alive(const struct cloth_scene *s, int i, int kind)
-{
-    return s->edges[i] >> kind & 1;
-}
+static bool alive(const struct cloth_scene *s, int i, int k) { return s->edges[i] >> k & 1; }
 
 /* Folds from compression: the slope vector (gx, gy) on the canvas at rest
  * position (u, v) (in spacings) for the tangents fu, fv (see shade_vertex). */
@@ -358,13 +373,14 @@ static void drape_slopes(const float fu[2], const float fv[2], float u, float v,
  * diagonals) those slopes are waved with the fibre's position in the cloth, so
  * they alternate into folds (fixed directions keep the phase continuous); a
  * gentle drape is added, and the resulting normal is lit by `light`. A shrunk
- * area (|det F| < 1) also looks more edge-on; a stretched one (largest
- * principal stretch > 1) gets sheen.
+ * area (|det F| < 1) also looks more edge-on, a stretched one (largest
+ * principal stretch > 1) gets sheen, and det F < 0 shows the back.
  */
 static void shade_vertex(struct cloth_scene *s, int i)
 {
     struct node *nd = &s->node[i];
-    const float fu[2] = {nd->f[0], nd->f[1]}, fv[2] = {nd->f[2], nd->f[3]};
+    const float *f = &s->tan[4 * (size_t)(s->c.n + i)]; /* smoothed; y up, the canvas's down */
+    const float fu[2] = {f[0], -f[1]}, fv[2] = {f[2], -f[3]};
     int w = s->c.prm.w;
     float u = (float)(i % w), v = (float)(i / w), gx = 0.0f, gy = 0.0f;
     float wave = fmaxf(FOLD_WAVE_M, FOLD_WAVE_PX / s->view.fit);
@@ -376,9 +392,10 @@ static void shade_vertex(struct cloth_scene *s, int i)
         gx *= k, gy *= k, g2 = SLOPE_MAX * SLOPE_MAX;
     }
     float dot = (-gx * light[0] - gy * light[1] + light[2]) / sqrtf(g2 + 1.0f);
-    float det = fabsf(fu[0] * fv[1] - fu[1] * fv[0]);
+    float det = fu[0] * fv[1] - fu[1] * fv[0]; /* < 0: turned over */
     float lum = AMBIENT + DIFFUSE * fmaxf(dot, 0.0f) / light[2];
-    nd->lum = lum * (1.0f - FORESHORTEN * (1.0f - fminf(det, 1.0f)));
+    nd->lum = lum * (1.0f - FORESHORTEN * (1.0f - fminf(fabsf(det), 1.0f)));
+    nd->back = clampf(0.5f - det / (2.0f * SIDE_BAND), 0.0f, 1.0f);
     float c11 = fu[0] * fu[0] + fu[1] * fu[1], c22 = fv[0] * fv[0] + fv[1] * fv[1];
     float c12 = fu[0] * fv[0] + fu[1] * fv[1], tr = 0.5f * (c11 + c22);
     float s1 = sqrtf(tr + sqrtf(fmaxf(tr * tr - (c11 * c22 - c12 * c12), 0.0f)));
@@ -399,23 +416,25 @@ static bool top_left(float ax, float ay, float bx, float by)
     return (ay == by && bx > ax) || by < ay;
 }
 
-/* The side's colour at brightness lum: from its shadow through its colour (at
- * lum 1) towards its highlight; sheen added on top. */
-static rgb_t fabric_colour(bool back, float lum, float sheen)
+/* The colour at brightness lum, from the side's shadow through its colour (at
+ * lum 1) towards its highlight, face and back mixed by `back`; sheen on top. */
+static rgb_t fabric_colour(float back, float lum, float sheen)
 {
-    const float(*tone)[3] = back ? back_tone : front_tone;
     int lo = lum < 1.0f ? 0 : 1;
     float t = clampf(lo == 0 ? lum : (lum - 1.0f) / HIGHLIGHT_LUM, 0.0f, 1.0f);
     float add = SHEEN * sheen, ch[3];
-    for (int k = 0; k < 3; k++)
-        ch[k] = clampf(tone[lo][k] + (tone[lo + 1][k] - tone[lo][k]) * t + add, 0.0f, 255.0f);
+    for (int k = 0; k < 3; k++) {
+        float f = front_tone[lo][k] + (front_tone[lo + 1][k] - front_tone[lo][k]) * t;
+        float b = back_tone[lo][k] + (back_tone[lo + 1][k] - back_tone[lo][k]) * t;
+        ch[k] = clampf(f + (b - f) * back + add, 0.0f, 255.0f);
+    }
     return RGB(ch[0], ch[1], ch[2]);
 }
 
 /* One fabric pixel at rest coordinates (u, v): with the weave (its share
  * 0..1) the threads along u and v = whole numbers catch the light, the gaps
  * between them are in shadow. */
-static rgb_t fabric_pixel(bool back, float lum, float sheen, float u, float v, float weave)
+static rgb_t fabric_pixel(float back, float lum, float sheen, float u, float v, float weave)
 {
     if (weave > 0.0f) {
         float fu = u - floorf(u), fv = v - floorf(v);
@@ -430,17 +449,17 @@ static rgb_t fabric_pixel(bool back, float lum, float sheen, float u, float v, f
 static float min3(float a, float b, float c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
 static float max3(float a, float b, float c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 
-/* Triangle t (three particles) filled with the shading interpolated across it:
- * the fabric's face if it keeps its rest winding, its back if it turned over. */
-static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *t, float weave)
+/* Triangle t (three particles), if it is turned over as `turned` says, filled
+ * with the shading interpolated across it (the side as its corners say). */
+static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *t, float weave,
+                            bool turned)
 {
     const struct node *a = &s->node[t[0]], *b = &s->node[t[1]], *c = &s->node[t[2]];
     float area = edge_fn(a->x, a->y, b->x, b->y, c->x, c->y);
-    if (!(fabsf(area) > 1e-9f) || !isfinite(area))
+    if (!(fabsf(area) > 1e-9f) || !isfinite(area) || (area < 0.0f) != turned)
         return;
-    bool back = area < 0.0f;
-    int w = s->c.prm.w, ta = t[0], tb = back ? t[2] : t[1], tc = back ? t[1] : t[2];
-    if (back) {
+    int w = s->c.prm.w, ta = t[0], tb = turned ? t[2] : t[1], tc = turned ? t[1] : t[2];
+    if (turned) {
         const struct node *x = b;
         b = c, c = x, area = -area;
     }
@@ -465,9 +484,9 @@ static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *
             float l0 = e0 * inv, l1 = e1 * inv, l2 = e2 * inv;
             float lum = l0 * a->lum + l1 * b->lum + l2 * c->lum;
             float sh = l0 * a->sheen + l1 * b->sheen + l2 * c->sheen;
+            float bk = l0 * a->back + l1 * b->back + l2 * c->back;
             float u = l0 * ua + l1 * ub + l2 * uc, v = l0 * va + l1 * vb + l2 * vc;
-            im->px[(size_t)y * (size_t)im->w + (size_t)x] =
-                fabric_pixel(back, lum, sh, u, v, weave);
+            im->px[(size_t)y * (size_t)im->w + (size_t)x] = fabric_pixel(bk, lum, sh, u, v, weave);
         }
 }
 
@@ -477,7 +496,7 @@ static void hems(struct cloth_scene *s, struct image *im)
 {
     int w = s->c.prm.w;
     const int from[EDGE_KINDS] = {0, 0, 0, 1}, to[EDGE_KINDS] = {1, w, w + 1, w};
-    rgb_t hem = fabric_colour(false, 0.3f, 0.0f);
+    rgb_t hem = fabric_colour(0.0f, 0.3f, 0.0f);
     for (int i = 0; i < s->c.n; i++)
         for (int k = 0; k < EDGE_KINDS; k++) {
             int u = s->uses[4 * i + k];
@@ -488,42 +507,19 @@ static void hems(struct cloth_scene *s, struct image *im)
         }
 }
 
-/* The tangents (cloth_tangents, y up) onto the canvas (y down), each averaged
- * with its intact neighbours' along the row and the column: the solver's small
- * ripples would otherwise speckle the folds. */
-static void smooth_tangents(struct cloth_scene *s)
-{
-    int w = s->c.prm.w;
-    const float *t = s->tan;
-    for (int i = 0; i < s->c.n; i++) {
-        float sum[4] = {2 * t[4 * i], 2 * t[4 * i + 1], 2 * t[4 * i + 2], 2 * t[4 * i + 3]};
-        float n = 2.0f;
-        const int nb[4] = {i + 1, i - 1, i + w, i - w};
-        const bool ok[4] = {alive(s, i, E_H), i % w > 0 && alive(s, i - 1, E_H),
-                            alive(s, i, E_V), i >= w && alive(s, i - w, E_V)};
-        for (int k = 0; k < 4; k++)
-            if (ok[k]) {
-                for (int q = 0; q < 4; q++)
-                    sum[q] += t[4 * nb[k] + q];
-                n += 1.0f;
-            }
-        float *f = s->node[i].f;
-        f[0] = sum[0] / n, f[1] = -sum[1] / n, f[2] = sum[2] / n, f[3] = -sum[3] / n;
-    }
-}
-
 static void draw_fabric(struct cloth_scene *s, struct image *im)
 {
     const struct cloth *c = &s->c;
-    cloth_tangents(c, s->edges, s->tan);
-    smooth_tangents(s);
+    cloth_tangents(c, s->edges, s->tan, s->tan + 4 * (size_t)c->n);
     for (int i = 0; i < c->n; i++)
         shade_vertex(s, i);
     float px = c->prm.spacing * s->view.zoom;
     float weave = clampf((px - WEAVE_PX0) / (WEAVE_PX1 - WEAVE_PX0), 0.0f, 1.0f);
+    /* What turned over lies on top (a lifted hem folds towards us). */
     int nt = cloth_triangles(c, s->edges, s->tri, s->uses);
-    for (int t = 0; t < nt; t++)
-        fabric_triangle(s, im, &s->tri[3 * t], weave);
+    for (int turned = 0; turned < 2; turned++)
+        for (int t = 0; t < nt; t++)
+            fabric_triangle(s, im, &s->tri[3 * t], weave, turned);
     hems(s, im);
 }
 
@@ -611,10 +607,9 @@ static void cloth_zoom(void *p, float x, float y, int clicks)
 static bool cloth_key(void *p, int key)
 {
     struct cloth_scene *s = p;
-    if (key != 't')
-        return false;
-    s->c.prm.tearing = !s->c.prm.tearing;
-    return true;
+    if (key == 't')
+        s->c.prm.tearing = !s->c.prm.tearing;
+    return key == 't';
 }
 
 static void cloth_hud(void *p, char *out, size_t n)

@@ -507,7 +507,31 @@ static bool tangent(const struct cloth *c, const unsigned char *edges, int i, in
     return true;
 }
 
-void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t)
+/* smooth[i]: t at i averaged with t at its intact neighbours along the row and
+ * the column, i's own twice. */
+static void smooth_tangents(const struct cloth *c, const unsigned char *edges, const float *t,
+                            float *smooth)
+{
+    int w = c->prm.w;
+    for (int i = 0; i < c->n; i++) {
+        const int nb[4] = {i + 1, i - 1, i + w, i - w};
+        const bool ok[4] = {edges[i] & CLOTH_RIGHT, i % w > 0 && (edges[i - 1] & CLOTH_RIGHT),
+                            edges[i] & CLOTH_DOWN, i >= w && (edges[i - w] & CLOTH_DOWN)};
+        float *o = &smooth[4 * i], n = 2.0f;
+        for (int q = 0; q < 4; q++)
+            o[q] = 2.0f * t[4 * i + q];
+        for (int k = 0; k < 4; k++)
+            if (ok[k]) {
+                for (int q = 0; q < 4; q++)
+                    o[q] += t[4 * nb[k] + q];
+                n += 1.0f;
+            }
+        for (int q = 0; q < 4; q++)
+            o[q] /= n;
+    }
+}
+
+void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t, float *smooth)
 {
     int w = c->prm.w;
     for (int i = 0; i < c->n; i++) {
@@ -521,6 +545,8 @@ void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t)
         else if (!hu)
             u[0] = -v[1], u[1] = v[0];
     }
+    if (smooth)
+        smooth_tangents(c, edges, t, smooth);
 }
 
 /* The triangles a cell may be drawn as: corners 0 = (i,j), 1 = (i,j+1),
