@@ -16,13 +16,14 @@
  * gathers its own sums and nothing is scattered. A group's lists are stored
  * slot-major (entry k of all its lanes side by side, see pbf_part), which turns
  * every per-particle sum into lane-wise vector arithmetic: lane l adds its
- * neighbours' terms in its list order, the same order whatever the machine. A
- * pass first gathers a group's distance vectors, then evaluates the kernel over
- * them in one vectorized loop (kernel_many), then sums. The lambda pass leaves
- * W_ij and grad W_ij in the part's caches for the correction pass of the same
- * iteration (positions do not move in between); corrections are Jacobi (from
- * the positions the iteration started with) and land in x at once, as no pass
- * between reads x. Nothing here allocates once the lists have reached their size.
+ * neighbours' terms in its list order, the same order whatever the machine.
+ * The lambda pass gathers a group's distance vectors, evaluates the kernel and
+ * sums in one loop (water_sums), leaving W_ij and grad W_ij in the part's
+ * caches for the correction pass of the same iteration (positions do not move
+ * in between); corrections are Jacobi (from the positions the iteration
+ * started with) and land in x at once, as no pass between reads x. The
+ * viscosity pass gathers first and then runs the kernel over the flat caches
+ * (kernel_many). Nothing here allocates once the lists have reached their size.
  */
 #include "pbf_internal.h"
 #include "pool.h"
@@ -58,7 +59,7 @@
 #define HAVE_WIDE 1
 #define BODY static inline __attribute__((always_inline))
 #define TWO_WAYS(f, params, args)                                                        \
-    __attribute__((target("avx2"))) NOINLINE static void f##_wide params     \
+    __attribute__((target("avx2"))) NOINLINE static void f##_wide params                  \
     {                                                                                    \
         f##_body args;                                                                   \
     }                                                                                    \
