@@ -43,6 +43,8 @@
 /* Grid budget: at most this many cells per point, and never less than the floor. */
 #define NSEARCH_CELLS_PER_POINT 4.0
 #define NSEARCH_MIN_CELL_BUDGET 65536.0
+/* Candidates a query tests at a time (match_run). */
+#define NSEARCH_CHUNK 64
 /* Growth factor of the neighbour list when it fills up. */
 #define NSEARCH_GROWTH 2
 
@@ -221,25 +223,41 @@ int nsearch_candidates(const struct nsearch *ns, int i)
     return candidates;
 }
 
-int nsearch_query(const struct nsearch *ns, int i, int *out)
+/* The matches among sorted positions [k0, k1) (self: the query's own place),
+ * appended to out; returns how many. In chunks: first the criterion for every
+ * candidate (a loop over contiguous coordinates, vectorized), then a
+ * branch-free compaction (always write, advance on a match: out has room for
+ * every candidate). */
+static int match_run(const float *restrict sx, const float *restrict sy,
+                     const int *restrict sorted, int k0, int k1, float xi, float yi,
+                     float radius2, int self, int *restrict out)
 {
-    const int *restrict cs = ns->cell_start, *restrict sorted = ns->sorted;
-    const float *restrict sx = ns->sx, *restrict sy = ns->sy;
-    const float radius2 = ns->radius * ns->radius;
-    const struct block b = block_of(ns, i);
-    const float xi = sx[ns->rank[i]], yi = sy[ns->rank[i]];
     int len = 0;
-    for (int row = b.y0; row <= b.y1; row++) {
-        const int end = cs[row * ns->gw + b.x1 + 1];
-        for (int k = cs[row * ns->gw + b.x0]; k < end; k++) {
-            /* Branch-free compaction: always write, advance on a match (out has
-             * room for every candidate). */
-            const int j = sorted[k];
+    for (int c0 = k0; c0 < k1; c0 += NSEARCH_CHUNK) {
+        const int c1 = c0 + NSEARCH_CHUNK < k1 ? c0 + NSEARCH_CHUNK : k1;
+        int ok[NSEARCH_CHUNK];
+        for (int k = c0; k < c1; k++) {
             const float dx = xi - sx[k], dy = yi - sy[k];
-            out[len] = j;
-            len += (j != i) & (dx * dx + dy * dy - radius2 < NSEARCH_SLACK);
+            ok[k - c0] = (k != self) & (dx * dx + dy * dy - radius2 < NSEARCH_SLACK);
+        }
+        for (int k = c0; k < c1; k++) {
+            out[len] = sorted[k];
+            len += ok[k - c0];
         }
     }
+    return len;
+}
+
+int nsearch_query(const struct nsearch *ns, int i, int *out)
+{
+    const int *cs = ns->cell_start;
+    const struct block b = block_of(ns, i);
+    const int self = ns->rank[i];
+    const float xi = ns->sx[self], yi = ns->sy[self], radius2 = ns->radius * ns->radius;
+    int len = 0;
+    for (int row = b.y0; row <= b.y1; row++)
+        len += match_run(ns->sx, ns->sy, ns->sorted, cs[row * ns->gw + b.x0],
+                         cs[row * ns->gw + b.x1 + 1], xi, yi, radius2, self, out + len);
     return len;
 }
 
