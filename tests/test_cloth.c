@@ -1,12 +1,10 @@
 /*
- * test_cloth.c — the PBD cloth (src/sim/cloth.c).
- *
- * Covers the seed's setup (positions, constraint order, pins), one projection
- * against hand-computed shares, agreement of the packed solver with a plain
- * in-order Gauss-Seidel sweep built from cloth_project, the seed page's own
- * numbers, pins, iteration dependence, XPBD, tearing, the scissors (cloth_cut)
- * and determinism. The pointer, statistics, extremes and the scene are in
- * test_cloth_scene.c.
+ * test_cloth.c — the PBD cloth (src/sim/cloth.c): the seed's setup, one
+ * projection against hand-computed shares, the packed solver against a plain
+ * in-order Gauss-Seidel sweep of cloth_project (on threads too), the seed
+ * page's own numbers, iteration dependence, XPBD, tearing, the scissors
+ * (cloth_cut) and the surface for drawing. The pointer, statistics, extremes
+ * and the scene are in test_cloth_scene.c.
  */
 #include "cloth.h"
 #include "pool.h"
@@ -312,8 +310,7 @@ TEST(cloth_threads_change_nothing)
     for (int variant = 0; variant < 2; variant++) {
         struct cloth_params p = seed_params(23, 17, 4);
         p.tearing = true, p.tear_strain = 0.3f;
-        if (variant == 1)
-            p.compliance = 1e-5f, p.substeps = 2, p.iterations = 3;
+        p.compliance = variant ? 1e-5f : 0.0f, p.substeps = 1 + variant, p.iterations = 2 + variant;
         struct cloth c[4];
         struct pool *pools[4] = {NULL, pool_create(2), pool_create(3), pool_create(4)};
         int diff = 0, g = 7 * 23 + 11;
@@ -566,13 +563,11 @@ TEST(cloth_cut_by_hand)
         float cut[4];
         int left, pairs[6][2];
     } cases[] = {
-        /* down the middle: both rows and both diagonals go, the columns stay */
-        {2, 2, {0.5f, 0.5f, 0.5f, -1.5f}, 2, {{0, 2}, {1, 3}}},
-        /* from the left to (0.25,-0.25): across column 0-2, ending on the
-         * diagonal 0-3 (touching counts); the other diagonal out of reach */
+        {2, 2, {0.5f, 0.5f, 0.5f, -1.5f}, 2, {{0, 2}, {1, 3}}}, /* down the middle */
+        /* to (0.25,-0.25): across 0-2, ending on 0-3 (touching counts) */
         {2, 2, {-1.0f, -0.25f, 0.25f, -0.25f}, 4, {{0, 1}, {2, 3}, {1, 3}, {1, 2}}},
         /* nothing there, and a NaN: no change */
-        {2, 2, {5.0f, 5.0f, 6.0f, 6.0f}, 6, {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {0, 3}, {1, 2}}},
+        {2, 2, {5, 5, 6, 6}, 6, {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {0, 3}, {1, 2}}},
         {2, 2, {NAN, 0.0f, 0.5f, -0.5f}, 6, {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {0, 3}, {1, 2}}},
         /* ending on particle 1 takes both its links; a point on a link that one */
         {3, 1, {1.0f, 1.0f, 1.0f, 0.0f}, 0, {{0}}},
@@ -586,9 +581,7 @@ TEST(cloth_cut_by_hand)
         int before = c.nc, left = cases[t].left;
         const float *q = cases[t].cut;
         CHECK_INT(cloth_cut(&c, q[0], q[1], q[2], q[3]), before - left);
-        CHECK_INT(c.nc, left);
-        CHECK_INT(c.cut, before - left);
-        CHECK_INT(c.torn, 0);
+        CHECK(c.nc == left && c.cut == before - left && c.torn == 0);
         for (int k = 0; k < left && k < c.nc; k++)
             CHECK_MSG(c.c1[k] == cases[t].pairs[k][0] && c.c2[k] == cases[t].pairs[k][1],
                       "case %zu: constraint %d is %d-%d", t, k, c.c1[k], c.c2[k]);
@@ -596,9 +589,38 @@ TEST(cloth_cut_by_hand)
     }
 }
 
-/* Independent of the solver's test: where a + t (b - a) = p + s (q - p), in
- * long double. 1 crossing, 0 not, -1 too close to call (near an end or
- * parallel). */
+TEST(cloth_surface_for_drawing)
+{
+    /* A 2x2 cloth, spacing 1: its edges and tangents, its two triangles over
+     * the diagonal 0-3 (hem 1, diagonal 2), then, that diagonal cut, the two
+     * over the other, then, the top edge cut too, the one left. */
+    struct cloth_params p = seed_params(2, 2, 1);
+    p.spacing = 1.0f;
+    struct cloth c;
+    unsigned char e[4], uses[16];
+    int tri[6];
+    float t[16];
+    CHECK_INT(cloth_init(&c, &p), 0);
+    cloth_edges(&c, e);
+    cloth_tangents(&c, e, t, NULL);
+    CHECK(e[0] == 15 && e[1] == CLOTH_DOWN && e[2] == CLOTH_RIGHT && e[3] == 0);
+    CHECK(t[12] == 1 && t[13] == 0 && t[14] == 0 && t[15] == -1);
+    const float cuts[3][4] = {{0}, {0.1f, -0.3f, 0.3f, -0.1f}, {0.5f, 0.1f, 0.5f, -0.1f}};
+    const int want[3][4] = {{0, 1, 3, 2}, {0, 1, 2, 2}, {1, 3, 2, 1}}; /* tri[0..2], count */
+    for (int k = 0; k < 3; k++) {
+        if (k > 0)
+            CHECK_INT(cloth_cut(&c, cuts[k][0], cuts[k][1], cuts[k][2], cuts[k][3]), 1);
+        cloth_edges(&c, e);
+        CHECK_INT(cloth_triangles(&c, e, tri, uses), want[k][3]);
+        CHECK(tri[0] == want[k][0] && tri[1] == want[k][1] && tri[2] == want[k][2]);
+    }
+    /* Its edges 1-2, 1-3 and 2-3 border it; 0-2, intact, borders nothing now. */
+    CHECK(uses[3] == 1 && uses[5] == 1 && uses[8] == 1 && uses[1] == 0 && (e[0] & CLOTH_DOWN));
+    cloth_free(&c);
+}
+
+/* Not the solver's test: where a + t (b - a) = p + s (q - p), in long double.
+ * 1 crossing, 0 not, -1 too close to call (near an end, or parallel). */
 static int crosses(const float *a, const float *b, const float *p, const float *q)
 {
     long double rx = (long double)b[0] - a[0], ry = (long double)b[1] - a[1];
@@ -615,37 +637,27 @@ static int crosses(const float *a, const float *b, const float *p, const float *
     return t >= 0 && t <= 1 && s >= 0 && s <= 1;
 }
 
-/* A 17x13 cloth pulled out of shape (tearing on in variant 1, which also uses
- * XPBD with substeps), identical in a and b. */
-static void pulled_twins(struct cloth *a, struct cloth *b, int variant)
-{
-    struct cloth_params p = seed_params(17, 13, 2);
-    if (variant == 1)
-        p.tearing = true, p.tear_strain = 0.4f, p.compliance = 1e-6f, p.substeps = 2;
-    struct cloth *cs[2] = {a, b};
-    for (int r = 0; r < 2; r++) {
-        struct cloth *c = cs[r];
-        CHECK_INT(cloth_init(c, &p), 0);
-        int g = 12 * 17 + 4;
-        cloth_grab(c, g, c->x[g], c->y[g]);
-        for (int s = 0; s < 150; s++) {
-            cloth_move_grab(c, c->x[g] + 0.02f, c->y[g] + 0.015f);
-            cloth_step(c);
-        }
-        cloth_release(c, false, 0.0f, 0.0f);
-        c->prm.tearing = false; /* the reference sweep does not tear */
-    }
-}
-
 TEST(cloth_cut_removes_exactly_what_it_crosses)
 {
     struct rng rng = {.s = 7};
     int tried = 0, removed = 0;
     for (int variant = 0; variant < 2; variant++) {
-        struct cloth a, b;
-        pulled_twins(&a, &b, variant);
+        /* Twins of a 17x13 cloth pulled out of shape (variant 1: tearing, XPBD). */
+        struct cloth_params prm = seed_params(17, 13, 2);
         if (variant == 1)
-            CHECK(a.torn > 0);
+            prm.tearing = true, prm.tear_strain = 0.4f, prm.compliance = 1e-6f, prm.substeps = 2;
+        struct cloth a, b, *cs[2] = {&a, &b};
+        for (int r = 0, g = 12 * 17 + 4; r < 2; r++) {
+            CHECK_INT(cloth_init(cs[r], &prm), 0);
+            cloth_grab(cs[r], g, cs[r]->x[g], cs[r]->y[g]);
+            for (int s = 0; s < 150; s++) {
+                cloth_move_grab(cs[r], cs[r]->x[g] + 0.02f, cs[r]->y[g] + 0.015f);
+                cloth_step(cs[r]);
+            }
+            cloth_release(cs[r], false, 0.0f, 0.0f);
+            cs[r]->prm.tearing = false; /* the reference sweep does not tear */
+        }
+        CHECK(variant == 0 || a.torn > 0);
         int removed_before = removed;
         for (int cut = 0; cut < 12; cut++) {
             float p[2] = {-0.5f + 4.2f * rng_float(&rng), 0.3f - 3.2f * rng_float(&rng)};
@@ -682,8 +694,7 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
             diff += count_differences(&a, &b);
         }
         CHECK_MSG(diff == 0, "variant %d: %d particle-steps differ after the cuts", variant, diff);
-        cloth_free(&a);
-        cloth_free(&b);
+        cloth_free(&a), cloth_free(&b);
     }
     CHECK_MSG(tried >= 16 && removed > 50, "%d cuts tried, %d constraints removed", tried, removed);
 }
