@@ -77,6 +77,7 @@ struct app {
         float x, y;
         struct path path; /* where it went since the last step, ending at (x,y) */
         bool down, pressed, scene_down, has;
+        bool held;        /* down at some time since the last step */
         int button;
         double last_real; /* app time of the last real pointer event */
     } ptr;

@@ -136,7 +136,7 @@ static void pointer_set(struct app *a, float x, float y, bool down, int button)
     }
     a->ptr.down = down;
     if (down)
-        a->ptr.button = button;
+        a->ptr.button = button, a->ptr.held = true;
 }
 
 static float cell_x(int col) { return (float)col + 0.5f; }
@@ -433,7 +433,10 @@ static double run_steps(struct app *a, double dt, int n, double (*clock)(void), 
         return 0.0;
     const struct scene_ops *s = app_scene(a);
     void *st = a->st[a->cur];
-    bool want = a->ptr.down || a->ptr.pressed;
+    /* Held at any time since the last step: a drag whose release came within
+     * this frame still moves the scene along all of its path; the release is
+     * the next frame's. */
+    bool want = a->ptr.down || a->ptr.pressed || a->ptr.held;
     struct pointer p = {0};
     float piece[2 * PATH_POINTS];
     const struct path *path = &a->ptr.path;
@@ -468,6 +471,7 @@ static double run_steps(struct app *a, double dt, int n, double (*clock)(void), 
     a->steps[a->cur] += n;
     path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
     a->ptr.pressed = false;
+    a->ptr.held = a->ptr.down;
     return wall;
 }
 
