@@ -56,9 +56,11 @@ static const char usage[] =
     "keys: 1 2 3 / Tab scenes, Space pause, . step, r restart, p parameters\n"
     "      (Up/Down select, Left/Right or -/+ change), m keyboard pointer\n"
     "      (arrows move, Space/Enter hold the button), ? help, q / Esc quit;\n"
-    "      dye: c clear, b burst; cloth: t tearing\n"
-    "mouse: left drag pushes dye / grabs water / pulls cloth; right drag: dye\n"
-    "      swirls the other way, pbf pushes water; the wheel zooms (pbf, cloth)\n";
+    "      R defaults, Ctrl-L repaint; dye: c clear, b burst; pbf: w pour water;\n"
+    "      cloth: t tearing\n"
+    "mouse: left drag pushes dye / grabs a handful of water / pulls cloth; right\n"
+    "      drag: dye swirls the other way, pbf pushes water, cloth is cut; the\n"
+    "      wheel zooms (pbf, cloth)\n";
 
 /* Writes s to stderr with control characters (C0, DEL, C1 and bytes that are
  * not UTF-8) shown as \xNN: what the user typed is echoed, never obeyed. */
