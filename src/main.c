@@ -245,10 +245,17 @@ static void option(struct cli *c, int opt, const char *arg)
 
 static void parse_args(struct cli *c, int argc, char **argv)
 {
-    /* swirl has no short options: anything like one is named as typed. */
-    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    /* swirl has no short options: anything like one is named as typed (but
+     * not the value of an option that takes one: --seed -1). */
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (argv[i][0] == '-' && argv[i][1] && argv[i][1] != '-')
             die("unknown option '%s' (see --help)", argv[i]);
+        for (const struct option *o = options; o->name && argv[i][0] == '-'; o++)
+            if (o->has_arg == required_argument && strcmp(argv[i] + 2, o->name) == 0) {
+                i++;
+                break;
+            }
+    }
     opterr = 0;
     int opt;
     while ((opt = getopt_long(argc, argv, ":", options, NULL)) != -1) {

@@ -155,6 +155,13 @@ TEST_E2E(cli_refuses_what_it_would_ignore)
     check_refused("--bench --scene pbf", "--bench takes no other options");
     check_refused("--version junk", "takes no other options");
     check_refused("-\xc3\xa9", "unknown option '-\xc3\xa9'");
+    /* Numbers: each option names itself and its range. */
+    check_refused("--seed -1", "--seed wants a whole number from 0");
+    check_refused("--headless --seconds -1 --record /tmp/x.cast", "--seconds wants a number");
+    check_refused("--fps 1e9", "--fps wants a whole number from 1 to 240");
+    check_refused("--headless --size 0x0 --steps 1", "--size: 0x0 is out of range");
+    check_refused("--threads 0", "--threads wants a whole number from 1 to 64");
+    check_refused("--threads two", "--threads wants");
 }
 
 TEST_E2E(cli_errors_echo_control_characters_escaped)
