@@ -434,8 +434,10 @@ static void draw_spray(struct pbf_scene *s, struct image *im)
     const float rad = sim->prm.radius * v->zoom;
     for (int i = 0; i < sim->nfluid; i++) {
         const float cx = view_px(v, sim->x[i]), cy = view_py(v, sim->y[i]);
-        const int x = (int)floorf(cx), y = (int)floorf(cy);
-        if (!(x >= 0 && y >= 0 && x < im->w && y < im->h) || wet_at(s, im->w, x, y))
+        if (!(cx >= 0.0f && cy >= 0.0f && cx < (float)im->w && cy < (float)im->h))
+            continue; /* off the canvas (or not a number) */
+        const int x = (int)cx, y = (int)cy;
+        if (wet_at(s, im->w, x, y))
             continue;
         const float sp = hypotf(sim->vx[i], sim->vy[i]);
         const rgb_t c = rgb_mix(SPRAY, FOAM, smooth01(0.5f, FOAM_FULL, sp));
@@ -516,10 +518,12 @@ static void pbf_draw(void *p, struct image *im)
     image_fill(im, BACKGROUND);
     const struct pbf *sim = &s->sim;
     const float r = sim->prm.radius;
-    s->in_x0 = (int)floorf(view_px(&s->view, sim->xmin + r));
-    s->in_x1 = (int)ceilf(view_px(&s->view, sim->xmax - r));
-    s->in_y0 = (int)floorf(view_py(&s->view, sim->ymax - r));
-    s->in_y1 = (int)ceilf(view_py(&s->view, sim->ymin + r));
+    /* Clamped before the conversion: zoomed in, the walls may be far off. */
+    const float wf = (float)im->w + 2.0f, hf = (float)im->h + 2.0f;
+    s->in_x0 = (int)clampf(floorf(view_px(&s->view, sim->xmin + r)), -2.0f, wf);
+    s->in_x1 = (int)clampf(ceilf(view_px(&s->view, sim->xmax - r)), -2.0f, wf);
+    s->in_y0 = (int)clampf(floorf(view_py(&s->view, sim->ymax - r)), -2.0f, hf);
+    s->in_y1 = (int)clampf(ceilf(view_py(&s->view, sim->ymin + r)), -2.0f, hf);
     splat_water(s, im->w, im->h);
     shade_water(s, im);
     draw_spray(s, im);
