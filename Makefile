@@ -170,7 +170,7 @@ shots: swirl
 	./tests/shots.sh
 
 demo: swirl
-	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast
+	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast --overwrite
 
 install: swirl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

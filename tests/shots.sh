@@ -46,6 +46,6 @@ shot() {
     wait $xt 2>/dev/null || true
 }
 shot dye 0.5 "--scene dye" 8 20 92 8
-shot pbf 2.5 "--scene pbf" 30 26 70 8
+shot pbf 4.5 "--scene pbf" 30 26 70 8
 shot cloth 1 "--scene cloth" 50 17 75 24
 ls -l "$out"
