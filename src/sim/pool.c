@@ -9,8 +9,8 @@
  * so the caller may overwrite them for the next job as soon as `done` reaches
  * nparts: no worker has to check in, and one that slept through a whole job
  * costs nothing. Between jobs a worker spins a little (a step's passes come
- * back to back), yields a little, then sleeps on `wake`; the caller, once
- * nothing is left to claim, does the same for the last parts on `finished`. Every
+ * back to back), then sleeps on `wake`; the caller, once nothing is left to
+ * claim, does the same for the last parts on `finished`. Every
  * sleep is guarded the same way: the sleeper raises a flag under the mutex and
  * then looks again (sequentially consistent), the other side changes the
  * state and then looks at the flag, so one of them always sees the other.
@@ -20,7 +20,6 @@
 #include "pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -34,12 +33,12 @@
 #endif
 
 /* Before it sleeps, a thread that waits spins (a pause is about 40 ns on the
- * Xeons we measured: some 40 us), then offers its core to whoever else wants it
- * (sched_yield: if this thread's partner was preempted, it runs now instead of
- * after a time slice) a few times. A step's passes follow each other within
+ * Xeons we measured: some 100 us). A step's passes follow each other within
  * microseconds; frames are tens of milliseconds apart, so between frames every
- * worker sleeps. */
-enum { SPINS = 1000, YIELDS = 20 };
+ * worker sleeps. No sched_yield: on a core shared with a CPU-bound process it
+ * hands that process a whole time slice, where a thread asleep on a futex is
+ * woken, and runs, as soon as there is work. */
+enum { SPINS = 2500 };
 
 typedef void (*pool_fn)(void *arg, int part, int nparts);
 
@@ -60,15 +59,6 @@ struct pool {
     void *arg;
     int nparts;
 };
-
-/* The spin-th wait of a thread with nothing to do yet. */
-static void pause_or_yield(int spin)
-{
-    if (spin < SPINS)
-        cpu_relax();
-    else
-        sched_yield();
-}
 
 static uint32_t left(uint64_t s) { return (uint32_t)(s & 0xffffffffu); }
 
@@ -109,8 +99,8 @@ static void *worker(void *v)
 {
     struct pool *p = v;
     for (;;) {
-        for (int spin = 0; spin < SPINS + YIELDS && !has_work(p); spin++)
-            pause_or_yield(spin);
+        for (int spin = 0; spin < SPINS && !has_work(p); spin++)
+            cpu_relax();
         if (!has_work(p)) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
@@ -201,10 +191,10 @@ int pool_threads(const struct pool *p) { return p ? p->threads : 1; }
 /* Waits until every part of the current job (n of them) is done. */
 static void wait_done(struct pool *p, int n)
 {
-    for (int spin = 0; spin < SPINS + YIELDS; spin++) {
+    for (int spin = 0; spin < SPINS; spin++) {
         if (atomic_load(&p->done) == n)
             return;
-        pause_or_yield(spin);
+        cpu_relax();
     }
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->caller_waits, true);
