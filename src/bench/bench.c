@@ -20,6 +20,7 @@
 #include "frame.h"
 #include "headless.h"
 #include "pbf.h"
+#include "pool.h"
 #include "scene.h"
 
 #include <math.h>
@@ -30,6 +31,9 @@
 #include <unistd.h>
 
 #define REPEATS 3 /* timed runs of each case, interleaved; the best one counts */
+
+/* The solvers' threads for the case being timed: NULL (one) or a pool of two. */
+static struct pool *bench_pool;
 
 /* ---- Stam's reference solver (GDC 2003), as the paper writes it ---------- */
 
@@ -160,12 +164,14 @@ static void bench_files(struct bench_files *f)
     snprintf(f->node, sizeof f->node, "%s", node && node[0] == '/' ? node : "/usr/bin/node");
 }
 
-static double seed_js(const char *seed_file, const char *kind, int steps)
+static double seed_js(const char *seed_file, const char *kind, int steps, int warm, int block)
 {
     struct bench_files f;
     bench_files(&f);
     const char *script = f.script;
-    char path[1100], nsteps[16], line[512];
+    char path[1100], nsteps[16], nwarm[16], nblock[16], line[512];
+    snprintf(nwarm, sizeof nwarm, "%d", warm);
+    snprintf(nblock, sizeof nblock, "%d", block);
     snprintf(path, sizeof path, "%s/%s", f.seeds, seed_file);
     snprintf(nsteps, sizeof nsteps, "%d", steps);
     if (access(path, R_OK) != 0) {
@@ -189,7 +195,7 @@ static double seed_js(const char *seed_file, const char *kind, int steps)
         dup2(fd[1], STDOUT_FILENO);
         close(fd[0]);
         close(fd[1]);
-        execl(f.node, "node", script, path, kind, nsteps, (char *)NULL);
+        execl(f.node, "node", script, path, kind, nsteps, nwarm, nblock, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
@@ -230,6 +236,7 @@ static double dye_ms(int n, int steps, float *worst)
     fluid_params_default(&p);
     struct fluid f;
     fluid_init(&f, &p, n, n, n, n);
+    fluid_set_pool(&f, bench_pool);
     for (int k = 0; k < 10; k++) {
         splat_stir(&f, k);
         fluid_step(&f);
@@ -277,8 +284,17 @@ static void bench_dye(void)
         ours = fmin(ours, dye_ms(n, steps, &worst));
         ref = fmin(ref, stam_ms(n, steps / 3));
     }
-    printf("  step at 150x150, RGB dye: %.2f ms; Stam's reference step %.2f ms; ratio 1/%.1f "
-           "(target at least 1/6)\n", ours, ref, ref / ours);
+    printf("  step at 150x150, RGB dye, one thread: %.2f ms; Stam's reference step %.2f ms; "
+           "ratio 1/%.1f\n", ours, ref, ref / ours);
+    struct pool *two = pool_create(2);
+    bench_pool = two;
+    double ours2 = 1e9;
+    for (int r = 0; r < REPEATS; r++)
+        ours2 = fmin(ours2, dye_ms(n, steps, &worst));
+    bench_pool = NULL;
+    pool_destroy(two);
+    printf("  ... on two threads: %.2f ms; ratio 1/%.1f (target at least 1/15)\n", ours2,
+           ref / ours2);
     printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-2; "
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, REPEATS * steps);
 }
@@ -379,6 +395,7 @@ static double pbf_ms(int bw, int bh, int warm, int steps, int iter, double *avg_
     struct pbf s;
     if (pbf_init(&s, &p, bw, bh, 3 * bw, 3 * bh) != 0)
         return -1;
+    pbf_set_pool(&s, bench_pool);
     for (int k = 0; k < warm; k++)
         pbf_step(&s);
     long iters = 0;
@@ -394,6 +411,28 @@ static double pbf_ms(int bw, int bh, int warm, int steps, int iter, double *avg_
     return ms;
 }
 
+/* The best of REPEATS runs of fn on one thread and on two (interleaved). */
+static void one_and_two(double (*fn)(void *), void *arg, struct pool *two, double *t1, double *t2)
+{
+    *t1 = *t2 = 1e9;
+    for (int r = 0; r < REPEATS; r++) {
+        bench_pool = NULL;
+        *t1 = fmin(*t1, fn(arg));
+        bench_pool = two;
+        *t2 = fmin(*t2, fn(arg));
+    }
+    bench_pool = NULL;
+}
+
+struct pbf_case {
+    int block, warm, steps, iter;
+};
+static double pbf_case_ms(void *arg)
+{
+    const struct pbf_case *c = arg;
+    return pbf_ms(c->block, c->block, c->warm, c->steps, c->iter, NULL);
+}
+
 static void bench_pbf(void)
 {
     printf("pbf (Position Based Fluids)\n");
@@ -401,11 +440,28 @@ static void bench_pbf(void)
     double ours = 1e9;
     for (int r = 0; r < REPEATS; r++)
         ours = fmin(ours, pbf_ms(30, 30, 0, 400, 0, &it));
-    double js = seed_js("000_378ebccb4b3571bb.txt", "pbf", 400);
-    printf("  seed preset (900 particles), first 400 steps: %.3f ms per step (%.1f iterations)",
-           ours, it);
+    double js = seed_js("000_378ebccb4b3571bb.txt", "pbf", 400, 40, 30);
+    printf("  seed preset (900 particles), first 400 steps, one thread: %.3f ms per step (%.1f "
+           "iterations)", ours, it);
     if (js > 0)
         printf("; the seed's JavaScript under node %.3f ms: %.1fx faster (target >= 15x)", js, js / ours);
+    printf("\n");
+    struct pool *two = pool_create(2);
+    /* 10,000 particles at a fixed 10 iterations a step: the threads' figure. */
+    struct pbf_case fixed = {100, 50, 50, 10};
+    double t1, t2;
+    one_and_two(pbf_case_ms, &fixed, two, &t1, &t2);
+    printf("  10,000 particles, 10 iterations a step: %.2f ms on one thread, %.2f ms on two "
+           "(%.2fx; targets <= 5 ms on two, >= 1.6x)\n", t1, t2, t1 / t2);
+    /* The seed's own setup at a 100x100 block against its JavaScript there. */
+    struct pbf_case seed = {100, 20, 20, 0};
+    one_and_two(pbf_case_ms, &seed, two, &t1, &t2);
+    double js100 = seed_js("000_378ebccb4b3571bb.txt", "pbf", 20, 20, 100);
+    printf("  the seed's setup at a 100x100 block (its stopping rule), steps 20-40: %.2f ms on "
+           "one thread, %.2f on two", t1, t2);
+    if (js100 > 0)
+        printf("; its JavaScript %.1f ms: %.0fx / %.0fx faster (target >= 60x)", js100,
+               js100 / t1, js100 / t2);
     printf("\n");
     /* Growth of the cost of the same work: a fixed 10 iterations a step. */
     double small = 1e9, big = 1e9;
@@ -415,20 +471,7 @@ static void bench_pbf(void)
     }
     printf("  10x the particles (900 -> 9025), 10 iterations a step: %.1fx the time per step "
            "(target <= 12x)\n", big / small);
-    double is = 0.0, ib = 0.0;
-    double s2 = pbf_ms(30, 30, 100, 100, 0, &is), b2 = pbf_ms(95, 95, 100, 100, 0, &ib);
-    printf("  ... with the seed's stopping rule (0.1 %% error): %.1fx (the deeper water needs "
-           "%.1f iterations instead of %.1f)\n", b2 / s2, ib, is);
-    int lo = 10, hi = 200;
-    while (hi - lo > 2) {
-        int mid = (lo + hi) / 2;
-        if (pbf_ms(mid, mid, 40, 40, 0, NULL) <= 5.0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    printf("  real time (1 s simulated per s at dt 0.005 = 5 ms per step), one core: up to "
-           "about %d particles (a %dx%d block)\n", lo * lo, lo, lo);
+    pool_destroy(two);
 }
 
 /* ---- cloth ------------------------------------------------------------------ */
@@ -441,6 +484,7 @@ static double cloth_ms(int w, int h, int iter, int steps)
     struct cloth c;
     if (cloth_init(&c, &p) != 0)
         return -1;
+    cloth_set_pool(&c, bench_pool);
     for (int k = 0; k < steps / 5; k++) /* warm: memory touched, caches filled */
         cloth_step(&c);
     double t0 = frame_now();
@@ -451,21 +495,33 @@ static double cloth_ms(int w, int h, int iter, int steps)
     return ms;
 }
 
+struct cloth_case {
+    int w, h, iter, steps;
+};
+static double cloth_case_ms(void *arg)
+{
+    const struct cloth_case *c = arg;
+    return cloth_ms(c->w, c->h, c->iter, c->steps);
+}
+
 static void bench_cloth(void)
 {
     printf("cloth (Position Based Dynamics)\n");
-    double ours = 1e9, big = 1e9;
-    for (int r = 0; r < REPEATS; r++) {
+    double ours = 1e9;
+    for (int r = 0; r < REPEATS; r++)
         ours = fmin(ours, cloth_ms(40, 30, 2, 2000));
-        big = fmin(big, cloth_ms(200, 150, 10, 200));
-    }
-    double js = seed_js("002_09e9ccb6de70aff4.txt", "pbd", 2000);
+    double js = seed_js("002_09e9ccb6de70aff4.txt", "pbd", 2000, 200, 30);
     printf("  seed preset (40x30, 2 iterations): %.4f ms per step", ours);
     if (js > 0)
         printf("; the seed's JavaScript under node %.4f ms: %.1fx faster (target >= 5x)", js, js / ours);
     printf("\n");
-    printf("  200x150, 10 iterations: %.2f ms per step, %.1fx real time at dt 0.005 (target "
-           ">= 1x)\n", big, 5.0 / big);
+    struct pool *two = pool_create(2);
+    struct cloth_case big = {200, 150, 10, 200};
+    double t1, t2;
+    one_and_two(cloth_case_ms, &big, two, &t1, &t2);
+    printf("  200x150, 10 iterations: %.2f ms per step on one thread, %.2f on two: %.1fx / "
+           "%.1fx real time at dt 0.005 (target >= 5x)\n", t1, t2, 5.0 / t1, 5.0 / t2);
+    pool_destroy(two);
 }
 
 int bench_run(void)

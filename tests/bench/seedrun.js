@@ -2,7 +2,9 @@
 /*
  * seedrun.js — times a seed page's own simulation code under node, for `make bench`.
  *
- * Usage: node tests/bench/seedrun.js SEEDFILE pbf|pbd STEPS [WARMUP]
+ * Usage: node tests/bench/seedrun.js SEEDFILE pbf|pbd STEPS [WARMUP [BLOCK]]
+ *
+ * BLOCK (pbf): the water block's side in particles instead of the page's 30.
  *
  * The seed document is read at run time: the text of its
  * <script id="simulation_code"> element is taken, and only the classes the
@@ -108,7 +110,10 @@ function main() {
     const args = process.argv.slice(2);
     if (args.length < 3)
         fail('usage: node seedrun.js SEEDFILE pbf|pbd STEPS [WARMUP]');
-    const [file, scene, stepsArg, warmArg] = args;
+    const [file, scene, stepsArg, warmArg, blockArg] = args;
+    const block = blockArg !== undefined ? parseInt(blockArg, 10) : 30;
+    if (!(block > 0))
+        fail('BLOCK must be a positive integer');
     const steps = parseInt(stepsArg, 10);
     if (!(steps > 0))
         fail('STEPS must be a positive integer');
@@ -128,7 +133,7 @@ function main() {
     /* The values the page's GUI sets after constructing the simulation. */
     let sim;
     if (scene === 'pbf') {
-        sim = new Simulation(30, 30);
+        sim = new Simulation(block, block);
         sim.maxIterations = 100;
         sim.viscosity = 0.05;
         sim.gravity = -9.81;
