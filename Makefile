@@ -178,4 +178,4 @@ install: swirl
 	install -m 644 swirl.1 $(DESTDIR)$(MANDIR)/swirl.1
 
 clean:
-	rm -rf build build-san swirl
+	rm -rf build build-san build-tsan build-fuzz swirl
