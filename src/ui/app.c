@@ -213,6 +213,7 @@ static int act_restart(struct app *a, int k)
     (void)k;
     app_scene(a)->restart(a->st[a->cur]);
     a->shown_at = a->now;
+    a->ptr.held = a->ptr.down; /* a stroke let go before it ends with the old scene */
     return APP_NONE;
 }
 /* R: the scene as it starts, with its default parameters (a way back from
@@ -229,6 +230,7 @@ static int act_reset(struct app *a, int k)
     s->destroy(a->st[a->cur]);
     a->st[a->cur] = fresh;
     a->ptr.scene_down = false;
+    a->ptr.held = a->ptr.down;
     a->shown_at = a->now;
     a->dropped = 0;
     return APP_NONE;
