@@ -11,7 +11,10 @@
  *
  * One step: symplectic Euler prediction under gravity; `iterations` Gauss-Seidel
  * sweeps over the constraints in order with mass-weighted corrections; velocity
- * from the displacement. Options beyond the seed (off in the seed preset):
+ * from the displacement. With by_colour the sweeps visit the constraints by
+ * colour instead (every row's horizontal ones, then the vertical and diagonal
+ * ones row by row, even rows before odd), not the seed's order but many times
+ * faster on a large cloth. Options beyond the seed (off in the seed preset):
  * XPBD compliance (alpha, m/N; stiffness independent of iterations and dt),
  * substeps, tearing (a constraint stretched beyond tear_strain is removed after
  * the solve, order of the others kept), release with the pointer's velocity,
@@ -24,6 +27,7 @@
 #include <stdbool.h>
 
 struct cloth_link;
+struct cloth_grid;
 struct pool;
 
 struct cloth_params {
@@ -40,6 +44,10 @@ struct cloth_params {
     int substeps;        /* 1 in the seed */
     bool tearing;        /* off in the seed */
     float tear_strain;   /* |len-rest|/rest beyond which a constraint breaks */
+    bool by_colour;      /* read by cloth_init: sweep the constraints by colour
+                          * (cloth_grid.c: the same projections in an order
+                          * made for vectors and threads) instead of in the
+                          * seed's order; off in the seed */
 };
 
 void cloth_params_seed(struct cloth_params *p);
@@ -71,12 +79,17 @@ struct cloth {
     int *level;          /* nlevel+1: level l is records level[l] .. level[l+1]-1 */
     int nlevel;
     struct pool *pool;   /* cloth_set_pool: threads for the sweeps, or NULL */
-    int par_records;     /* levels this long go to the pool (tests lower it) */
+    int par_records;     /* levels this long go to the pool, and colours of
+                          * 4x as many constraints (tests lower it) */
     int *link_con;       /* 4*nlink slots: the constraint in each lane, or -1 */
     float *xy;           /* 2n: positions interleaved, the solver's working copy */
+    struct cloth_grid *grid; /* by_colour: the constraints by colour, else NULL
+                              * (and then no link[]) */
     int *scratch;        /* nc_cap ints, for tearing without allocating */
     float wmass;         /* the prm.mass that w was derived from */
     bool wdirty;         /* w changed since link[] copied it */
+    bool narrow;         /* by_colour without AVX even where the CPU has it
+                          * (tests compare the two) */
 };
 
 /* Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of
@@ -92,7 +105,8 @@ void cloth_step(struct cloth *c);
 
 /* Projects constraint k once on x, y and w as they are (PBD, or XPBD with
  * alpha_tilde = compliance/dt^2, which also updates lambda[k]). cloth_step
- * does exactly this for k = 0..nc-1 in order, only faster. */
+ * does exactly this for k = 0..nc-1 in order, only faster; with by_colour,
+ * for the constraints sorted by colour (any order within a colour). */
 void cloth_project(struct cloth *c, int k, float alpha_tilde);
 
 /* The particle nearest (x,y) within maxdist, or -1. */

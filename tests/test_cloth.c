@@ -50,10 +50,10 @@ static bool all_finite(const struct cloth *c)
 
 /*
  * The step written out plainly from the public pieces: prediction, `iterations`
- * sweeps of cloth_project over the constraints in list order, velocities. The
- * packed solver in cloth_step must give exactly this.
+ * sweeps of cloth_project over the constraints in order[] (NULL: list order),
+ * velocities. The packed solver in cloth_step must give exactly this.
  */
-static void reference_step(struct cloth *c)
+static void reference_step_in(struct cloth *c, const int *order)
 {
     const struct cloth_params *p = &c->prm;
     int subs = p->substeps < 1 ? 1 : p->substeps;
@@ -72,7 +72,7 @@ static void reference_step(struct cloth *c)
             c->lambda[k] = 0.0f;
         for (int it = 0; it < p->iterations; it++)
             for (int k = 0; k < c->nc; k++)
-                cloth_project(c, k, at);
+                cloth_project(c, order ? order[k] : k, at);
         float inv_h = 1.0f / h;
         for (int i = 0; i < c->n; i++)
             if (c->w[i] > 0.0f) {
@@ -81,6 +81,44 @@ static void reference_step(struct cloth *c)
             }
     }
     c->time += p->dt;
+}
+
+static void reference_step(struct cloth *c) { reference_step_in(c, NULL); }
+
+/*
+ * The colour of constraint k for by_colour, from its particles alone: 0/1 a
+ * horizontal one at an even/odd column, then 2 + parity of the row for the
+ * vertical ones, 4 + for the diagonals (i,j)-(i+1,j+1), 6 + for the others.
+ */
+static int colour_of(const struct cloth *c, int k)
+{
+    int w = c->prm.w, a = c->c1[k], b = c->c2[k];
+    int row = a / w;
+    if (b / w == row)
+        return a % w % 2;
+    if (b - a == w)
+        return 2 + row % 2;
+    return (b - a == w + 1 ? 4 : 6) + row % 2;
+}
+
+/* The constraints sorted by colour, list order within one (which by_colour's
+ * sweep does not follow: within a colour the order must not matter). */
+static void colour_order(const struct cloth *c, int *order)
+{
+    int n = 0;
+    for (int colour = 0; colour < 8; colour++)
+        for (int k = 0; k < c->nc; k++)
+            if (colour_of(c, k) == colour)
+                order[n++] = k;
+}
+
+/* reference_step in the colour order. */
+static void colour_reference_step(struct cloth *c)
+{
+    int *order = malloc((size_t)c->nc * sizeof *order + 1);
+    colour_order(c, order);
+    reference_step_in(c, order);
+    free(order);
 }
 
 /* Number of particles where a and b differ (by value: +0 == -0). */
@@ -339,6 +377,83 @@ TEST(cloth_threads_change_nothing)
         }
         CHECK_MSG(diff == 0, "variant %d: %d differences", variant, diff);
         for (int t = 0; t < 4; t++)
+            cloth_free(&c[t]), pool_destroy(pools[t]);
+    }
+}
+
+TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
+{
+    /* by_colour: PBD with 4 pins, a grab and a cut; XPBD with substeps and an
+     * odd mass: cloth_step equals the plain sweep of cloth_project over the
+     * constraints sorted by colour, with AVX and without. */
+    for (int variant = 0; variant < 4; variant++) {
+        struct cloth_params p = seed_params(23, 17, 4);
+        p.by_colour = true;
+        if (variant % 2) {
+            p.compliance = 1e-5f, p.substeps = 3, p.iterations = 3, p.mass = 1.3f;
+        }
+        struct cloth a, b;
+        CHECK_INT(cloth_init(&a, &p), 0);
+        CHECK_INT(cloth_init(&b, &p), 0);
+        a.narrow = variant >= 2;
+        int g = 7 * 23 + 11, diff = 0, lam = 0;
+        for (int s = 0; s < 150; s++) {
+            if (s == 5)
+                cloth_grab(&a, g, 2.0f, -1.0f), cloth_grab(&b, g, 2.0f, -1.0f);
+            if (s > 5) {
+                float x = 2.2f + 0.03f * (float)s, y = -1.0f - 0.02f * (float)s;
+                cloth_move_grab(&a, x, y), cloth_move_grab(&b, x, y);
+            }
+            if (s == 70)
+                cloth_cut(&a, 0.9f, 0.5f, 1.7f, -3.9f), cloth_cut(&b, 0.9f, 0.5f, 1.7f, -3.9f);
+            cloth_step(&a);
+            colour_reference_step(&b);
+            diff += count_differences(&a, &b);
+            for (int k = 0; k < a.nc && k < b.nc; k++)
+                lam += p.compliance > 0.0f && a.lambda[k] != b.lambda[k];
+        }
+        CHECK_MSG(diff == 0, "variant %d: %d particle-steps differ", variant, diff);
+        CHECK_MSG(lam == 0, "variant %d: %d multipliers differ", variant, lam);
+        CHECK(a.cut > 0);
+        cloth_free(&a);
+        cloth_free(&b);
+    }
+}
+
+TEST(cloth_colour_threads_and_widths_change_nothing)
+{
+    /* by_colour with every colour handed to pools of 2 to 4 threads, with
+     * and without AVX, while a grab pulls, tearing and a cut take constraints
+     * out: the same bits as one thread, PBD and XPBD. */
+    for (int variant = 0; variant < 2; variant++) {
+        struct cloth_params p = seed_params(37, 21, 2);
+        p.by_colour = true;
+        p.tearing = true, p.tear_strain = 0.3f;
+        p.compliance = variant ? 1e-5f : 0.0f, p.substeps = 1 + variant, p.iterations = 2 + variant;
+        struct cloth c[5];
+        struct pool *pools[5] = {NULL, pool_create(2), pool_create(3), pool_create(4), NULL};
+        int diff = 0, g = 9 * 37 + 17;
+        for (int t = 0; t < 5; t++) {
+            CHECK_INT(cloth_init(&c[t], &p), 0);
+            cloth_set_pool(&c[t], pools[t]);
+            c[t].par_records = 1;
+            c[t].narrow = t == 4;
+            for (int s = 0; s < 120; s++) {
+                if (s == 10)
+                    cloth_grab(&c[t], g, c[t].x[g], c[t].y[g]);
+                if (s > 10)
+                    cloth_move_grab(&c[t], 3.6f + 0.03f * (float)s, -1.8f - 0.015f * (float)s);
+                if (s == 60)
+                    cloth_cut(&c[t], 1.9f, 0.5f, 2.7f, -3.9f);
+                cloth_step(&c[t]);
+            }
+            diff += count_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
+            for (int k = 0; k < c[0].nc && k < c[t].nc; k++)
+                diff += c[0].lambda[k] != c[t].lambda[k] || c[0].c1[k] != c[t].c1[k];
+        }
+        CHECK(c[0].torn > 0 && c[0].cut > 0);
+        CHECK_MSG(diff == 0, "variant %d: %d differences", variant, diff);
+        for (int t = 0; t < 5; t++)
             cloth_free(&c[t]), pool_destroy(pools[t]);
     }
 }

@@ -383,36 +383,44 @@ static void bench_bandwidth(void)
 
 /* ---- pbf -------------------------------------------------------------------- */
 
-/* ms per step of a bw x bh block in a 3bw x 3bh box; iter > 0 fixes the
- * iterations a step (max error 0), else the seed's stopping rule. *avg_iter gets
- * the mean iterations of the timed steps. */
-static double pbf_ms(int bw, int bh, int warm, int steps, int iter, double *avg_iter)
+/* A pbf case: ms per step of a block x block water in a box three times as
+ * wide and high, after `warm` steps; iter > 0 fixes the iterations a step (max
+ * error 0), else the seed's stopping rule. avg_iter, if set, gets the mean
+ * iterations of the timed steps. */
+struct pbf_case {
+    int block, warm, steps, iter;
+    double *avg_iter;
+};
+
+static double pbf_ms(const void *arg)
 {
+    const struct pbf_case *k = arg;
     struct pbf_params p;
     pbf_params_seed(&p);
-    if (iter > 0)
-        p.max_iter = iter, p.max_error_pct = 0.0f;
+    if (k->iter > 0)
+        p.max_iter = k->iter, p.max_error_pct = 0.0f;
     struct pbf s;
-    if (pbf_init(&s, &p, bw, bh, 3 * bw, 3 * bh) != 0)
+    if (pbf_init(&s, &p, k->block, k->block, 3 * k->block, 3 * k->block) != 0)
         return -1;
     pbf_set_pool(&s, bench_pool);
-    for (int k = 0; k < warm; k++)
+    for (int i = 0; i < k->warm; i++)
         pbf_step(&s);
     long iters = 0;
     double t0 = frame_now();
-    for (int k = 0; k < steps; k++) {
+    for (int i = 0; i < k->steps; i++) {
         pbf_step(&s);
         iters += s.iter;
     }
-    double ms = ms_since(t0) / steps;
-    if (avg_iter)
-        *avg_iter = (double)iters / steps;
+    double ms = ms_since(t0) / k->steps;
+    if (k->avg_iter)
+        *k->avg_iter = (double)iters / k->steps;
     pbf_free(&s);
     return ms;
 }
 
-/* The best of REPEATS runs of fn on one thread and on two (interleaved). */
-static void one_and_two(double (*fn)(void *), void *arg, struct pool *two, double *t1, double *t2)
+/* The best of REPEATS runs of a case on one thread and on two (interleaved). */
+static void one_and_two(double (*fn)(const void *), const void *arg, struct pool *two,
+                        double *t1, double *t2)
 {
     *t1 = *t2 = 1e9;
     for (int r = 0; r < REPEATS; r++) {
@@ -424,22 +432,13 @@ static void one_and_two(double (*fn)(void *), void *arg, struct pool *two, doubl
     bench_pool = NULL;
 }
 
-struct pbf_case {
-    int block, warm, steps, iter;
-};
-static double pbf_case_ms(void *arg)
-{
-    const struct pbf_case *c = arg;
-    return pbf_ms(c->block, c->block, c->warm, c->steps, c->iter, NULL);
-}
-
 static void bench_pbf(void)
 {
     printf("pbf (Position Based Fluids)\n");
     double it = 0.0;
     double ours = 1e9;
     for (int r = 0; r < REPEATS; r++)
-        ours = fmin(ours, pbf_ms(30, 30, 0, 400, 0, &it));
+        ours = fmin(ours, pbf_ms(&(struct pbf_case){30, 0, 400, 0, &it}));
     double js = seed_js("000_378ebccb4b3571bb.txt", "pbf", 400, 40, 30);
     printf("  seed preset (900 particles), first 400 steps, one thread: %.3f ms per step (%.1f "
            "iterations)", ours, it);
@@ -448,14 +447,14 @@ static void bench_pbf(void)
     printf("\n");
     struct pool *two = pool_create(2);
     /* 10,000 particles at a fixed 10 iterations a step: the threads' figure. */
-    struct pbf_case fixed = {100, 50, 50, 10};
+    struct pbf_case fixed = {100, 50, 50, 10, NULL};
     double t1, t2;
-    one_and_two(pbf_case_ms, &fixed, two, &t1, &t2);
+    one_and_two(pbf_ms, &fixed, two, &t1, &t2);
     printf("  10,000 particles, 10 iterations a step: %.2f ms on one thread, %.2f ms on two "
            "(%.2fx; targets <= 5 ms on two, >= 1.6x)\n", t1, t2, t1 / t2);
     /* The seed's own setup at a 100x100 block against its JavaScript there. */
-    struct pbf_case seed = {100, 20, 20, 0};
-    one_and_two(pbf_case_ms, &seed, two, &t1, &t2);
+    struct pbf_case seed = {100, 20, 20, 0, NULL};
+    one_and_two(pbf_ms, &seed, two, &t1, &t2);
     double js100 = seed_js("000_378ebccb4b3571bb.txt", "pbf", 20, 20, 100);
     printf("  the seed's setup at a 100x100 block (its stopping rule), steps 20-40: %.2f ms on "
            "one thread, %.2f on two", t1, t2);
@@ -466,8 +465,8 @@ static void bench_pbf(void)
     /* Growth of the cost of the same work: a fixed 10 iterations a step. */
     double small = 1e9, big = 1e9;
     for (int r = 0; r < 2 * REPEATS; r++) { /* the noisiest figure: more runs */
-        small = fmin(small, pbf_ms(30, 30, 100, 100, 10, NULL));
-        big = fmin(big, pbf_ms(95, 95, 100, 100, 10, NULL));
+        small = fmin(small, pbf_ms(&(struct pbf_case){30, 100, 100, 10, NULL}));
+        big = fmin(big, pbf_ms(&(struct pbf_case){95, 100, 100, 10, NULL}));
     }
     printf("  10x the particles (900 -> 9025), 10 iterations a step: %.1fx the time per step "
            "(target <= 12x)\n", big / small);
@@ -476,32 +475,31 @@ static void bench_pbf(void)
 
 /* ---- cloth ------------------------------------------------------------------ */
 
-static double cloth_ms(int w, int h, int iter, int steps)
+/* A cloth case: ms per step of the seed's cloth at w x h and iter iterations,
+ * its constraints swept in the seed's order or by colour (the scene's). */
+struct cloth_case {
+    int w, h, iter, steps;
+    bool by_colour;
+};
+
+static double cloth_ms(const void *arg)
 {
+    const struct cloth_case *k = arg;
     struct cloth_params p;
     cloth_params_seed(&p);
-    p.w = w, p.h = h, p.iterations = iter;
+    p.w = k->w, p.h = k->h, p.iterations = k->iter, p.by_colour = k->by_colour;
     struct cloth c;
     if (cloth_init(&c, &p) != 0)
         return -1;
     cloth_set_pool(&c, bench_pool);
-    for (int k = 0; k < steps / 5; k++) /* warm: memory touched, caches filled */
+    for (int i = 0; i < k->steps / 5; i++) /* warm: memory touched, caches filled */
         cloth_step(&c);
     double t0 = frame_now();
-    for (int k = 0; k < steps; k++)
+    for (int i = 0; i < k->steps; i++)
         cloth_step(&c);
-    double ms = ms_since(t0) / steps;
+    double ms = ms_since(t0) / k->steps;
     cloth_free(&c);
     return ms;
-}
-
-struct cloth_case {
-    int w, h, iter, steps;
-};
-static double cloth_case_ms(void *arg)
-{
-    const struct cloth_case *c = arg;
-    return cloth_ms(c->w, c->h, c->iter, c->steps);
 }
 
 static void bench_cloth(void)
@@ -509,18 +507,22 @@ static void bench_cloth(void)
     printf("cloth (Position Based Dynamics)\n");
     double ours = 1e9;
     for (int r = 0; r < REPEATS; r++)
-        ours = fmin(ours, cloth_ms(40, 30, 2, 2000));
+        ours = fmin(ours, cloth_ms(&(struct cloth_case){40, 30, 2, 2000, false}));
     double js = seed_js("002_09e9ccb6de70aff4.txt", "pbd", 2000, 200, 30);
     printf("  seed preset (40x30, 2 iterations): %.4f ms per step", ours);
     if (js > 0)
         printf("; the seed's JavaScript under node %.4f ms: %.1fx faster (target >= 5x)", js, js / ours);
     printf("\n");
     struct pool *two = pool_create(2);
-    struct cloth_case big = {200, 150, 10, 200};
     double t1, t2;
-    one_and_two(cloth_case_ms, &big, two, &t1, &t2);
-    printf("  200x150, 10 iterations: %.2f ms per step on one thread, %.2f on two: %.1fx / "
-           "%.1fx real time at dt 0.005 (target >= 5x)\n", t1, t2, 5.0 / t1, 5.0 / t2);
+    for (int by_colour = 1; by_colour >= 0; by_colour--) {
+        struct cloth_case big = {200, 150, 10, 200, by_colour};
+        one_and_two(cloth_ms, &big, two, &t1, &t2);
+        printf("  200x150, 10 iterations, %s: %.2f ms per step on one thread, %.2f on two: "
+               "%.1fx / %.1fx real time at dt 0.005%s\n",
+               by_colour ? "by colour (the scene's sweep)" : "in the seed's order", t1, t2,
+               5.0 / t1, 5.0 / t2, by_colour ? " (target >= 5x)" : "");
+    }
     pool_destroy(two);
 }
 

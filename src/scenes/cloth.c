@@ -6,7 +6,7 @@
  * its rest height a fixed share of it. Off the seed preset the grid follows the
  * canvas: at least the seed's 40 x 30, more where there is room for a particle
  * every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of cloth (finer grids
- * take more substeps, to stretch as little). The left button grabs and pulls;
+ * take more substeps, to stretch as little), solved by colour (cloth_grid.c). The left button grabs and pulls;
  * the right button cuts (scissors: the constraints the stroke crosses break).
  *
  * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
@@ -196,6 +196,9 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     s->auto_size = !o->preset_seed;
     if (s->auto_size)
         size_for_canvas(&s->c.prm, w, h);
+    /* Off the preset the sweeps go by colour: vectors and threads, not the
+     * seed's constraint order. */
+    s->c.prm.by_colour = !o->preset_seed;
     s->throw_release = !o->preset_seed;
     s->strain_look = o->preset_seed;
     if (build(s) != 0) {

@@ -172,7 +172,7 @@ int cloth_init(struct cloth *c, const struct cloth_params *p)
     mark_fixed(c);
     derive_inverse_masses(c);
     build_constraints(c);
-    if (cloth_link_build(c) == 0)
+    if ((p->by_colour ? cloth_grid_build(c) : cloth_link_build(c)) == 0)
         return 0;
 fail:
     cloth_free(c);
@@ -186,6 +186,7 @@ void cloth_free(struct cloth *c)
                       c->link_con, c->level, c->scratch};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
+    cloth_grid_free(c);
     memset(c, 0, sizeof *c);
     c->grabbed = -1;
 }
@@ -204,10 +205,11 @@ static float alpha_tilde(float compliance, float dt)
     return at < ALPHA_TILDE_MAX ? at : ALPHA_TILDE_MAX;
 }
 
-/* Symplectic Euler prediction of the free particles under gravity, then every
- * position into the solver's interleaved copy. */
+/* Symplectic Euler prediction of the free particles under gravity, then (for
+ * link[]'s sweeps) every position into the solver's interleaved copy. */
 static void predict(struct cloth *c, float h, float g)
 {
+    bool interleave = !c->grid;
     int n = c->n;
     float *restrict x = c->x, *restrict y = c->y;
     float *restrict xo = c->xold, *restrict yo = c->yold;
@@ -222,12 +224,14 @@ static void predict(struct cloth *c, float h, float g)
             x[i] += h * vx[i];
             y[i] += h * vy[i];
         }
-        xy[2 * i] = x[i];
-        xy[2 * i + 1] = y[i];
+        if (interleave) {
+            xy[2 * i] = x[i];
+            xy[2 * i + 1] = y[i];
+        }
     }
 }
 
-/* Positions back from the interleaved copy, and v = (x - xold)/h for the free
+/* Positions back from the interleaved copy (link[]'s sweeps), and v = (x - xold)/h for the free
  * particles. One that went non-finite goes back to where the step started it
  * (or, should that be non-finite too, to its place in the flat grid), at rest. */
 static void update_velocities(struct cloth *c, float h)
@@ -239,9 +243,12 @@ static void update_velocities(struct cloth *c, float h)
     float *restrict vx = c->vx, *restrict vy = c->vy;
     const float *restrict w = c->w;
     const float *restrict xy = c->xy;
+    bool interleaved = !c->grid;
     for (int i = 0; i < n; i++) {
-        x[i] = xy[2 * i];
-        y[i] = xy[2 * i + 1];
+        if (interleaved) {
+            x[i] = xy[2 * i];
+            y[i] = xy[2 * i + 1];
+        }
         if (w[i] > 0.0f) {
             float ux = (x[i] - xo[i]) * inv_h;
             float uy = (y[i] - yo[i]) * inv_h;
@@ -287,7 +294,10 @@ static int drop_marked(struct cloth *c)
     int gone = c->nc - kept;
     if (gone == 0)
         return 0;
-    cloth_link_drop_torn(c, newk);
+    if (c->grid)
+        cloth_grid_drop_torn(c, newk);
+    else
+        cloth_link_drop_torn(c, newk);
     c->nc = kept;
     return gone;
 }
@@ -308,7 +318,7 @@ void cloth_step(struct cloth *c)
         return;
     if (p->mass != c->wmass)
         derive_inverse_masses(c);
-    if (c->wdirty)
+    if (c->wdirty && !c->grid)
         cloth_link_copy_weights(c);
     int subs = clampi(p->substeps, 1, SUBSTEP_MAX);
     int iters = clampi(p->iterations, 0, ITER_MAX);
@@ -319,7 +329,12 @@ void cloth_step(struct cloth *c)
 
     for (int s = 0; s < subs; s++) {
         predict(c, h, g);
-        if (at > 0.0f) {
+        if (c->grid) {
+            if (at > 0.0f)
+                cloth_grid_reset_lambda(c);
+            for (int it = 0; it < iters; it++)
+                cloth_grid_sweep(c, at, ml2);
+        } else if (at > 0.0f) {
             cloth_link_reset_lambda(c);
             for (int it = 0; it < iters; it++)
                 cloth_link_sweep_xpbd(c, at, ml2);
@@ -329,7 +344,9 @@ void cloth_step(struct cloth *c)
         }
         update_velocities(c, h);
     }
-    if (at > 0.0f)
+    if (at > 0.0f && c->grid)
+        cloth_grid_store_lambda(c);
+    else if (at > 0.0f)
         cloth_link_store_lambda(c);
     c->time += p->dt;
     if (p->tearing)

@@ -62,4 +62,14 @@ void cloth_link_store_lambda(struct cloth *c);
  * follows). */
 void cloth_link_drop_torn(struct cloth *c, const int *newk);
 
+/* cloth_grid.c, the sweep by colour (prm.by_colour): builds c->grid from
+ * c1/c2/rest as cloth_init left them (0, or -1 when out of memory), frees it,
+ * sweeps, and keeps its multipliers and its torn slots as link[] does. */
+int cloth_grid_build(struct cloth *c);
+void cloth_grid_free(struct cloth *c);
+void cloth_grid_sweep(struct cloth *c, float at, float ml2);
+void cloth_grid_reset_lambda(struct cloth *c);
+void cloth_grid_store_lambda(struct cloth *c);
+void cloth_grid_drop_torn(struct cloth *c, const int *newk);
+
 #endif

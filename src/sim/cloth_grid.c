@@ -1,0 +1,337 @@
+/*
+ * cloth_grid.c — the cloth's Gauss-Seidel sweep by colour (prm.by_colour), the
+ * order the scene uses off the seed preset.
+ *
+ * The grid's constraints come in four families, each slot named by the particle
+ * p = i*w + j at its cell's top left: RIGHT (p, p+1), DOWN (p, p+w), DIAG
+ * (p, p+w+1) and ANTI (p+1, p+w). Split by parity they fall into eight colours
+ * whose constraints share no particle: RIGHT by the parity of j, the others by
+ * the parity of the row i. A sweep projects the colours one after another (RIGHT
+ * even, RIGHT odd, DOWN even, DOWN odd, DIAG even and odd, ANTI even and odd);
+ * within a colour the order is immaterial, so the rows of a colour are shared
+ * out to the pool's threads in any way at all and the bits are those of one
+ * thread. It converges like the seed's in-order sweep (the same projections,
+ * Gauss-Seidel), but it is not the seed's order, so the seed preset keeps that.
+ *
+ * Every colour is a run of rows, and within a row its constraints sit at
+ * consecutive slots (every other slot for RIGHT): the projection is a loop over
+ * plain arrays that the compiler turns into vector code, on the positions x, y
+ * and inverse masses w as the solver keeps them. A slot's rest length is 0 when
+ * it holds no constraint (torn, cut, or off the grid), which the projection
+ * skips; con[] maps it to the constraint's index in c1/c2.
+ */
+#include "cloth_internal.h"
+#include "pool.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
+
+struct cloth_grid {
+    float *rest[FAMILIES];   /* n slots each: rest length, or 0 (no constraint) */
+    float *lambda[FAMILIES]; /* the XPBD multipliers of the current substep */
+    int *con[FAMILIES];      /* the constraint's index in c1/c2, or -1 */
+};
+
+/* ---- building --------------------------------------------------------------- */
+
+void cloth_grid_free(struct cloth *c)
+{
+    struct cloth_grid *g = c->grid;
+    if (!g)
+        return;
+    for (int f = 0; f < FAMILIES; f++) {
+        free(g->rest[f]);
+        free(g->lambda[f]);
+        free(g->con[f]);
+    }
+    free(g);
+    c->grid = NULL;
+}
+
+/* The slot of constraint k of the seed's order (cloth.c build_constraints):
+ * its family and the cell's top-left particle. */
+static void slot_of(int w, int h, int k, int *f, int *p)
+{
+    int nright = (w - 1) * h, ndown = w * (h - 1);
+    if (k < nright) {
+        *f = RIGHT;
+        *p = k / (w - 1) * w + k % (w - 1);
+    } else if (k < nright + ndown) {
+        *f = DOWN;
+        *p = k - nright;
+    } else {
+        int d = k - nright - ndown; /* two a cell, DIAG then ANTI */
+        *f = d % 2 ? ANTI : DIAG;
+        *p = d / 2 / (w - 1) * w + d / 2 % (w - 1);
+    }
+}
+
+/* Allocates c->grid and fills it from c1/c2/rest, which must still hold every
+ * constraint in the seed's order (right after building them). 0 or -1. */
+int cloth_grid_build(struct cloth *c)
+{
+    struct cloth_grid *g = calloc(1, sizeof *g);
+    if (!g)
+        return -1;
+    c->grid = g;
+    size_t n = (size_t)c->n;
+    for (int f = 0; f < FAMILIES; f++) {
+        g->rest[f] = calloc(n, sizeof *g->rest[f]);
+        g->lambda[f] = calloc(n, sizeof *g->lambda[f]);
+        g->con[f] = malloc(n * sizeof *g->con[f]);
+        if (!g->rest[f] || !g->lambda[f] || !g->con[f]) {
+            cloth_grid_free(c);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            g->con[f][i] = -1;
+    }
+    for (int k = 0; k < c->nc; k++) {
+        int f, p;
+        slot_of(c->prm.w, c->prm.h, k, &f, &p);
+        g->rest[f][p] = c->rest[k];
+        g->con[f][p] = k;
+    }
+    return 0;
+}
+
+void cloth_grid_reset_lambda(struct cloth *c)
+{
+    for (int f = 0; f < FAMILIES; f++)
+        memset(c->grid->lambda[f], 0, (size_t)c->n * sizeof *c->grid->lambda[f]);
+}
+
+void cloth_grid_store_lambda(struct cloth *c)
+{
+    const struct cloth_grid *g = c->grid;
+    for (int f = 0; f < FAMILIES; f++)
+        for (int p = 0; p < c->n; p++)
+            if (g->con[f][p] >= 0)
+                c->lambda[g->con[f][p]] = g->lambda[f][p];
+}
+
+void cloth_grid_drop_torn(struct cloth *c, const int *newk)
+{
+    struct cloth_grid *g = c->grid;
+    for (int f = 0; f < FAMILIES; f++)
+        for (int p = 0; p < c->n; p++) {
+            int *k = &g->con[f][p];
+            if (*k < 0)
+                continue;
+            *k = newk[*k];
+            if (*k < 0)
+                g->rest[f][p] = g->lambda[f][p] = 0.0f;
+        }
+}
+
+/* ---- projection -------------------------------------------------------------- */
+
+/*
+ * Constraint t of a run between particles a and b, at offset i = t*stride of
+ * every array: the projection of cloth_link.c (PBD, or XPBD when at > 0) with
+ * the same operations in the same order, skipped where there is no constraint
+ * (rest 0), the two are immovable, or closer than the seed's minimum. The
+ * vector loops below do the same lane by lane, with selects for the skips.
+ */
+static inline void project_one(float *restrict xa, float *restrict ya, float *restrict xb,
+                               float *restrict yb, const float *restrict wa,
+                               const float *restrict wb, const float *restrict rest,
+                               float *restrict lam, int i, float at, float ml2)
+{
+    float dx = xa[i] - xb[i], dy = ya[i] - yb[i];
+    float d2 = dx * dx + dy * dy;
+    float ws = wa[i] + wb[i];
+    if (!(d2 > ml2) || !(ws > 0.0f) || !(rest[i] > 0.0f))
+        return;
+    float dl = sqrtf(d2);
+    float s;
+    if (at > 0.0f) {
+        s = (rest[i] - dl - at * lam[i]) / ((ws + at) * dl);
+        lam[i] += s * dl;
+    } else {
+        s = (rest[i] - dl) / (dl * ws);
+    }
+    float sa = wa[i] * s, sb = wb[i] * s;
+    xa[i] += sa * dx;
+    ya[i] += sa * dy;
+    xb[i] -= sb * dx;
+    yb[i] -= sb * dy;
+}
+
+/*
+ * The vector loops, from cloth_grid_run.h: run1 (consecutive slots) and run2
+ * (every other slot), four lanes with SSE2 and, where the CPU has it, eight
+ * with AVX; without SSE2, one constraint after another. All give the same bits.
+ */
+#if defined(__SSE2__)
+#include <immintrin.h>
+
+#define RUN(name) name##_sse
+#define RUN_ATTR
+#define VF __m128
+#define VW 4
+#define VLOAD _mm_loadu_ps
+#define VSTORE _mm_storeu_ps
+#define VSET1 _mm_set1_ps
+#define VZERO _mm_setzero_ps
+#define VADD _mm_add_ps
+#define VSUB _mm_sub_ps
+#define VMUL _mm_mul_ps
+#define VDIV _mm_div_ps
+#define VSQRT _mm_sqrt_ps
+#define VAND _mm_and_ps
+#define VANDNOT _mm_andnot_ps
+#define VOR _mm_or_ps
+#define VGT _mm_cmpgt_ps
+#define VEVEN(lo, hi) _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
+#define VODD(lo, hi) _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
+#define VLO _mm_unpacklo_ps
+#define VHI _mm_unpackhi_ps
+#include "cloth_grid_run.h"
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_AVX 1
+/* Within each 128-bit half, as AVX shuffles: VEVEN and VODD order the lanes
+ * 0 2 8 10 4 6 12 14 and VLO/VHI put them back. */
+#define RUN(name) name##_avx
+#define RUN_ATTR __attribute__((target("avx")))
+#define VF __m256
+#define VW 8
+#define VLOAD _mm256_loadu_ps
+#define VSTORE _mm256_storeu_ps
+#define VSET1 _mm256_set1_ps
+#define VZERO _mm256_setzero_ps
+#define VADD _mm256_add_ps
+#define VSUB _mm256_sub_ps
+#define VMUL _mm256_mul_ps
+#define VDIV _mm256_div_ps
+#define VSQRT _mm256_sqrt_ps
+#define VAND _mm256_and_ps
+#define VANDNOT _mm256_andnot_ps
+#define VOR _mm256_or_ps
+#define VGT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
+#define VEVEN(lo, hi) _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
+#define VODD(lo, hi) _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
+#define VLO _mm256_unpacklo_ps
+#define VHI _mm256_unpackhi_ps
+#include "cloth_grid_run.h"
+#endif
+
+#else /* no SSE: one constraint after another */
+
+static void run1_sse(float *restrict xa, float *restrict ya, float *restrict xb,
+                     float *restrict yb, const float *restrict wa, const float *restrict wb,
+                     const float *restrict rest, float *restrict lam, int m, int xpbd,
+                     float at, float ml2)
+{
+    for (int t = 0; t < m; t++)
+        project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2);
+}
+
+static void run2_sse(float *restrict x, float *restrict y, const float *restrict w,
+                     const float *restrict rest, float *restrict lam, int m, int xpbd,
+                     float at, float ml2)
+{
+    for (int t = 0; t < m; t++)
+        project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2);
+}
+
+#endif
+#ifndef HAVE_AVX
+#define HAVE_AVX 0
+#endif
+
+/* One pass of family f over rows [i0, i1) of its colour (every other row, or
+ * for RIGHT every row, both parities in turn). */
+struct pass {
+    struct cloth *c;
+    int f, parity;
+    float at, ml2;
+    bool wide; /* the AVX loops */
+};
+
+/* The offsets of a and b from the slot p, per family. */
+static void ends(int f, int w, int *da, int *db)
+{
+    static const int a[FAMILIES] = {0, 0, 0, 1};
+    *da = a[f];
+    *db = f == RIGHT ? 1 : f == DOWN ? w : f == DIAG ? w + 1 : w;
+}
+
+/* Row `row` of a pass from column j0: m constraints, at every slot (stride 1)
+ * or every other (RIGHT). */
+static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
+{
+    struct cloth *c = ps->c;
+    const struct cloth_grid *g = c->grid;
+    int w = c->prm.w, da, db;
+    if (m <= 0)
+        return;
+    ends(ps->f, w, &da, &db);
+    int p = row * w + j0;
+    float *x = c->x + p, *y = c->y + p, *lam = g->lambda[ps->f] + p;
+    const float *wt = c->w + p, *rest = g->rest[ps->f] + p;
+    int xpbd = ps->at > 0.0f;
+#if HAVE_AVX
+    if (ps->wide) {
+        if (stride == 2)
+            run2_avx(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+        else
+            run1_avx(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
+                     ps->at, ps->ml2);
+        return;
+    }
+#endif
+    if (stride == 2)
+        run2_sse(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+    else
+        run1_sse(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd, ps->at,
+                 ps->ml2);
+}
+
+/* The rows of a pass: RIGHT covers all h rows (each row's even columns, then
+ * its odd ones), the others every other of the h-1 cell rows. */
+static int pass_rows(const struct pass *ps)
+{
+    int h = ps->c->prm.h;
+    if (ps->f == RIGHT)
+        return h;
+    return (h - 1 - ps->parity + 1) / 2;
+}
+
+static void pass_part(void *arg, int part, int nparts)
+{
+    const struct pass *ps = arg;
+    int w = ps->c->prm.w, lo, hi;
+    pool_span(pass_rows(ps), part, nparts, &lo, &hi);
+    for (int r = lo; r < hi; r++) {
+        if (ps->f == RIGHT) {
+            pass_row(ps, r, 0, 2, w / 2);           /* columns 0, 2, ...: (j, j+1) */
+            pass_row(ps, r, 1, 2, (w - 1) / 2);     /* 1, 3, ... */
+        } else {
+            pass_row(ps, 2 * r + ps->parity, 0, 1, w - 1 + (ps->f == DOWN));
+        }
+    }
+}
+
+/* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
+ * RIGHT's two colours go in one pass, as its rows share no particle. */
+void cloth_grid_sweep(struct cloth *c, float at, float ml2)
+{
+    int threads = pool_threads(c->pool);
+    int w = c->prm.w;
+    bool wide = HAVE_AVX && !c->narrow && __builtin_cpu_supports("avx");
+    for (int f = 0; f < FAMILIES; f++)
+        for (int parity = 0; parity < (f == RIGHT ? 1 : 2); parity++) {
+            struct pass ps = {c, f, parity, at, ml2, wide};
+            int rows = pass_rows(&ps);
+            /* Small colours stay on this thread: a pool_run costs about as
+             * much as a few thousand projections. */
+            int parts = rows * w >= LANES * c->par_records ? threads : 1;
+            pool_run(parts > 1 ? c->pool : NULL, pass_part, &ps, parts > rows ? rows : parts);
+        }
+}
