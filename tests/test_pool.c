@@ -1,9 +1,10 @@
 /*
  * test_pool.c — the solver threads: every part runs exactly once whatever the
  * part and thread counts, a pool starts and stops cleanly again and again, a
- * NULL pool runs the parts in order on this thread, idle workers sleep (the
- * process's CPU time while it waits) and leave the process's signals to this
- * thread, and pool_span cuts rows into bands that tile them.
+ * thread takes over parts dealt to another that is busy, a NULL pool runs the
+ * parts in order on this thread, idle workers sleep (the process's CPU time
+ * while it waits) and leave the process's signals to this thread, and
+ * pool_span cuts rows into bands that tile them.
  */
 #include "pool.h"
 #include "test.h"
@@ -188,6 +189,45 @@ TEST(pool_workers_leave_signals_to_the_caller)
     CHECK_INT(atomic_load(&m.sigint_taken), 0);
     CHECK_INT(atomic_load(&m.fault_blocked), 0);
     pool_destroy(p);
+}
+
+/* Part 2 of 4 (the first of the second thread's share on two threads) waits
+ * for part 3 (the last of that share): another thread must take part 3 over. */
+struct handover {
+    _Atomic int ran[4];
+    _Atomic int waited_out;
+};
+
+static void handover_part(void *arg, int part, int nparts)
+{
+    struct handover *h = arg;
+    (void)nparts;
+    if (part == 2) {
+        struct timespec ms = {0, 1000 * 1000};
+        int k = 0;
+        for (; k < 2000 && atomic_load(&h->ran[3]) == 0; k++)
+            nanosleep(&ms, NULL);
+        atomic_fetch_add(&h->waited_out, k == 2000);
+    }
+    atomic_fetch_add(&h->ran[part], 1);
+}
+
+TEST(pool_threads_take_over_parts_that_wait)
+{
+    for (int threads = 2; threads <= 4; threads++) {
+        struct pool *p = pool_create(threads);
+        CHECK(p != NULL);
+        struct handover h;
+        for (int i = 0; i < 4; i++)
+            atomic_init(&h.ran[i], 0);
+        atomic_init(&h.waited_out, 0);
+        pool_run(p, handover_part, &h, 4);
+        CHECK_MSG(atomic_load(&h.waited_out) == 0, "%d threads: part 3 never ran while 2 waited",
+                  threads);
+        for (int i = 0; i < 4; i++)
+            CHECK_INT(atomic_load(&h.ran[i]), 1);
+        pool_destroy(p);
+    }
 }
 
 struct order {

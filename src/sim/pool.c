@@ -1,16 +1,20 @@
 /*
  * pool.c — worker threads for the solvers (see pool.h).
  *
- * One job at a time: pool_run() publishes (fn, arg, nparts) and the parts are
- * claimed one by one from a single 64-bit word, `state` = generation << 32 |
- * parts not yet claimed, by the caller and by every worker alike (a CAS that
- * counts down, so part nparts-1 goes first). A part's job fields are read only
- * after its claim succeeded, and the job cannot end before that part is done,
- * so the caller may overwrite them for the next job as soon as `done` reaches
- * nparts: no worker has to check in, and one that slept through a whole job
- * costs nothing. Between jobs a worker spins a little (a step's passes come
- * back to back), then sleeps on `wake`; the caller, once nothing is left to
- * claim, does the same for the last parts on `finished`. Every
+ * One job at a time: pool_run() publishes (fn, arg, nparts) and deals the parts
+ * out in contiguous shares, thread t (the caller is 0, worker k is k+1) getting
+ * parts [nparts*t/T, nparts*(t+1)/T), each share one word (lo << 32 | hi) on a
+ * cache line of its own. A thread claims its own share's parts from the front,
+ * then, when it is empty, the other shares' from the back (a CAS each), so a
+ * slow or sleeping thread's parts get done by the others. Dealt this way, a
+ * part a solver runs pass after pass mostly stays on one core, and the data it
+ * wrote in one pass is in that core's cache for the next. A part's job fields
+ * are read only after its claim succeeded, and the job cannot end before that
+ * part is done, so the caller may overwrite them for the next job as soon as
+ * `done` reaches nparts: no worker has to check in, and one that slept through
+ * a whole job costs nothing. Between jobs a worker spins a little (a step's
+ * passes come back to back), then sleeps on `wake`; the caller, once nothing
+ * is left to claim, does the same for the last parts on `finished`. Every
  * sleep is guarded the same way: the sleeper raises a flag under the mutex and
  * then looks again (sequentially consistent), the other side changes the
  * state and then looks at the flag, so one of them always sees the other.
@@ -42,62 +46,92 @@ enum { SPINS = 2500 };
 
 typedef void (*pool_fn)(void *arg, int part, int nparts);
 
+/* One thread's share of the current job: parts [lo, hi) not yet claimed. */
+struct share {
+    _Atomic uint64_t span;      /* lo << 32 | hi */
+    char pad[64 - sizeof(uint64_t)];
+};
+
+struct pool;
+
+/* What a worker thread starts with. */
+struct seat {
+    struct pool *pool;
+    int self;                   /* its share */
+};
+
 struct pool {
+    struct share share[POOL_MAX_THREADS]; /* share[0]: the caller's */
     int threads;                /* the caller included */
     int started;                /* workers running */
     pthread_t th[POOL_MAX_THREADS];
+    struct seat seat[POOL_MAX_THREADS];
     pthread_mutex_t mu;
     pthread_cond_t wake;        /* a worker waits here for parts to claim */
     pthread_cond_t finished;    /* the caller waits here for the last parts */
-    _Atomic uint64_t state;     /* generation << 32 | parts left to claim */
     _Atomic int done;           /* parts of the current job finished */
     _Atomic int sleepers;       /* workers in (or going into) wait(wake) */
     _Atomic bool caller_waits;  /* the caller is in (or going into) wait(finished) */
     _Atomic bool quit;
-    /* The current job: written by the caller before `state` publishes it. */
+    /* The current job: written by the caller before the shares publish it. */
     pool_fn fn;
     void *arg;
     int nparts;
 };
 
-static uint32_t left(uint64_t s) { return (uint32_t)(s & 0xffffffffu); }
+static uint32_t span_lo(uint64_t s) { return (uint32_t)(s >> 32); }
+static uint32_t span_hi(uint64_t s) { return (uint32_t)(s & 0xffffffffu); }
 
-/* Claims a part of the current job: its index, or -1 when none is left. */
-static int claim(struct pool *p)
+/* Claims a part of share t, its first one for the share's owner and its last
+ * for any other thread: the part's index, or -1 when the share is empty. */
+static int claim(struct pool *p, int t, bool own)
 {
-    uint64_t s = atomic_load(&p->state);
-    while (left(s) > 0)
-        if (atomic_compare_exchange_weak(&p->state, &s, s - 1))
-            return (int)left(s) - 1;
+    _Atomic uint64_t *w = &p->share[t].span;
+    uint64_t s = atomic_load(w);
+    while (span_lo(s) < span_hi(s)) {
+        const uint64_t next = own ? s + ((uint64_t)1 << 32) : s - 1;
+        if (atomic_compare_exchange_weak(w, &s, next))
+            return own ? (int)span_lo(s) : (int)span_hi(s) - 1;
+    }
     return -1;
 }
 
-/* Runs claimed parts until none is left; the job is p's current one for as
- * long as a claimed part has not been counted done. */
-static void work(struct pool *p)
+/* Runs claimed parts, share self's and then the others' in turn, until none
+ * is left; the job is p's current one for as long as a claimed part has not
+ * been counted done. */
+static void work(struct pool *p, int self)
 {
-    int part;
-    while ((part = claim(p)) >= 0) {
-        pool_fn fn = p->fn;
-        void *arg = p->arg;
-        int n = p->nparts;
-        fn(arg, part, n);
-        if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->caller_waits)) {
-            pthread_mutex_lock(&p->mu);
-            pthread_cond_signal(&p->finished);
-            pthread_mutex_unlock(&p->mu);
+    for (int k = 0; k < p->threads; k++) {
+        const int t = (self + k) % p->threads;
+        int part;
+        while ((part = claim(p, t, k == 0)) >= 0) {
+            pool_fn fn = p->fn;
+            void *arg = p->arg;
+            int n = p->nparts;
+            fn(arg, part, n);
+            if (atomic_fetch_add(&p->done, 1) + 1 == n && atomic_load(&p->caller_waits)) {
+                pthread_mutex_lock(&p->mu);
+                pthread_cond_signal(&p->finished);
+                pthread_mutex_unlock(&p->mu);
+            }
         }
     }
 }
 
 static bool has_work(struct pool *p)
 {
-    return left(atomic_load(&p->state)) > 0 || atomic_load(&p->quit);
+    for (int t = 0; t < p->threads; t++) {
+        const uint64_t s = atomic_load(&p->share[t].span);
+        if (span_lo(s) < span_hi(s))
+            return true;
+    }
+    return atomic_load(&p->quit);
 }
 
 static void *worker(void *v)
 {
-    struct pool *p = v;
+    const struct seat *seat = v;
+    struct pool *p = seat->pool;
     for (;;) {
         for (int spin = 0; spin < SPINS && !has_work(p); spin++)
             cpu_relax();
@@ -111,7 +145,7 @@ static void *worker(void *v)
         }
         if (atomic_load(&p->quit))
             return NULL;
-        work(p);
+        work(p, seat->self);
     }
 }
 
@@ -140,7 +174,8 @@ struct pool *pool_create(int threads)
     if (!p)
         return NULL;
     p->threads = threads;
-    atomic_init(&p->state, 0);
+    for (int t = 0; t < POOL_MAX_THREADS; t++)
+        atomic_init(&p->share[t].span, 0);
     atomic_init(&p->done, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->caller_waits, false);
@@ -169,9 +204,12 @@ struct pool *pool_create(int threads)
         sigdelset(&all, faults[i]);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     int err = 0;
-    while (!err && p->started < threads - 1)
-        if (!(err = pthread_create(&p->th[p->started], NULL, worker, p)))
+    while (!err && p->started < threads - 1) {
+        struct seat *seat = &p->seat[p->started];
+        *seat = (struct seat){p, p->started + 1};
+        if (!(err = pthread_create(&p->th[p->started], NULL, worker, seat)))
             p->started++;
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err) {
         shut(p);
@@ -216,13 +254,16 @@ void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void 
     p->arg = arg;
     p->nparts = nparts;
     atomic_store(&p->done, 0);
-    uint64_t gen = (atomic_load(&p->state) >> 32) + 1;
-    atomic_store(&p->state, gen << 32 | (uint32_t)nparts);
+    for (int t = 0; t < p->threads; t++) {
+        const uint64_t lo = (uint64_t)((long long)nparts * t / p->threads);
+        const uint64_t hi = (uint64_t)((long long)nparts * (t + 1) / p->threads);
+        atomic_store(&p->share[t].span, lo << 32 | hi);
+    }
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->mu);
     }
-    work(p);
+    work(p, 0);
     wait_done(p, nparts);
 }
