@@ -29,9 +29,10 @@
  * and give slots, valid until the next step.
  *
  * Threads: pbf_set_pool gives the step a pool (NULL: this thread). The work is
- * split into PBF_PARTS fixed ranges of particles, each writing only its own
- * particles' slots, and the few sums are added in range order, so a step gives
- * the same bits whatever the number of threads. Within an iteration the
+ * split into PBF_PARTS ranges of particles, cut by the state alone (each step,
+ * by the work of the last step's lists), each writing only its own particles'
+ * slots, and the few sums are added in range order, so a step gives the same
+ * bits whatever the number of threads. Within an iteration the
  * corrections are Jacobi, as in pbf.html: every particle's correction comes from
  * the positions the iteration started with.
  *
@@ -46,7 +47,7 @@
 #include <stdbool.h>
 
 #define PBF_LANES 16      /* particles per group in the neighbour lists */
-#define PBF_PARTS 16      /* fixed ranges of groups the passes are split into */
+#define PBF_PARTS 16      /* ranges of groups the passes are split into */
 #define PBF_SORT_EVERY 32 /* steps between re-sorts of the water by cell */
 
 struct pool;
@@ -69,7 +70,7 @@ struct pbf_params {
 /* The seed page's values (pbf.html with its GUI inputs). */
 void pbf_params_seed(struct pbf_params *p);
 
-/* One fixed range of particle groups and its neighbour lists (private). Group g
+/* One range of particle groups and its neighbour lists (private). Group g
  * of the range keeps its lists at nbr[gstart[g] ..], slot-major: entry k of
  * lane l (particle PBF_LANES*g + l) at gstart[g] + k*PBF_LANES + l, first gkw[g]
  * water slots, then gkb[g] boundary slots; lanes with fewer neighbours are

@@ -171,7 +171,7 @@ static bool init_args_ok(const struct pbf_params *p, int block_w, int block_h, i
 }
 
 /* The group tables for nfluid water particles and the parts' ranges of groups
- * (fixed by the particle count alone); 0 or -1. */
+ * cut evenly (each step cuts them again by work, see cut_ranges); 0 or -1. */
 static int set_groups(struct pbf *s)
 {
     const int ngroup = (s->nfluid + PBF_LANES - 1) / PBF_LANES;
@@ -179,6 +179,9 @@ static int set_groups(struct pbf *s)
         SIM_RESIZE(s->gkw, (size_t)ngroup + 1) != 0 || SIM_RESIZE(s->gkb, (size_t)ngroup + 1) != 0)
         return -1;
     s->ngroup = ngroup;
+    /* No lists yet: every group weighs the same in the first cut (see cut_ranges). */
+    memset(s->gkw, 0, ((size_t)ngroup + 1) * sizeof *s->gkw);
+    memset(s->gkb, 0, ((size_t)ngroup + 1) * sizeof *s->gkb);
     for (int p = 0; p < PBF_PARTS; p++) {
         s->part[p].g0 = (int)((long long)ngroup * p / PBF_PARTS);
         s->part[p].g1 = (int)((long long)ngroup * (p + 1) / PBF_PARTS);

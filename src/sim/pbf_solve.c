@@ -6,7 +6,8 @@
  * Data and coordinates as in pbf.c; only the water moves (slots 0..nfluid-1).
  *
  * Work: the water is cut into groups of PBF_LANES consecutive slots and the
- * groups into PBF_PARTS fixed ranges (pbf_part). Every pass runs the ranges
+ * groups into PBF_PARTS ranges (pbf_part) of about equal work, cut again each
+ * step from the last step's lists (cut_ranges). Every pass runs the ranges
  * through pool_run; a range reads what it likes but writes only its own slots
  * and its own lists, and the one sum a pass makes (the density error) is kept
  * per range and added in range order. So the bits do not depend on how many
@@ -543,6 +544,20 @@ static void solve(struct job *j)
 
 /* ---- Accelerations ----------------------------------------------------------- */
 
+/* A non-finite acceleration of the range's particles falls back to gravity (at
+ * the end of the last pass that adds to them: only the particle's own slot is
+ * read). */
+static void accel_guard(struct pbf *s, const struct pbf_part *pt)
+{
+    int i0, i1;
+    part_slots(s, pt, &i0, &i1);
+    for (int i = i0; i < i1; i++)
+        if (!isfinite(s->ax[i]) || !isfinite(s->ay[i])) {
+            s->ax[i] = 0.0f;
+            s->ay[i] = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
+        }
+}
+
 /* XSPH viscosity a_i += viscosity/dt sum_j V_j W_ij (v_j - v_i) with
  * V_j = m/rho_j, and (when confinement is on) the vorticity
  * omega_i = sum_j V_j grad W_ij x (v_j - v_i), counter-clockwise positive; both
@@ -576,6 +591,8 @@ static void viscosity_part(struct job *j, struct pbf_part *pt)
             s->omega[i] = om[l];
         }
     }
+    if (s->prm.vorticity == 0.0f)
+        accel_guard(s, pt);
 }
 
 /* Vorticity confinement: eta = grad |omega| (SPH difference form
@@ -609,19 +626,7 @@ static void vorticity_part(struct job *j, struct pbf_part *pt)
             s->ay[i] -= eps * ex[l] * inv_len * om[i];
         }
     }
-}
-
-/* A non-finite acceleration falls back to gravity. */
-static void accel_guard_part(struct job *j, struct pbf_part *pt)
-{
-    struct pbf *s = j->s;
-    int i0, i1;
-    part_slots(s, pt, &i0, &i1);
-    for (int i = i0; i < i1; i++)
-        if (!isfinite(s->ax[i]) || !isfinite(s->ay[i])) {
-            s->ax[i] = 0.0f;
-            s->ay[i] = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
-        }
+    accel_guard(s, pt);
 }
 
 static void accelerations(struct job *j)
@@ -632,16 +637,44 @@ static void accelerations(struct job *j)
     run_parts(j, viscosity_part);
     if (s->prm.vorticity != 0.0f)
         run_parts(j, vorticity_part);
-    run_parts(j, accel_guard_part);
 }
 
 /* ---- The step ---------------------------------------------------------------- */
+
+/*
+ * The ranges for this step: PBF_PARTS runs of groups of about equal work, the
+ * work of a group taken to be its list slots in the last step plus one (the
+ * passes' cost goes with the slots; a group with none yet counts one). Range p
+ * ends at the first group where the running work reaches p+1 PBF_PARTS-ths of
+ * the total. Ranges of equal particle counts would not do: the water at the
+ * bottom of the box is denser and has more boundary neighbours, so the threads
+ * would wait for its ranges at the end of every pass. The cut is a function of
+ * the last step's lists alone, so it is the same whatever the thread count.
+ */
+static void cut_ranges(struct pbf *s)
+{
+    long long total = 0;
+    for (int g = 0; g < s->ngroup; g++)
+        total += s->gkw[g] + s->gkb[g] + 1;
+    long long run = 0;
+    int g = 0;
+    for (int p = 0; p < PBF_PARTS; p++) {
+        const long long goal = total * (p + 1) / PBF_PARTS;
+        s->part[p].g0 = g;
+        while (g < s->ngroup && run < goal) {
+            run += s->gkw[g] + s->gkb[g] + 1;
+            g++;
+        }
+        s->part[p].g1 = g;
+    }
+}
 
 static bool build_lists(struct job *j)
 {
     struct pbf *s = j->s;
     if (nsearch_grid(&s->ns, s->x, s->y, s->n, s->h) != 0)
         return false;
+    cut_ranges(s);
     run_parts(j, lists_part);
     for (int p = 0; p < PBF_PARTS; p++)
         if (s->part[p].fail)
