@@ -1,7 +1,8 @@
 /*
  * test_cloth.c — the PBD cloth (src/sim/cloth.c): the seed's setup, one
  * projection against hand-computed shares, the packed solver against a plain
- * in-order Gauss-Seidel sweep of cloth_project (on threads too), the seed
+ * in-order Gauss-Seidel sweep of cloth_project and the sweep by colour
+ * (cloth_grid.c) against the same in colour order (on threads too), the seed
  * page's own numbers, iteration dependence, XPBD, tearing, the scissors
  * (cloth_cut) and the surface for drawing. The pointer, statistics, extremes
  * and the scene are in test_cloth_scene.c.
@@ -342,20 +343,24 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
 
 TEST(cloth_threads_change_nothing)
 {
-    /* Every level handed to pools of 2 to 4 threads (par_records 1): the same
-     * bits as this thread alone and as the in-order sweep, PBD and XPBD, while
-     * tearing and a cut renumber the records and their levels. */
-    for (int variant = 0; variant < 2; variant++) {
+    /* Every level (seed order) or colour (by_colour) handed to pools of 2 to 4
+     * threads (par_records 1), and by colour without AVX too: the same bits as
+     * this thread alone and as the plain sweep in that order, PBD and XPBD,
+     * while a grab pulls and tearing and a cut renumber the constraints. */
+    for (int variant = 0; variant < 4; variant++) {
+        bool colour = variant >= 2;
         struct cloth_params p = seed_params(23, 17, 4);
-        p.tearing = true, p.tear_strain = 0.3f;
-        p.compliance = variant ? 1e-5f : 0.0f, p.substeps = 1 + variant, p.iterations = 2 + variant;
-        struct cloth c[4];
-        struct pool *pools[4] = {NULL, pool_create(2), pool_create(3), pool_create(4)};
-        int diff = 0, g = 7 * 23 + 11;
-        for (int t = 0; t < 4; t++) {
+        p.tearing = true, p.tear_strain = 0.3f, p.by_colour = colour;
+        p.compliance = variant % 2 ? 1e-5f : 0.0f;
+        p.substeps = 1 + variant % 2, p.iterations = 2 + variant % 2;
+        struct cloth c[5];
+        struct pool *pools[5] = {NULL, pool_create(2), pool_create(3), pool_create(4), NULL};
+        int diff = 0, g = 7 * 23 + 11, runs = colour ? 5 : 4;
+        for (int t = 0; t < runs; t++) {
             CHECK_INT(cloth_init(&c[t], &p), 0);
             cloth_set_pool(&c[t], pools[t]);
             c[t].par_records = 1;
+            c[t].narrow = t == 4;
             for (int s = 0; s < 120; s++) {
                 if (s == 10)
                     cloth_grab(&c[t], g, c[t].x[g], c[t].y[g]);
@@ -366,17 +371,22 @@ TEST(cloth_threads_change_nothing)
                 cloth_step(&c[t]);
             }
             diff += count_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
+            for (int k = 0; k < c[0].nc && k < c[t].nc; k++)
+                diff += c[0].lambda[k] != c[t].lambda[k] || c[0].c1[k] != c[t].c1[k];
         }
         CHECK(c[0].torn > 0 && c[0].cut > 0);
-        /* ... and go on as the in-order sweep. */
+        /* ... and go on as the plain sweep. */
         c[0].prm.tearing = c[3].prm.tearing = false;
         for (int s = 0; s < 50; s++) {
             cloth_step(&c[3]);
-            reference_step(&c[0]);
+            if (colour)
+                colour_reference_step(&c[0]);
+            else
+                reference_step(&c[0]);
             diff += count_differences(&c[0], &c[3]);
         }
         CHECK_MSG(diff == 0, "variant %d: %d differences", variant, diff);
-        for (int t = 0; t < 4; t++)
+        for (int t = 0; t < runs; t++)
             cloth_free(&c[t]), pool_destroy(pools[t]);
     }
 }
@@ -417,44 +427,6 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
         CHECK(a.cut > 0);
         cloth_free(&a);
         cloth_free(&b);
-    }
-}
-
-TEST(cloth_colour_threads_and_widths_change_nothing)
-{
-    /* by_colour with every colour handed to pools of 2 to 4 threads, with
-     * and without AVX, while a grab pulls, tearing and a cut take constraints
-     * out: the same bits as one thread, PBD and XPBD. */
-    for (int variant = 0; variant < 2; variant++) {
-        struct cloth_params p = seed_params(37, 21, 2);
-        p.by_colour = true;
-        p.tearing = true, p.tear_strain = 0.3f;
-        p.compliance = variant ? 1e-5f : 0.0f, p.substeps = 1 + variant, p.iterations = 2 + variant;
-        struct cloth c[5];
-        struct pool *pools[5] = {NULL, pool_create(2), pool_create(3), pool_create(4), NULL};
-        int diff = 0, g = 9 * 37 + 17;
-        for (int t = 0; t < 5; t++) {
-            CHECK_INT(cloth_init(&c[t], &p), 0);
-            cloth_set_pool(&c[t], pools[t]);
-            c[t].par_records = 1;
-            c[t].narrow = t == 4;
-            for (int s = 0; s < 120; s++) {
-                if (s == 10)
-                    cloth_grab(&c[t], g, c[t].x[g], c[t].y[g]);
-                if (s > 10)
-                    cloth_move_grab(&c[t], 3.6f + 0.03f * (float)s, -1.8f - 0.015f * (float)s);
-                if (s == 60)
-                    cloth_cut(&c[t], 1.9f, 0.5f, 2.7f, -3.9f);
-                cloth_step(&c[t]);
-            }
-            diff += count_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
-            for (int k = 0; k < c[0].nc && k < c[t].nc; k++)
-                diff += c[0].lambda[k] != c[t].lambda[k] || c[0].c1[k] != c[t].c1[k];
-        }
-        CHECK(c[0].torn > 0 && c[0].cut > 0);
-        CHECK_MSG(diff == 0, "variant %d: %d differences", variant, diff);
-        for (int t = 0; t < 5; t++)
-            cloth_free(&c[t]), pool_destroy(pools[t]);
     }
 }
 
