@@ -8,6 +8,7 @@
  * and the scene are in test_cloth_scene.c.
  */
 #include "cloth.h"
+#include "fixtures.h"
 #include "pool.h"
 #include "swirl.h"
 #include "test.h"
@@ -16,37 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A cloth from the seed preset with a few fields changed. */
-static struct cloth_params seed_params(int w, int h, int fixed)
-{
-    struct cloth_params p;
-    cloth_params_seed(&p);
-    p.w = w;
-    p.h = h;
-    p.fixed = fixed;
-    return p;
-}
-
-static void steps(struct cloth *c, int n)
-{
-    for (int i = 0; i < n; i++)
-        cloth_step(c);
-}
-
 static float mean_strain(const struct cloth *c)
 {
     float mean, max;
     cloth_strain(c, &mean, &max);
     return mean;
-}
-
-static bool all_finite(const struct cloth *c)
-{
-    for (int i = 0; i < c->n; i++)
-        if (!isfinite(c->x[i]) || !isfinite(c->y[i]) || !isfinite(c->vx[i]) ||
-            !isfinite(c->vy[i]))
-            return false;
-    return true;
 }
 
 /*
@@ -122,17 +97,6 @@ static void colour_reference_step(struct cloth *c)
     free(order);
 }
 
-/* Number of particles where a and b differ (by value: +0 == -0). */
-static int count_differences(const struct cloth *a, const struct cloth *b)
-{
-    int bad = 0;
-    for (int i = 0; i < a->n; i++)
-        if (a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
-            a->vy[i] != b->vy[i])
-            bad++;
-    return bad;
-}
-
 TEST(cloth_seed_setup)
 {
     struct cloth_params p;
@@ -198,30 +162,30 @@ TEST(cloth_seed_setup)
 TEST(cloth_init_sizes)
 {
     struct cloth c;
-    struct cloth_params p = seed_params(0, 5, 2);
+    struct cloth_params p = fx_cloth_params(0, 5, 2);
     CHECK_INT(cloth_init(&c, &p), -1);
-    p = seed_params(5, -1, 2);
+    p = fx_cloth_params(5, -1, 2);
     CHECK_INT(cloth_init(&c, &p), -1);
-    p = seed_params(5, 5, 2);
+    p = fx_cloth_params(5, 5, 2);
     p.spacing = 0.0f;
     CHECK_INT(cloth_init(&c, &p), -1);
     p.spacing = NAN;
     CHECK_INT(cloth_init(&c, &p), -1);
 
     /* Degenerate but valid: a single particle, a single row, a single column. */
-    p = seed_params(1, 1, 2);
+    p = fx_cloth_params(1, 1, 2);
     CHECK_INT(cloth_init(&c, &p), 0);
     CHECK_INT(c.nc, 0);
-    steps(&c, 10);
+    fx_cloth_steps(&c, 10);
     CHECK(c.x[0] == 0.0f && c.y[0] == 0.0f);
     cloth_free(&c);
-    p = seed_params(6, 1, 1);
+    p = fx_cloth_params(6, 1, 1);
     CHECK_INT(cloth_init(&c, &p), 0);
     CHECK_INT(c.nc, 5);
-    steps(&c, 100);
-    CHECK(all_finite(&c) && c.y[5] < -0.1f);
+    fx_cloth_steps(&c, 100);
+    CHECK(fx_cloth_finite(&c) && c.y[5] < -0.1f);
     cloth_free(&c);
-    p = seed_params(1, 6, 4);
+    p = fx_cloth_params(1, 6, 4);
     CHECK_INT(cloth_init(&c, &p), 0);
     CHECK_INT(c.nc, 5);
     CHECK(c.fixed[0] && c.fixed[5]);
@@ -230,7 +194,7 @@ TEST(cloth_init_sizes)
 
 TEST(cloth_projection_mass_weighted)
 {
-    struct cloth_params p = seed_params(2, 1, 1);
+    struct cloth_params p = fx_cloth_params(2, 1, 1);
     p.spacing = 0.25f;
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
@@ -310,7 +274,7 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
     /* PBD with 4 pins and a grabbed particle, then XPBD with substeps and an
      * odd mass: cloth_step and the plain in-order sweep agree exactly. */
     for (int variant = 0; variant < 2; variant++) {
-        struct cloth_params p = seed_params(23, 17, 4);
+        struct cloth_params p = fx_cloth_params(23, 17, 4);
         if (variant == 1) {
             p.compliance = 1e-5f;
             p.substeps = 3;
@@ -326,7 +290,7 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
         for (int s = 0; s < 150; s++) {
             cloth_step(&a);
             reference_step(&b);
-            diff += count_differences(&a, &b);
+            diff += fx_cloth_differences(&a, &b);
         }
         CHECK_MSG(diff == 0, "variant %d: %d particle-steps differ", variant, diff);
         CHECK(a.time == b.time);
@@ -349,7 +313,7 @@ TEST(cloth_threads_change_nothing)
      * while a grab pulls and tearing and a cut renumber the constraints. */
     for (int variant = 0; variant < 4; variant++) {
         bool colour = variant >= 2;
-        struct cloth_params p = seed_params(23, 17, 4);
+        struct cloth_params p = fx_cloth_params(23, 17, 4);
         p.tearing = true, p.tear_strain = 0.3f, p.by_colour = colour;
         p.compliance = variant % 2 ? 1e-5f : 0.0f;
         p.substeps = 1 + variant % 2, p.iterations = 2 + variant % 2;
@@ -370,7 +334,7 @@ TEST(cloth_threads_change_nothing)
                     cloth_cut(&c[t], 0.9f, 0.5f, 1.7f, -3.9f);
                 cloth_step(&c[t]);
             }
-            diff += count_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
+            diff += fx_cloth_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
             for (int k = 0; k < c[0].nc && k < c[t].nc; k++)
                 diff += c[0].lambda[k] != c[t].lambda[k] || c[0].c1[k] != c[t].c1[k];
         }
@@ -383,7 +347,7 @@ TEST(cloth_threads_change_nothing)
                 colour_reference_step(&c[0]);
             else
                 reference_step(&c[0]);
-            diff += count_differences(&c[0], &c[3]);
+            diff += fx_cloth_differences(&c[0], &c[3]);
         }
         CHECK_MSG(diff == 0, "variant %d: %d differences", variant, diff);
         for (int t = 0; t < runs; t++)
@@ -397,7 +361,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
      * odd mass: cloth_step equals the plain sweep of cloth_project over the
      * constraints sorted by colour, with AVX and without. */
     for (int variant = 0; variant < 4; variant++) {
-        struct cloth_params p = seed_params(23, 17, 4);
+        struct cloth_params p = fx_cloth_params(23, 17, 4);
         p.by_colour = true;
         if (variant % 2) {
             p.compliance = 1e-5f, p.substeps = 3, p.iterations = 3, p.mass = 1.3f;
@@ -418,7 +382,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
                 cloth_cut(&a, 0.9f, 0.5f, 1.7f, -3.9f), cloth_cut(&b, 0.9f, 0.5f, 1.7f, -3.9f);
             cloth_step(&a);
             colour_reference_step(&b);
-            diff += count_differences(&a, &b);
+            diff += fx_cloth_differences(&a, &b);
             for (int k = 0; k < a.nc && k < b.nc; k++)
                 lam += p.compliance > 0.0f && a.lambda[k] != b.lambda[k];
         }
@@ -439,7 +403,7 @@ TEST(cloth_matches_seed_page)
     cloth_params_seed(&p);
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
-    steps(&c, 2200);
+    fx_cloth_steps(&c, 2200);
     float cx, cy, miny;
     cloth_centroid(&c, &cx, &cy, &miny);
     CHECK_NEAR(cx, 3.89919002528859, 2e-4);
@@ -456,11 +420,11 @@ TEST(cloth_strain_falls_with_iterations)
     int its[3] = {1, 4, 16};
     float strain[3];
     for (int t = 0; t < 3; t++) {
-        struct cloth_params p = seed_params(10, 10, 2);
+        struct cloth_params p = fx_cloth_params(10, 10, 2);
         p.iterations = its[t];
         struct cloth c;
         CHECK_INT(cloth_init(&c, &p), 0);
-        steps(&c, 1000);
+        fx_cloth_steps(&c, 1000);
         strain[t] = mean_strain(&c);
         cloth_free(&c);
     }
@@ -474,7 +438,7 @@ TEST(cloth_strain_falls_with_iterations)
  * so one instant would depend on the phase). */
 static float settled_strain(float compliance, int iterations)
 {
-    struct cloth_params p = seed_params(10, 10, 2);
+    struct cloth_params p = fx_cloth_params(10, 10, 2);
     p.substeps = 10;
     p.iterations = iterations;
     p.compliance = compliance;
@@ -487,7 +451,7 @@ static float settled_strain(float compliance, int iterations)
         if (s >= 100)
             sum += mean_strain(&c);
     }
-    bool ok = all_finite(&c);
+    bool ok = fx_cloth_finite(&c);
     cloth_free(&c);
     return ok ? (float)(sum / 300.0) : NAN;
 }
@@ -510,7 +474,7 @@ TEST(cloth_xpbd_stiffness_independent_of_iterations)
 /* 4x3 grid, spacing 1, no gravity, no sweeps, tearing beyond 0.4. */
 static struct cloth_params tear_params(void)
 {
-    struct cloth_params p = seed_params(4, 3, 1);
+    struct cloth_params p = fx_cloth_params(4, 3, 1);
     p.spacing = 1.0f;
     p.gravity = 0.0f;
     p.iterations = 0;
@@ -606,7 +570,7 @@ TEST(cloth_torn_cloth_solves_as_the_in_order_sweep)
     for (int s = 0; s < 100; s++) {
         cloth_step(&c);
         reference_step(&e);
-        diff += count_differences(&c, &e);
+        diff += fx_cloth_differences(&c, &e);
     }
     CHECK_INT(diff, 0);
     cloth_free(&e);
@@ -615,7 +579,7 @@ TEST(cloth_torn_cloth_solves_as_the_in_order_sweep)
 
 TEST(cloth_tearing_under_a_pull)
 {
-    struct cloth_params p = seed_params(12, 10, 2);
+    struct cloth_params p = fx_cloth_params(12, 10, 2);
     p.tearing = true;
     p.tear_strain = 0.5f;
     p.iterations = 8;
@@ -633,7 +597,7 @@ TEST(cloth_tearing_under_a_pull)
     float mean, max;
     cloth_strain(&c, &mean, &max);
     CHECK(max <= 0.5f);
-    CHECK(all_finite(&c));
+    CHECK(fx_cloth_finite(&c));
     cloth_free(&c);
 }
 
@@ -661,7 +625,7 @@ TEST(cloth_cut_by_hand)
         {3, 1, {1.5f, 0.0f, 1.5f, 0.0f}, 1, {{0, 1}}},
     };
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
-        struct cloth_params p = seed_params(cases[t].w, cases[t].h, 1);
+        struct cloth_params p = fx_cloth_params(cases[t].w, cases[t].h, 1);
         p.spacing = 1.0f;
         struct cloth c;
         CHECK_INT(cloth_init(&c, &p), 0);
@@ -681,7 +645,7 @@ TEST(cloth_surface_for_drawing)
     /* A 2x2 cloth, spacing 1: its edges and tangents, its two triangles over
      * the diagonal 0-3 (hem 1, diagonal 2), then, that diagonal cut, the two
      * over the other, then, the top edge cut too, the one left. */
-    struct cloth_params p = seed_params(2, 2, 1);
+    struct cloth_params p = fx_cloth_params(2, 2, 1);
     p.spacing = 1.0f;
     struct cloth c;
     unsigned char e[4], uses[16];
@@ -730,7 +694,7 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
     int tried = 0, removed = 0;
     for (int variant = 0; variant < 2; variant++) {
         /* Twins of a 17x13 cloth pulled out of shape (variant 1: tearing, XPBD). */
-        struct cloth_params prm = seed_params(17, 13, 2);
+        struct cloth_params prm = fx_cloth_params(17, 13, 2);
         if (variant == 1)
             prm.tearing = true, prm.tear_strain = 0.4f, prm.compliance = 1e-6f, prm.substeps = 2;
         struct cloth a, b, *cs[2] = {&a, &b};
@@ -778,7 +742,7 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
         for (int s = 0; s < 100; s++) {
             cloth_step(&a);
             reference_step(&b);
-            diff += count_differences(&a, &b);
+            diff += fx_cloth_differences(&a, &b);
         }
         CHECK_MSG(diff == 0, "variant %d: %d particle-steps differ after the cuts", variant, diff);
         cloth_free(&a), cloth_free(&b);

@@ -9,6 +9,7 @@
 #include "app.h"
 #include "cloth.h"
 #include "e2e.h"
+#include "fixtures.h"
 #include "input.h"
 #include "pool.h"
 #include "image.h"
@@ -19,42 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A cloth from the seed preset with a few fields changed (as in test_cloth.c). */
-static struct cloth_params seed_params(int w, int h, int fixed)
-{
-    struct cloth_params p;
-    cloth_params_seed(&p);
-    p.w = w;
-    p.h = h;
-    p.fixed = fixed;
-    return p;
-}
-
-static void steps(struct cloth *c, int n)
-{
-    for (int i = 0; i < n; i++)
-        cloth_step(c);
-}
-
-static bool all_finite(const struct cloth *c)
-{
-    for (int i = 0; i < c->n; i++)
-        if (!isfinite(c->x[i]) || !isfinite(c->y[i]) || !isfinite(c->vx[i]) ||
-            !isfinite(c->vy[i]))
-            return false;
-    return true;
-}
-
-static int count_differences(const struct cloth *a, const struct cloth *b)
-{
-    int bad = 0;
-    for (int i = 0; i < a->n; i++)
-        if (a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
-            a->vy[i] != b->vy[i])
-            bad++;
-    return bad;
-}
 
 /* ---- the solver: extremes, pointer, statistics, live parameters ---------------- */
 
@@ -73,7 +38,7 @@ TEST(cloth_no_nan_at_extremes)
                 for (int m = 0; m < 2; m++)
                     for (int k = 0; k < 3; k++)
                         for (int s = 0; s < 2; s++) {
-                            struct cloth_params p = seed_params(7, 5, 2);
+                            struct cloth_params p = fx_cloth_params(7, 5, 2);
                             p.gravity = gravity[a];
                             p.dt = dts[b];
                             p.iterations = iters[i];
@@ -84,14 +49,14 @@ TEST(cloth_no_nan_at_extremes)
                             struct cloth c;
                             CHECK_INT(cloth_init(&c, &p), 0);
                             cloth_grab(&c, 17, 5.0f, 5.0f);
-                            steps(&c, 10);
+                            fx_cloth_steps(&c, 10);
                             cloth_release(&c, true, 100.0f, -100.0f);
-                            steps(&c, 10);
+                            fx_cloth_steps(&c, 10);
                             float mean, max, cx, cy, miny;
                             cloth_strain(&c, &mean, &max);
                             cloth_centroid(&c, &cx, &cy, &miny);
                             float ke = cloth_kinetic_energy(&c);
-                            if (!all_finite(&c) || !isfinite(mean) || !isfinite(max) ||
+                            if (!fx_cloth_finite(&c) || !isfinite(mean) || !isfinite(max) ||
                                 !isfinite(cx) || !isfinite(cy) || !isfinite(miny) ||
                                 !isfinite(ke))
                                 bad++;
@@ -107,8 +72,8 @@ TEST(cloth_no_nan_at_extremes)
     p.iterations = 1;
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
-    steps(&c, 200);
-    CHECK(all_finite(&c));
+    fx_cloth_steps(&c, 200);
+    CHECK(fx_cloth_finite(&c));
     cloth_free(&c);
 }
 
@@ -130,28 +95,28 @@ TEST(cloth_nonsense_and_poison_do_not_spread)
     c.prm.compliance = INFINITY;
     c.prm.iterations = -3;
     c.prm.substeps = 0;
-    steps(&c, 10);
-    CHECK(all_finite(&c));
+    fx_cloth_steps(&c, 10);
+    CHECK(fx_cloth_finite(&c));
     c.prm.mass = 0.0f;
     c.prm.compliance = NAN;
     c.prm.iterations = 3;
-    steps(&c, 10);
-    CHECK(all_finite(&c));
+    fx_cloth_steps(&c, 10);
+    CHECK(fx_cloth_finite(&c));
 
     /* A particle poisoned from outside is put back, and so are its neighbours. */
     c.x[14] = NAN;
     c.xold[14] = NAN;
     c.vy[15] = INFINITY;
-    steps(&c, 3);
-    CHECK(all_finite(&c));
+    fx_cloth_steps(&c, 3);
+    CHECK(fx_cloth_finite(&c));
 
     /* A pointer at infinity or NaN does not reach the solver. */
     cloth_grab(&c, 13, NAN, 1.0f);
     cloth_move_grab(&c, 1e30f, -1e30f);
-    steps(&c, 5);
+    fx_cloth_steps(&c, 5);
     cloth_release(&c, true, NAN, INFINITY);
-    steps(&c, 5);
-    CHECK(all_finite(&c));
+    fx_cloth_steps(&c, 5);
+    CHECK(fx_cloth_finite(&c));
     cloth_free(&c);
 }
 
@@ -170,7 +135,7 @@ TEST(cloth_grab_and_release)
     CHECK_INT(cloth_nearest(&c, -5.0f, 5.0f, 1.0f), -1);
     CHECK_INT(cloth_nearest(&c, 0.0f, 0.0f, -1.0f), -1);
 
-    steps(&c, 100);
+    fx_cloth_steps(&c, 100);
     int g = 20 * w + 10;
     float vx0 = c.vx[g], vy0 = c.vy[g];
     CHECK(vy0 != 0.0f);
@@ -204,8 +169,8 @@ TEST(cloth_grab_and_release)
     struct cloth a, b;
     CHECK_INT(cloth_init(&a, &p), 0);
     CHECK_INT(cloth_init(&b, &p), 0);
-    steps(&a, 100);
-    steps(&b, 100);
+    fx_cloth_steps(&a, 100);
+    fx_cloth_steps(&b, 100);
     cloth_grab(&a, g, a.x[g], a.y[g]);
     cloth_grab(&b, g, b.x[g], b.y[g]);
     cloth_release(&a, true, 60.0f, -10.0f);
@@ -228,7 +193,7 @@ TEST(cloth_grab_another_and_drag_a_pin)
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
     int g = 20 * p.w + 10;
-    steps(&c, 100);
+    fx_cloth_steps(&c, 100);
 
     /* Grabbing another lets go of the first. */
     cloth_grab(&c, g, 3.0f, -3.0f);
@@ -243,7 +208,7 @@ TEST(cloth_grab_another_and_drag_a_pin)
     cloth_grab(&c, 0, -1.0f, 1.0f);
     cloth_release(&c, true, 5.0f, 5.0f);
     CHECK(c.w[0] == 0.0f);
-    steps(&c, 50);
+    fx_cloth_steps(&c, 50);
     CHECK(c.x[0] == -1.0f && c.y[0] == 1.0f);
     CHECK(c.vx[0] == 0.0f && c.vy[0] == 0.0f);
     cloth_free(&c);
@@ -251,7 +216,7 @@ TEST(cloth_grab_another_and_drag_a_pin)
 
 TEST(cloth_statistics)
 {
-    struct cloth_params p = seed_params(5, 4, 2);
+    struct cloth_params p = fx_cloth_params(5, 4, 2);
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
     float mean, max, cx, cy, miny;
@@ -272,7 +237,7 @@ TEST(cloth_statistics)
     cloth_free(&c);
 
     /* One of one constraint stretched to twice its length: strain 1. */
-    p = seed_params(2, 1, 1);
+    p = fx_cloth_params(2, 1, 1);
     p.spacing = 0.25f;
     CHECK_INT(cloth_init(&c, &p), 0);
     c.x[1] = 0.5f;
@@ -281,7 +246,7 @@ TEST(cloth_statistics)
     cloth_free(&c);
 
     /* Mean and max over a known pair: a 3x1 cloth, one link at 1.5x, one at rest. */
-    p = seed_params(3, 1, 1);
+    p = fx_cloth_params(3, 1, 1);
     p.spacing = 0.25f;
     CHECK_INT(cloth_init(&c, &p), 0);
     c.x[1] = 0.375f;
@@ -296,17 +261,17 @@ TEST(cloth_mass_changes_live)
     /* The step re-derives inverse masses when prm.mass changes (the seed's GUI
      * sets sim.mass on the fly); with uniform masses PBD does not depend on
      * it, but the kinetic energy does. */
-    struct cloth_params p = seed_params(8, 6, 2);
+    struct cloth_params p = fx_cloth_params(8, 6, 2);
     struct cloth a, b;
     CHECK_INT(cloth_init(&a, &p), 0);
     CHECK_INT(cloth_init(&b, &p), 0);
-    steps(&a, 50);
-    steps(&b, 50);
+    fx_cloth_steps(&a, 50);
+    fx_cloth_steps(&b, 50);
     b.prm.mass = 2.0f;
-    steps(&a, 50);
-    steps(&b, 50);
+    fx_cloth_steps(&a, 50);
+    fx_cloth_steps(&b, 50);
     CHECK(b.w[1] == 0.5f && b.w[0] == 0.0f);
-    CHECK_INT(count_differences(&a, &b), 0);
+    CHECK_INT(fx_cloth_differences(&a, &b), 0);
     CHECK_NEAR(cloth_kinetic_energy(&b), 4.0 * cloth_kinetic_energy(&a),
                1e-4 * cloth_kinetic_energy(&b) + 1e-9);
     CHECK(cloth_kinetic_energy(&a) > 0.0f);
@@ -316,7 +281,7 @@ TEST(cloth_mass_changes_live)
 
 TEST(cloth_pins_never_move)
 {
-    struct cloth_params p = seed_params(20, 15, 4);
+    struct cloth_params p = fx_cloth_params(20, 15, 4);
     p.iterations = 5;
     struct cloth c;
     CHECK_INT(cloth_init(&c, &p), 0);
@@ -553,7 +518,7 @@ TEST(cloth_scene_seed_preset_is_the_seed)
     struct cloth c;
     float cx, cy, miny;
     CHECK_INT(cloth_init(&c, &p), 0);
-    steps(&c, 300), idle(&f, 300);
+    fx_cloth_steps(&c, 300), idle(&f, 300);
     cloth_centroid(&c, &cx, &cy, &miny);
     CHECK(fabs(stat(&f, "cx") - cx) < 1e-5 * fabs(cx) && fabs(stat(&f, "miny") - miny) < 1e-4);
     cloth_free(&c);
