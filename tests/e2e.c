@@ -143,6 +143,81 @@ void e2e_line_of(const char *text, int n, char *out, size_t cap)
     out[k] = 0;
 }
 
+/* One SGR sequence's parameters applied to (fg, bg). */
+static void apply_sgr(const int *v, int nv, int *fg, int *bg)
+{
+    for (int i = 0; i < nv; i++) {
+        int p = v[i];
+        if ((p == 38 || p == 48) && i + 2 < nv && v[i + 1] == 5) {
+            *(p == 38 ? fg : bg) = v[i + 2];
+            i += 2;
+        } else if ((p == 38 || p == 48) && i + 4 < nv && v[i + 1] == 2) {
+            *(p == 38 ? fg : bg) = E2E_RGB | v[i + 2] << 16 | v[i + 3] << 8 | v[i + 4];
+            i += 4;
+        } else if (p >= 30 && p <= 37) {
+            *fg = p - 30;
+        } else if (p >= 40 && p <= 47) {
+            *bg = p - 40;
+        } else if (p >= 90 && p <= 97) {
+            *fg = p - 90 + 8;
+        } else if (p >= 100 && p <= 107) {
+            *bg = p - 100 + 8;
+        } else if (p == 39) {
+            *fg = E2E_DEFAULT;
+        } else if (p == 49) {
+            *bg = E2E_DEFAULT;
+        } else if (p == 0) {
+            *fg = *bg = E2E_DEFAULT;
+        }
+    }
+}
+
+/* Decodes one UTF-8 character at *p (advancing it). */
+static uint32_t utf8(const char **p)
+{
+    const unsigned char *s = (const unsigned char *)*p;
+    int n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
+    uint32_t cp = n == 1 ? s[0] : s[0] & (0x7F >> n);
+    for (int i = 1; i < n && s[i]; i++)
+        cp = cp << 6 | (s[i] & 0x3F);
+    *p += n;
+    return cp;
+}
+
+void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows)
+{
+    for (int i = 0; i < cols * rows; i++)
+        cells[i] = (struct e2e_cell){' ', E2E_DEFAULT, E2E_DEFAULT};
+    int fg = E2E_DEFAULT, bg = E2E_DEFAULT, row = 0, col = 0;
+    for (const char *p = text; *p && row < rows;) {
+        if (*p == '\n') {
+            row++, col = 0, p++;
+            continue;
+        }
+        if (*p == 27 && p[1] == '[') {
+            int v[32], nv = 0;
+            const char *q = p + 2;
+            while (*q && *q != 'm' && nv < 32) {
+                v[nv++] = (int)strtol(q, (char **)&q, 10);
+                if (*q != ';')
+                    break;
+                q++;
+            }
+            apply_sgr(v, nv, &fg, &bg);
+            p = *q ? q + 1 : q;
+            continue;
+        }
+        uint32_t ch = utf8(&p);
+        if (col < cols)
+            cells[row * cols + col++] = (struct e2e_cell){ch, fg, bg};
+    }
+}
+
+void e2e_pixels(const struct e2e_cell *c, int *top, int *bot)
+{
+    *top = c->ch == 0x2580 || c->ch == 0x2588 ? c->fg : c->bg;
+    *bot = c->ch == 0x2584 || c->ch == 0x2588 ? c->fg : c->bg;
+}
 
 char *e2e_slurp(const char *path, size_t *len)
 {

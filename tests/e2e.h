@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define E2E_DEADLINE 15.0 /* seconds: generous, for a loaded machine */
 
@@ -45,6 +46,22 @@ void e2e_send_bytes(const char *s);
 void e2e_send_key(const char *k);
 /* The n-th line (0-based) of a capture, copied into out. */
 void e2e_line_of(const char *text, int n, char *out, size_t cap);
+/* A capture-pane -e capture as cells: the glyph (a code point) and its colours,
+ * each E2E_DEFAULT, a palette index 0..255, or E2E_RGB | 0xRRGGBB. SGR state
+ * carries over from cell to cell and line to line, as capture-pane writes it. */
+#define E2E_DEFAULT (-1)
+#define E2E_RGB 0x1000000
+struct e2e_cell {
+    uint32_t ch;
+    int fg, bg;
+};
+/* Fills cols x rows cells (row-major) from a capture; what it lacks stays a
+ * blank cell in the default colours. */
+void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows);
+/* A cell's two pixels, upper and lower: a ▀ shows fg over bg, ▄ bg over fg,
+ * █ fg twice, any other glyph bg twice. */
+void e2e_pixels(const struct e2e_cell *c, int *top, int *bot);
+
 /* A whole file, NUL-terminated (malloc'd; *len without the NUL), or NULL. */
 char *e2e_slurp(const char *path, size_t *len);
 

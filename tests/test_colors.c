@@ -7,9 +7,9 @@
  *      background is one palette colour, and so is a cleared dye canvas;
  *  8 and 16 colours: the resting cloth stays blue (never red or magenta).
  *
- * A capture is parsed into cells (glyph, fg, bg) carrying the SGR state across
- * cells and lines, as capture-pane writes it; a cell's two pixels are its upper
- * and lower half. Every wait polls against a deadline (e2e_wait).
+ * A capture is parsed into cells (glyph, fg, bg: e2e_cells); a cell's two
+ * pixels are its upper and lower half. Every wait polls against a deadline
+ * (e2e_wait).
  */
 #include "e2e.h"
 #include "test.h"
@@ -24,104 +24,26 @@
 #define CANVAS (ROWS - 1) /* the last row is the HUD */
 #define MARGIN 8          /* columns either side that the cloth never reaches */
 
-/* A colour as captured: DEFAULT, a palette index 0..255, or TRUE | 0xRRGGBB. */
-#define DEFAULT (-1)
-#define TRUE_RGB 0x1000000
-
-struct scell {
-    uint32_t ch;
-    int fg, bg;
-};
-
 struct screen {
-    struct scell c[ROWS][COLS];
+    struct e2e_cell c[ROWS][COLS];
 };
 
-/* One SGR sequence's parameters applied to (fg, bg). */
-static void sgr(const int *v, int nv, int *fg, int *bg)
-{
-    for (int i = 0; i < nv; i++) {
-        int p = v[i];
-        if ((p == 38 || p == 48) && i + 2 < nv && v[i + 1] == 5) {
-            *(p == 38 ? fg : bg) = v[i + 2];
-            i += 2;
-        } else if ((p == 38 || p == 48) && i + 4 < nv && v[i + 1] == 2) {
-            *(p == 38 ? fg : bg) = TRUE_RGB | v[i + 2] << 16 | v[i + 3] << 8 | v[i + 4];
-            i += 4;
-        } else if (p >= 30 && p <= 37) {
-            *fg = p - 30;
-        } else if (p >= 40 && p <= 47) {
-            *bg = p - 40;
-        } else if (p >= 90 && p <= 97) {
-            *fg = p - 90 + 8;
-        } else if (p >= 100 && p <= 107) {
-            *bg = p - 100 + 8;
-        } else if (p == 39) {
-            *fg = DEFAULT;
-        } else if (p == 49) {
-            *bg = DEFAULT;
-        } else if (p == 0) {
-            *fg = *bg = DEFAULT;
-        }
-    }
-}
+static void parse(const char *text, struct screen *s) { e2e_cells(text, &s->c[0][0], COLS, ROWS); }
 
-/* Decodes one UTF-8 character at *p (advancing it). */
-static uint32_t utf8(const char **p)
-{
-    const unsigned char *s = (const unsigned char *)*p;
-    int n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC0 ? 2 : 1;
-    uint32_t cp = n == 1 ? s[0] : s[0] & (0x7F >> n);
-    for (int i = 1; i < n && s[i]; i++)
-        cp = cp << 6 | (s[i] & 0x3F);
-    *p += n;
-    return cp;
-}
-
-static void parse(const char *text, struct screen *s)
-{
-    memset(s, 0, sizeof *s);
-    int fg = DEFAULT, bg = DEFAULT, row = 0, col = 0;
-    for (const char *p = text; *p && row < ROWS;) {
-        if (*p == '\n') {
-            row++, col = 0, p++;
-            continue;
-        }
-        if (*p == 27 && p[1] == '[') {
-            int v[32], nv = 0;
-            const char *q = p + 2;
-            while (*q && *q != 'm' && nv < 32) {
-                v[nv++] = (int)strtol(q, (char **)&q, 10);
-                if (*q != ';')
-                    break;
-                q++;
-            }
-            sgr(v, nv, &fg, &bg);
-            p = *q ? q + 1 : q;
-            continue;
-        }
-        uint32_t ch = utf8(&p);
-        if (col < COLS)
-            s->c[row][col++] = (struct scell){ch, fg, bg};
-    }
-}
-
-static bool inked(const struct scell *c)
+static bool inked(const struct e2e_cell *c)
 {
     return c->ch == 0x2580 || c->ch == 0x2584 || c->ch == 0x2588;
 }
 
 #define TEXT (-2) /* a cell showing a letter: not one colour, whatever its bg */
 
-/* The two pixels of a cell: ▀ shows fg above bg, a space bg twice. */
-static void pixels(const struct scell *c, int *top, int *bot)
+/* The two pixels of a cell (e2e_pixels), or TEXT twice for a letter. */
+static void pixels(const struct e2e_cell *c, int *top, int *bot)
 {
-    if (c->ch != ' ' && !inked(c)) {
+    if (c->ch != ' ' && !inked(c))
         *top = *bot = TEXT;
-        return;
-    }
-    *top = c->ch == 0x2580 || c->ch == 0x2588 ? c->fg : c->bg;
-    *bot = c->ch == 0x2588 || c->ch == 0x2584 ? c->fg : c->bg;
+    else
+        e2e_pixels(c, top, bot);
 }
 
 static bool in_margin(int row, int col)
@@ -173,7 +95,7 @@ static bool area_is_one_palette_colour(const char *text, void *arg)
     struct flat_query *q = arg;
     parse(text, &s);
     int seen[8], nseen = 0;
-    q->colours = 0, q->first = q->other = DEFAULT;
+    q->colours = 0, q->first = q->other = E2E_DEFAULT;
     for (int r = 0; r < CANVAS; r++)
         for (int c = 0; c < COLS; c++) {
             int px[2];

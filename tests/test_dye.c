@@ -375,53 +375,37 @@ static void sleep_until(double t)
     nanosleep(&ts, NULL);
 }
 
+/* The brightest channel of a captured colour (-1 unless truecolor). */
+static int brightest(int colour)
+{
+    if (colour == E2E_DEFAULT || !(colour & E2E_RGB))
+        return -1;
+    int r = colour >> 16 & 255, g = colour >> 8 & 255, b = colour & 255;
+    return r > g ? (r > b ? r : b) : (g > b ? g : b);
+}
+
 /* The brightest channel of each cell's pixels in rows [r0,r1] of a capture
- * (capture-pane -e: attributes carry over from cell to cell and line to line;
- * for a ▀ the upper pixel is fg, else both are bg). out[col] is the maximum
- * over those rows; returns the number of columns seen. */
+ * (e2e_cells, e2e_pixels): out[col] is the maximum over those rows, for the
+ * first max columns; returns the number of columns seen. */
 static int capture_brightness(const char *text, int r0, int r1, int *out, int max)
 {
-    int fg = -1, bg = -1, row = 0, col = 0, seen = 0;
+    struct e2e_cell *cells = malloc((size_t)max * (size_t)(r1 + 1) * sizeof *cells);
+    int seen = 0;
     memset(out, 0, (size_t)max * sizeof *out);
-    for (const char *p = text; *p && row <= r1;) {
-        if (*p == '\n') {
-            row++, col = 0, p++;
-            continue;
-        }
-        if (*p == 27 && p[1] == '[') {
-            int v[32], nv = 0;
-            const char *q = p + 2;
-            while (*q && *q != 'm' && nv < 32) {
-                v[nv++] = (int)strtol(q, (char **)&q, 10);
-                if (*q != ';')
-                    break;
-                q++;
-            }
-            for (int i = 0; i < nv; i++)
-                if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
-                    int m = v[i + 2] > v[i + 3] ? v[i + 2] : v[i + 3];
-                    m = m > v[i + 4] ? m : v[i + 4];
-                    *(v[i] == 38 ? &fg : &bg) = m;
-                    i += 4;
-                } else if (v[i] == 0 || v[i] == 39 || v[i] == 49) {
-                    if (v[i] != 49)
-                        fg = -1;
-                    if (v[i] != 39)
-                        bg = -1;
-                }
-            p = *q == 'm' ? q + 1 : q;
-            continue;
-        }
-        bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
-        if (row >= r0 && col < max) {
-            int m = upper && fg > bg ? fg : bg;
+    if (!cells)
+        return 0;
+    e2e_cells(text, cells, max, r1 + 1);
+    for (int row = r0; row <= r1; row++)
+        for (int col = 0; col < max; col++) {
+            const struct e2e_cell *c = &cells[row * max + col];
+            int top, bot;
+            e2e_pixels(c, &top, &bot);
+            int m = brightest(top) > brightest(bot) ? brightest(top) : brightest(bot);
             out[col] = m > out[col] ? m : out[col];
-            seen = col + 1 > seen ? col + 1 : seen;
+            if (c->ch != ' ' || c->bg != E2E_DEFAULT)
+                seen = col + 1 > seen ? col + 1 : seen;
         }
-        col++;
-        unsigned char ch = (unsigned char)*p;
-        p += ch >= 0xE0 ? 3 : ch >= 0xC0 ? 2 : 1;
-    }
+    free(cells);
     return seen;
 }
 

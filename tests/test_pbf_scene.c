@@ -530,53 +530,24 @@ TEST(pbf_scene_seed_preset_grabs_one_particle)
 
 /* ---- In a terminal ------------------------------------------------------------- */
 
-/* Water pixels (is_water_px) in cells [c0,c1) x [r0,r1) of a capture-pane -e:
- * for a ▀ the upper pixel is the foreground, the lower the background; for any
- * other glyph both are the background. capture-pane writes attributes as
- * changes from the cell before, across line ends, so they are carried along. */
+/* Water pixels (is_water_px) in cells [c0,c1) x [r0,r1) of a capture-pane -e
+ * (e2e_cells, e2e_pixels). */
 static int captured_water(const char *text, int c0, int c1, int r0, int r1)
 {
-    long fg = -1, bg = -1;
-    int row = 0, col = 0, n = 0;
-    for (const char *p = text; *p && row < r1;) {
-        if (*p == '\n') {
-            row++, col = 0, p++;
-            continue;
+    struct e2e_cell *cells = malloc((size_t)c1 * (size_t)r1 * sizeof *cells);
+    int n = 0;
+    if (!cells)
+        return 0;
+    e2e_cells(text, cells, c1, r1);
+    for (int row = r0; row < r1; row++)
+        for (int col = c0; col < c1; col++) {
+            int px[2];
+            e2e_pixels(&cells[row * c1 + col], &px[0], &px[1]);
+            for (int k = 0; k < 2; k++)
+                n += px[k] != E2E_DEFAULT && (px[k] & E2E_RGB) &&
+                     is_water_px((rgb_t)(px[k] & 0xffffff));
         }
-        if (p[0] == '\x1b' && p[1] == '[') {
-            long v[32];
-            int nv = 0;
-            const char *q = p + 2;
-            while (nv < 32 && *q >= '0' && *q <= '9') {
-                v[nv++] = strtol(q, (char **)&q, 10);
-                if (*q == ';')
-                    q++;
-            }
-            for (int i = 0; i < nv; i++) {
-                if ((v[i] == 38 || v[i] == 48) && i + 4 < nv && v[i + 1] == 2) {
-                    const long c = v[i + 2] << 16 | v[i + 3] << 8 | v[i + 4];
-                    *(v[i] == 38 ? &fg : &bg) = c;
-                    i += 4;
-                } else if (v[i] == 0 || v[i] == 39 || v[i] == 49) {
-                    if (v[i] != 49)
-                        fg = -1;
-                    if (v[i] != 39)
-                        bg = -1;
-                }
-            }
-            p = *q ? q + 1 : q;
-            continue;
-        }
-        const bool upper = strncmp(p, "\xe2\x96\x80", 3) == 0;
-        if (row >= r0 && col >= c0 && col < c1) {
-            const long top = upper ? fg : bg;
-            n += top >= 0 && is_water_px((rgb_t)top);
-            n += bg >= 0 && is_water_px((rgb_t)bg);
-        }
-        col++;
-        const unsigned char b = (unsigned char)*p;
-        p += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
-    }
+    free(cells);
     return n;
 }
 
