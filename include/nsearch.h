@@ -13,7 +13,10 @@
  * group of consecutive points side by side, for code that handles a group's
  * points in the lanes of a vector. The grid spans the bounding box of the points
  * each build, so points may be anywhere; storage grows as needed and is kept
- * between builds (no allocation once sizes are stable).
+ * between builds (no allocation once sizes are stable). A caller that knows
+ * where its points are can build the grid in steps instead, over a frame of its
+ * choosing, placing ranges of points on several threads (nsearch_frame,
+ * nsearch_place, nsearch_sort).
  */
 #ifndef SWIRL_NSEARCH_H
 #define SWIRL_NSEARCH_H
@@ -22,6 +25,8 @@ struct nsearch {
     float radius;
     int n;               /* points in the grid */
     int gw, gh;          /* grid size in cells */
+    double ox, oy;       /* the grid's lower-left corner */
+    double inv_cell;     /* 1 / the cell's side */
     int ncell_cap;
     int *cell_start;     /* gw*gh+1 prefix sums */
     int *cell_of;        /* cell index of each point */
@@ -50,6 +55,20 @@ void nsearch_free(struct nsearch *ns);
 /* Sorts n points into cells of the given radius (the lists are left alone);
  * 0, or -1 (bad arguments, out of memory). */
 int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius);
+/* nsearch_grid in steps, over a frame the caller chooses: nsearch_frame lays the
+ * cells over [minx, maxx] x [miny, maxy] (the cell the search radius, as in
+ * nsearch_grid) and makes room for n points; nsearch_place puts points
+ * [i0, i1) into their cells (disjoint ranges may be placed on different
+ * threads at once; a point outside the frame goes to the nearest edge cell,
+ * which keeps the lists exact, only longer to scan); once all n are placed,
+ * nsearch_sort sorts them into the cells, after which the grid is the one
+ * nsearch_grid would have laid over that frame. nsearch_frame returns 0, or -1
+ * (bad arguments, out of memory: then neither of the others may be called). */
+int nsearch_frame(struct nsearch *ns, int n, float radius, float minx, float miny, float maxx,
+                  float maxy);
+void nsearch_place(struct nsearch *ns, const float *x, const float *y, int i0, int i1);
+void nsearch_sort(struct nsearch *ns, const float *x, const float *y);
+
 /* After nsearch_grid: an upper bound on the neighbours of point i (the points in
  * the 3x3 cells around it), and the neighbours themselves, written to out (room
  * for nsearch_candidates entries); returns how many. */

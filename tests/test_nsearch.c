@@ -4,6 +4,8 @@
  * Points come from the deterministic rng of swirl.h. A list is compared as a set
  * (sorted copy) with the brute-force set of all j != i meeting the search's
  * criterion dist2 - radius2 < 1e-6, evaluated with the same float expression.
+ * A grid built in steps over a frame of the caller's (points placed in ranges,
+ * some beyond the frame) is held to the same.
  */
 #include "nsearch.h"
 #include "swirl.h"
@@ -154,6 +156,39 @@ TEST(nsearch_far_points_keep_the_grid_small)
     CHECK_INT(nsearch_build(&ns, xs, ys, 400, 400, 0.1f), 0);
     CHECK((long long)ns.gw * ns.gh <= 65536);
     CHECK_INT(compare_with_brute_force(&ns, xs, ys, 400, 400, 0.1f), 0);
+    nsearch_free(&ns);
+}
+
+TEST(nsearch_frame_in_steps_is_exact)
+{
+    /* A frame over the middle of the points only (the rest beyond its edges,
+     * some far), placed in ranges out of order: the queries are exact. */
+    struct rng r = {13};
+    struct nsearch ns;
+    nsearch_init(&ns);
+    const int n = 600;
+    make_points(&r, n, 1.0f, 0.1f);
+    CHECK_INT(nsearch_frame(&ns, n, 0.1f, -0.3f, -0.2f, 0.3f, 0.25f), 0);
+    nsearch_place(&ns, xs, ys, 400, n);
+    nsearch_place(&ns, xs, ys, 0, 150);
+    nsearch_place(&ns, xs, ys, 150, 400);
+    nsearch_sort(&ns, xs, ys);
+    static int got[MAX_POINTS];
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK(nsearch_candidates(&ns, i) <= n);
+        const int k = nsearch_query(&ns, i, got);
+        int want = 0, missing = 0;
+        for (int j = 0; j < n; j++)
+            want += brute_neighbour(xs, ys, i, j, 0.1f);
+        for (int e = 0; e < k; e++)
+            missing += !brute_neighbour(xs, ys, i, got[e], 0.1f);
+        bad += k != want || missing != 0;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(nsearch_frame(&ns, n, 0.1f, NAN, 0.0f, 1.0f, 1.0f), -1);
+    CHECK_INT(nsearch_frame(&ns, n, 0.1f, 1.0f, 0.0f, 0.0f, 1.0f), -1);
+    CHECK_INT(nsearch_frame(&ns, n, 0.0f, 0.0f, 0.0f, 1.0f, 1.0f), -1);
     nsearch_free(&ns);
 }
 

@@ -2,9 +2,12 @@
  * nsearch.c — fixed-radius neighbour search with a counting-sort cell grid.
  *
  * Data: each build lays a grid of gw x gh square cells over the bounding box of
- * the finite points, cell (cx, cy) having index cy*gw + cx and its lower-left
- * corner at (minx + cx*cell, miny + cy*cell). Points are sorted by cell with a
- * stable counting sort: cell_start[c] counts, a prefix sum turns the counts into
+ * the finite points (or over the caller's frame, nsearch_frame), cell (cx, cy)
+ * having index cy*gw + cx and its lower-left corner at (ox + cx*cell,
+ * oy + cy*cell). Placing a point computes its cell (cell_of, clamped into the
+ * grid: a point beyond an edge shares the edge cell with its neighbours there,
+ * so the lists stay exact). Then the points are sorted by cell with a stable
+ * counting sort: cell_start[c] counts, a prefix sum turns the counts into
  * offsets, and a scatter writes sorted[] so that the points of cell c are
  * sorted[cell_start[c] .. cell_start[c+1]-1] in increasing index, with their
  * coordinates beside them (sx, sy) and each point's place in rank[]. The cells of
@@ -155,24 +158,26 @@ static double choose_cell(struct nsearch *ns, struct bounds b, float radius2, in
     return cell;
 }
 
-/* Counting sort of the n points into the gw x gh cells of the given size from
- * b's lower-left corner: count per cell, inclusive prefix sum (cell ends), then a
- * backwards scatter that leaves cell_start[c] at the start of cell c and the
- * points of a cell in increasing index. */
-static void sort_into_cells(struct nsearch *ns, const float *x, const float *y, int n,
-                            struct bounds b, double cell)
+void nsearch_place(struct nsearch *ns, const float *x, const float *y, int i0, int i1)
 {
-    const int ncell = ns->gw * ns->gh;
-    const double inv_cell = 1.0 / cell;
+    const double ox = ns->ox, oy = ns->oy, inv_cell = ns->inv_cell;
+    const int gw = ns->gw, gh = ns->gh;
+    int *restrict cell_of = ns->cell_of;
+    for (int i = i0; i < i1; i++)
+        cell_of[i] = cell_coord(y[i], oy, inv_cell, gh) * gw + cell_coord(x[i], ox, inv_cell, gw);
+}
+
+/* Counting sort of the n points, placed, into the gw x gh cells: count per
+ * cell, inclusive prefix sum (cell ends), then a backwards scatter that leaves
+ * cell_start[c] at the start of cell c and the points of a cell in increasing
+ * index. */
+void nsearch_sort(struct nsearch *ns, const float *x, const float *y)
+{
+    const int ncell = ns->gw * ns->gh, n = ns->n;
     int *cs = ns->cell_start;
     memset(cs, 0, ((size_t)ncell + 1) * sizeof *cs);
-    for (int i = 0; i < n; i++) {
-        int cx = cell_coord(x[i], b.minx, inv_cell, ns->gw);
-        int cy = cell_coord(y[i], b.miny, inv_cell, ns->gh);
-        int c = cy * ns->gw + cx;
-        ns->cell_of[i] = c;
-        cs[c]++;
-    }
+    for (int i = 0; i < n; i++)
+        cs[ns->cell_of[i]]++;
     for (int c = 1; c < ncell; c++)
         cs[c] += cs[c - 1];
     cs[ncell] = n;
@@ -349,7 +354,8 @@ static int list_neighbours(struct nsearch *ns, int nquery)
     return 0;
 }
 
-int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius)
+/* The grid over b for n points; 0 or -1. */
+static int lay_grid(struct nsearch *ns, int n, float radius, struct bounds b)
 {
     ns->n = 0;
     if (n < 0 || !(radius > 0.0f) || !isfinite(radius))
@@ -357,12 +363,33 @@ int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, floa
     if (grow_points(ns, n < 1 ? 1 : n) != 0)
         return -1;
     ns->radius = radius;
-    const struct bounds b = finite_bounds(x, y, n);
     const double cell = choose_cell(ns, b, radius * radius, n);
     if (grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
         return -1;
-    sort_into_cells(ns, x, y, n, b, cell);
+    ns->ox = b.minx;
+    ns->oy = b.miny;
+    ns->inv_cell = 1.0 / cell;
     ns->n = n;
+    return 0;
+}
+
+int nsearch_frame(struct nsearch *ns, int n, float radius, float minx, float miny, float maxx,
+                  float maxy)
+{
+    if (!isfinite(minx) || !isfinite(miny) || !isfinite(maxx) || !isfinite(maxy) ||
+        !(minx <= maxx) || !(miny <= maxy)) {
+        ns->n = 0;
+        return -1;
+    }
+    return lay_grid(ns, n, radius, (struct bounds){minx, miny, maxx, maxy});
+}
+
+int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius)
+{
+    if (n < 0 || lay_grid(ns, n, radius, finite_bounds(x, y, n)) != 0)
+        return -1;
+    nsearch_place(ns, x, y, 0, n);
+    nsearch_sort(ns, x, y);
     return 0;
 }
 

@@ -13,6 +13,10 @@
  * per range and added in range order. So the bits do not depend on how many
  * threads ran the ranges, or in what order.
  *
+ * Neighbours: the grid's frame is the box grown by h (where the prediction keeps
+ * the water), so the prediction's ranges can place their particles into its
+ * cells; only the counting sort of the cells runs on one thread.
+ *
  * Pairs: full lists (each pair appears under both particles), so every particle
  * gathers its own sums and nothing is scattered. A group's lists are stored
  * slot-major (entry k of all its lanes side by side, see pbf_part), which turns
@@ -87,6 +91,7 @@ struct job {
     struct pbf *s;
     struct kernel kn;
     bool wide;           /* the AVX2 loops */
+    bool grid;           /* the neighbour grid's frame is laid: predict places */
 };
 
 typedef void (*part_fn)(struct job *j, struct pbf_part *pt);
@@ -137,8 +142,9 @@ static float inset(const struct pbf *s, int i)
 
 /* Symplectic Euler prediction with the accelerations of the previous step, then
  * the accelerations are reset to gravity. Predicted positions are kept within
- * the box grown by h: at sane parameters this never binds; at extreme ones it
- * bounds the neighbour grid. */
+ * the box grown by h: at sane parameters this never binds; it is what the
+ * neighbour grid's frame covers. The range's water then goes into the grid's
+ * cells, and so does its share of the boundary. */
 static void predict_part(struct job *j, struct pbf_part *pt)
 {
     struct pbf *s = j->s;
@@ -157,6 +163,12 @@ static void predict_part(struct job *j, struct pbf_part *pt)
         s->y[i] = clampf(s->y[i] + dt * s->vy[i], loy + in, hiy - in);
         s->ax[i] = 0.0f;
         s->ay[i] = g;
+    }
+    if (j->grid) {
+        int b0, b1;
+        nsearch_place(&s->ns, s->x, s->y, i0, i1);
+        pool_span(s->n - s->nfluid, (int)(pt - s->part), PBF_PARTS, &b0, &b1);
+        nsearch_place(&s->ns, s->x, s->y, s->nfluid + b0, s->nfluid + b1);
     }
 }
 
@@ -669,11 +681,16 @@ static void cut_ranges(struct pbf *s)
     }
 }
 
+/* The grid (its frame laid and the points placed by predict, except where the
+ * held ones are now), then the lists. */
 static bool build_lists(struct job *j)
 {
     struct pbf *s = j->s;
-    if (nsearch_grid(&s->ns, s->x, s->y, s->n, s->h) != 0)
+    if (!j->grid)
         return false;
+    for (int g = 0; g < s->ngrab; g++)
+        nsearch_place(&s->ns, s->x, s->y, s->grab_i[g], s->grab_i[g] + 1);
+    nsearch_sort(&s->ns, s->x, s->y);
     cut_ranges(s);
     run_parts(j, lists_part);
     for (int p = 0; p < PBF_PARTS; p++)
@@ -686,7 +703,7 @@ void pbf_step(struct pbf *s)
 {
     if (s->nfluid < 1 || !(s->prm.dt > 0.0f) || !isfinite(s->prm.dt))
         return;
-    struct job j = {s, kernel_make(s->h), false};
+    struct job j = {s, kernel_make(s->h), false, false};
 #if HAVE_WIDE
     j.wide = !s->narrow && __builtin_cpu_supports("avx2");
 #endif
@@ -694,6 +711,9 @@ void pbf_step(struct pbf *s)
         pbf_sort_by_cell(s);
     s->since_sort = (s->since_sort + 1) % PBF_SORT_EVERY;
 
+    /* The grid over the box grown by h, where predict keeps the water. */
+    j.grid = nsearch_frame(&s->ns, s->n, s->h, s->xmin - s->h, s->ymin - s->h, s->xmax + s->h,
+                           s->ymax + s->h) == 0;
     run_parts(&j, predict_part);
     place_held(s);
     const bool lists = build_lists(&j);
