@@ -63,8 +63,9 @@ static void reference_step(struct cloth *c) { reference_step_in(c, NULL); }
 
 /*
  * The colour of constraint k for by_colour, from its particles alone: 0/1 a
- * horizontal one at an even/odd column, then 2 + parity of the row for the
- * vertical ones, 4 + for the diagonals (i,j)-(i+1,j+1), 6 + for the others.
+ * horizontal one at an even/odd column, 2 the vertical ones (all in one, in
+ * list order: row after row), 4 + parity of the row for the diagonals
+ * (i,j)-(i+1,j+1), 6 + for the others.
  */
 static int colour_of(const struct cloth *c, int k)
 {
@@ -73,12 +74,13 @@ static int colour_of(const struct cloth *c, int k)
     if (b / w == row)
         return a % w % 2;
     if (b - a == w)
-        return 2 + row % 2;
+        return 2;
     return (b - a == w + 1 ? 4 : 6) + row % 2;
 }
 
 /* The constraints sorted by colour, list order within one (which by_colour's
- * sweep does not follow: within a colour the order must not matter). */
+ * sweep follows only for the vertical ones: within the other colours the
+ * order must not matter). */
 static void colour_order(const struct cloth *c, int *order)
 {
     int n = 0;

@@ -467,13 +467,12 @@ TEST(cloth_scene_grid_follows_the_terminal)
 /* The first letter of a string statistic. */
 static int stat_letter(const struct fixture *f, const char *field) { return (int)stat(f, field); }
 
-TEST(cloth_scene_fine_cloth_sweeps_by_colour)
+TEST(cloth_scene_sweeps_by_colour_off_the_preset)
 {
-    /* The terminal's own cloth keeps the seed's order; one of 20,000 particles
-     * or more, set by hand, is solved by colour, and hangs as a cloth does:
-     * barely stretched, its 129 spacings (the 250x70 terminal's, 0.086 m)
-     * some 11 m down, the same bits with two threads. Not with
-     * --preset seed. */
+    /* Off the preset the cloth is solved by colour and hangs as a cloth does:
+     * barely stretched, its 68 spacings (the 250x70 terminal's 92x69 grid,
+     * 0.086 m apart) some 5.8 m down, the same bits with two threads. With
+     * --preset seed, the seed's order. */
     struct pool *two = pool_create(2);
     double miny[2] = {0, 0};
     for (int t = 0; t < 3; t++) {
@@ -483,18 +482,15 @@ TEST(cloth_scene_fine_cloth_sweeps_by_colour)
         f.st = scene_cloth.create(&o, f.w, f.h);
         image_init(&f.im, f.w, f.h);
         CHECK(f.st != NULL);
-        CHECK_MSG(stat_letter(&f, "sweep") == 's', "%d: not the seed's order", t);
-        CHECK_INT(set_param(&f, "width", 180), 0);
-        CHECK_INT(set_param(&f, "height", 130), 0);
-        CHECK_INT((int)stat(&f, "particles"), 180 * 130);
         CHECK_MSG(stat_letter(&f, "sweep") == (t == 2 ? 's' : 'c'), "%d: sweep %c", t,
                   stat_letter(&f, "sweep"));
         if (t < 2) {
+            CHECK_INT((int)stat(&f, "particles"), 92 * 69);
             idle(&f, 200);
             miny[t] = stat(&f, "miny");
-            CHECK_MSG(stat(&f, "mean_strain") < 0.02, "%d: mean strain %g", t,
+            CHECK_MSG(stat(&f, "mean_strain") < 0.01, "%d: mean strain %g", t,
                       stat(&f, "mean_strain"));
-            CHECK_MSG(miny[t] < -9.0 && miny[t] > -13.0, "%d: lowest point %g", t, miny[t]);
+            CHECK_MSG(miny[t] < -5.7 && miny[t] > -6.3, "%d: lowest point %g", t, miny[t]);
         }
         close_scene(&f);
     }

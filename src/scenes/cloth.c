@@ -6,8 +6,8 @@
  * its rest height a fixed share of it. Off the seed preset the grid follows the
  * canvas: at least the seed's 40 x 30, more where there is room for a particle
  * every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of cloth (finer grids
- * take more substeps, to stretch as little); a very fine one is solved by colour
- * (COLOUR_FROM). The left button grabs and pulls;
+ * take more substeps, to stretch as little), solved by colour (cloth_grid.c:
+ * vectors and threads, several times faster than the seed's order). The left button grabs and pulls;
  * the right button cuts (scissors: the constraints the stroke crosses break).
  *
  * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
@@ -35,13 +35,6 @@
 #define MIN_COLS 40         /* the seed's grid, the least off the preset */
 #define MIN_ROWS 30
 #define MAX_SIDE 300        /* the panel's largest width or height */
-/* From this many particles on (off the preset) the sweeps go by colour
- * (cloth_grid.c): there the seed's order would not keep 30 fps, while by
- * colour, with vectors and threads, is several times faster. Below it the
- * seed's order stays, as it answers a fast pull better: it carries a
- * correction down a whole row or column in one sweep, where by colour it moves
- * a particle or two, so a yanked cloth gathers into a rope along the pull. */
-#define COLOUR_FROM 20000
 #define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room */
 #define FILL_H 0.74f        /* the rest height as a share of the canvas's height */
 #define FILL_W 0.8f         /* ... and the most of its width */
@@ -184,7 +177,7 @@ static void fit_view(struct cloth_scene *s)
 static int build(struct cloth_scene *s)
 {
     struct cloth fresh;
-    s->c.prm.by_colour = !s->opt.preset_seed && s->c.prm.w * s->c.prm.h >= COLOUR_FROM;
+    s->c.prm.by_colour = !s->opt.preset_seed;
     if (cloth_init(&fresh, &s->c.prm) != 0)
         return -1;
     cloth_free(&s->c);

@@ -330,10 +330,12 @@ void cloth_step(struct cloth *c)
     for (int s = 0; s < subs; s++) {
         predict(c, h, g);
         if (c->grid) {
+            cloth_grid_load(c);
             if (at > 0.0f)
                 cloth_grid_reset_lambda(c);
             for (int it = 0; it < iters; it++)
                 cloth_grid_sweep(c, at, ml2);
+            cloth_grid_store(c);
         } else if (at > 0.0f) {
             cloth_link_reset_lambda(c);
             for (int it = 0; it < iters; it++)

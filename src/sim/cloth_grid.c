@@ -4,21 +4,30 @@
  *
  * The grid's constraints come in four families, each slot named by the particle
  * p = i*w + j at its cell's top left: RIGHT (p, p+1), DOWN (p, p+w), DIAG
- * (p, p+w+1) and ANTI (p+1, p+w). Split by parity they fall into eight colours
- * whose constraints share no particle: RIGHT by the parity of j, the others by
- * the parity of the row i. A sweep projects the colours one after another (RIGHT
- * even, RIGHT odd, DOWN even, DOWN odd, DIAG even and odd, ANTI even and odd);
- * within a colour the order is immaterial, so the rows of a colour are shared
- * out to the pool's threads in any way at all and the bits are those of one
- * thread. It converges like the seed's in-order sweep (the same projections,
- * Gauss-Seidel), but it is not the seed's order, so the seed preset keeps that.
+ * (p, p+w+1) and ANTI (p+1, p+w). A sweep takes them so:
+ *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
+ *    of constraints that share no particle;
+ *  - DOWN in the seed's own order, row after row from the top: the constraints
+ *    of a row share no particle, and each column is a chain of its own, so a
+ *    correction travels down a whole column in one sweep as on the seed page
+ *    (by colour, a yanked cloth's pull would reach a particle or two a sweep,
+ *    and the cloth would gather into a rope along the pull);
+ *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
+ * Within a colour the order is immaterial, so its rows are shared out to the
+ * pool's threads in any way at all; DOWN is shared out by columns, each part
+ * running its columns down every row in turn. Either way the bits are those
+ * of one thread. It converges like the seed's in-order sweep (the same
+ * projections, Gauss-Seidel), but it is not the seed's order, so the seed
+ * preset keeps that.
  *
- * Every colour is a run of rows, and within a row its constraints sit at
+ * Every pass is a run of rows, and within a row its constraints sit at
  * consecutive slots (every other slot for RIGHT): the projection is a loop over
- * plain arrays that the compiler turns into vector code, on the positions x, y
- * and inverse masses w as the solver keeps them. A slot's rest length is 0 when
- * it holds no constraint (torn, cut, or off the grid), which the projection
- * skips; con[] maps it to the constraint's index in c1/c2.
+ * plain arrays, eight or four lanes at a time, on the grid's own copy of the
+ * positions and inverse masses, its rows padded to whole cache lines so that
+ * threads sharing out DOWN by blocks of columns never write to one line. A
+ * slot's rest length is 0 when it holds no constraint (torn, cut, or off the
+ * grid), which the projection skips; con[] maps it to the constraint's index
+ * in c1/c2.
  */
 #include "cloth_internal.h"
 #include "pool.h"
@@ -30,8 +39,18 @@
 
 enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
+/* Rows are padded to whole cache lines (ROW_ALIGN floats), so that threads
+ * sharing out DOWN by columns in blocks of ROW_ALIGN never write to one line. */
+#define ROW_ALIGN 16
+
+/* The sweeps' own copy of the particles and the constraints' slots, every array
+ * h rows of `stride` floats, cache-line aligned: particle (i,j) and the slots
+ * of its cell at i*stride + j. */
 struct cloth_grid {
-    float *rest[FAMILIES];   /* n slots each: rest length, or 0 (no constraint) */
+    int stride;
+    size_t size;             /* h * stride */
+    float *x, *y, *w;        /* positions and inverse masses during the sweeps */
+    float *rest[FAMILIES];   /* rest length, or 0 (no constraint) */
     float *lambda[FAMILIES]; /* the XPBD multipliers of the current substep */
     int *con[FAMILIES];      /* the constraint's index in c1/c2, or -1 */
 };
@@ -43,6 +62,9 @@ void cloth_grid_free(struct cloth *c)
     struct cloth_grid *g = c->grid;
     if (!g)
         return;
+    free(g->x);
+    free(g->y);
+    free(g->w);
     for (int f = 0; f < FAMILIES; f++) {
         free(g->rest[f]);
         free(g->lambda[f]);
@@ -53,21 +75,32 @@ void cloth_grid_free(struct cloth *c)
 }
 
 /* The slot of constraint k of the seed's order (cloth.c build_constraints):
- * its family and the cell's top-left particle. */
-static void slot_of(int w, int h, int k, int *f, int *p)
+ * its family and the cell's top-left particle, at i*stride + j. */
+static void slot_of(int w, int h, int stride, int k, int *f, int *p)
 {
-    int nright = (w - 1) * h, ndown = w * (h - 1);
+    int nright = (w - 1) * h, ndown = w * (h - 1), cell;
     if (k < nright) {
         *f = RIGHT;
-        *p = k / (w - 1) * w + k % (w - 1);
+        cell = k / (w - 1) * w + k % (w - 1);
     } else if (k < nright + ndown) {
         *f = DOWN;
-        *p = k - nright;
+        cell = k - nright;
     } else {
         int d = k - nright - ndown; /* two a cell, DIAG then ANTI */
         *f = d % 2 ? ANTI : DIAG;
-        *p = d / 2 / (w - 1) * w + d / 2 % (w - 1);
+        cell = d / 2 / (w - 1) * w + d / 2 % (w - 1);
     }
+    *p = cell / w * stride + cell % w;
+}
+
+/* A zeroed array of g->size elements of `each` bytes, cache-line aligned. */
+static void *grid_array(const struct cloth_grid *g, size_t each)
+{
+    size_t bytes = (g->size * each + 63) / 64 * 64;
+    void *a = aligned_alloc(64, bytes);
+    if (a)
+        memset(a, 0, bytes);
+    return a;
 }
 
 /* Allocates c->grid and fills it from c1/c2/rest, which must still hold every
@@ -78,38 +111,65 @@ int cloth_grid_build(struct cloth *c)
     if (!g)
         return -1;
     c->grid = g;
-    size_t n = (size_t)c->n;
-    for (int f = 0; f < FAMILIES; f++) {
-        g->rest[f] = calloc(n, sizeof *g->rest[f]);
-        g->lambda[f] = calloc(n, sizeof *g->lambda[f]);
-        g->con[f] = malloc(n * sizeof *g->con[f]);
-        if (!g->rest[f] || !g->lambda[f] || !g->con[f]) {
-            cloth_grid_free(c);
-            return -1;
-        }
-        for (size_t i = 0; i < n; i++)
+    g->stride = (c->prm.w + ROW_ALIGN - 1) / ROW_ALIGN * ROW_ALIGN;
+    g->size = (size_t)c->prm.h * (size_t)g->stride;
+    g->x = grid_array(g, sizeof *g->x);
+    g->y = grid_array(g, sizeof *g->y);
+    g->w = grid_array(g, sizeof *g->w);
+    bool ok = g->x && g->y && g->w;
+    for (int f = 0; f < FAMILIES && ok; f++) {
+        g->rest[f] = grid_array(g, sizeof *g->rest[f]);
+        g->lambda[f] = grid_array(g, sizeof *g->lambda[f]);
+        g->con[f] = grid_array(g, sizeof *g->con[f]);
+        ok = g->rest[f] && g->lambda[f] && g->con[f];
+        for (size_t i = 0; ok && i < g->size; i++)
             g->con[f][i] = -1;
+    }
+    if (!ok) {
+        cloth_grid_free(c);
+        return -1;
     }
     for (int k = 0; k < c->nc; k++) {
         int f, p;
-        slot_of(c->prm.w, c->prm.h, k, &f, &p);
+        slot_of(c->prm.w, c->prm.h, g->stride, k, &f, &p);
         g->rest[f][p] = c->rest[k];
         g->con[f][p] = k;
     }
     return 0;
 }
 
+void cloth_grid_load(struct cloth *c)
+{
+    struct cloth_grid *g = c->grid;
+    int w = c->prm.w;
+    for (int i = 0; i < c->prm.h; i++) {
+        memcpy(g->x + i * g->stride, c->x + i * w, (size_t)w * sizeof *g->x);
+        memcpy(g->y + i * g->stride, c->y + i * w, (size_t)w * sizeof *g->y);
+        memcpy(g->w + i * g->stride, c->w + i * w, (size_t)w * sizeof *g->w);
+    }
+}
+
+void cloth_grid_store(struct cloth *c)
+{
+    const struct cloth_grid *g = c->grid;
+    int w = c->prm.w;
+    for (int i = 0; i < c->prm.h; i++) {
+        memcpy(c->x + i * w, g->x + i * g->stride, (size_t)w * sizeof *c->x);
+        memcpy(c->y + i * w, g->y + i * g->stride, (size_t)w * sizeof *c->y);
+    }
+}
+
 void cloth_grid_reset_lambda(struct cloth *c)
 {
     for (int f = 0; f < FAMILIES; f++)
-        memset(c->grid->lambda[f], 0, (size_t)c->n * sizeof *c->grid->lambda[f]);
+        memset(c->grid->lambda[f], 0, c->grid->size * sizeof *c->grid->lambda[f]);
 }
 
 void cloth_grid_store_lambda(struct cloth *c)
 {
     const struct cloth_grid *g = c->grid;
     for (int f = 0; f < FAMILIES; f++)
-        for (int p = 0; p < c->n; p++)
+        for (size_t p = 0; p < g->size; p++)
             if (g->con[f][p] >= 0)
                 c->lambda[g->con[f][p]] = g->lambda[f][p];
 }
@@ -118,7 +178,7 @@ void cloth_grid_drop_torn(struct cloth *c, const int *newk)
 {
     struct cloth_grid *g = c->grid;
     for (int f = 0; f < FAMILIES; f++)
-        for (int p = 0; p < c->n; p++) {
+        for (size_t p = 0; p < g->size; p++) {
             int *k = &g->con[f][p];
             if (*k < 0)
                 continue;
@@ -254,27 +314,26 @@ struct pass {
     bool wide; /* the AVX loops */
 };
 
-/* The offsets of a and b from the slot p, per family. */
-static void ends(int f, int w, int *da, int *db)
+/* The offsets of a and b from the slot p, per family (rows `stride` apart). */
+static void ends(int f, int stride, int *da, int *db)
 {
     static const int a[FAMILIES] = {0, 0, 0, 1};
     *da = a[f];
-    *db = f == RIGHT ? 1 : f == DOWN ? w : f == DIAG ? w + 1 : w;
+    *db = f == RIGHT ? 1 : f == DOWN ? stride : f == DIAG ? stride + 1 : stride;
 }
 
 /* Row `row` of a pass from column j0: m constraints, at every slot (stride 1)
  * or every other (RIGHT). */
 static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
 {
-    struct cloth *c = ps->c;
-    const struct cloth_grid *g = c->grid;
-    int w = c->prm.w, da, db;
+    const struct cloth_grid *g = ps->c->grid;
+    int da, db;
     if (m <= 0)
         return;
-    ends(ps->f, w, &da, &db);
-    int p = row * w + j0;
-    float *x = c->x + p, *y = c->y + p, *lam = g->lambda[ps->f] + p;
-    const float *wt = c->w + p, *rest = g->rest[ps->f] + p;
+    ends(ps->f, g->stride, &da, &db);
+    int p = row * g->stride + j0;
+    float *x = g->x + p, *y = g->y + p, *lam = g->lambda[ps->f] + p;
+    const float *wt = g->w + p, *rest = g->rest[ps->f] + p;
     int xpbd = ps->at > 0.0f;
 #if HAVE_AVX
     if (ps->wide) {
@@ -293,45 +352,57 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
                  ps->ml2);
 }
 
-/* The rows of a pass: RIGHT covers all h rows (each row's even columns, then
- * its odd ones), the others every other of the h-1 cell rows. */
-static int pass_rows(const struct pass *ps)
+/* What a pass shares out: RIGHT all h rows (each row's even columns, then its
+ * odd ones), DOWN its columns in blocks of ROW_ALIGN, DIAG and ANTI every other
+ * of the h-1 cell rows. */
+static int pass_items(const struct pass *ps)
 {
-    int h = ps->c->prm.h;
+    int w = ps->c->prm.w, h = ps->c->prm.h;
     if (ps->f == RIGHT)
         return h;
+    if (ps->f == DOWN)
+        return (w + ROW_ALIGN - 1) / ROW_ALIGN;
     return (h - 1 - ps->parity + 1) / 2;
 }
 
 static void pass_part(void *arg, int part, int nparts)
 {
     const struct pass *ps = arg;
-    int w = ps->c->prm.w, lo, hi;
-    pool_span(pass_rows(ps), part, nparts, &lo, &hi);
+    int w = ps->c->prm.w, h = ps->c->prm.h, lo, hi;
+    pool_span(pass_items(ps), part, nparts, &lo, &hi);
+    if (ps->f == DOWN) { /* column blocks [lo, hi), row after row */
+        int j0 = lo * ROW_ALIGN, j1 = hi * ROW_ALIGN < w ? hi * ROW_ALIGN : w;
+        for (int i = 0; i + 1 < h; i++)
+            pass_row(ps, i, j0, 1, j1 - j0);
+        return;
+    }
     for (int r = lo; r < hi; r++) {
         if (ps->f == RIGHT) {
             pass_row(ps, r, 0, 2, w / 2);           /* columns 0, 2, ...: (j, j+1) */
             pass_row(ps, r, 1, 2, (w - 1) / 2);     /* 1, 3, ... */
         } else {
-            pass_row(ps, 2 * r + ps->parity, 0, 1, w - 1 + (ps->f == DOWN));
+            pass_row(ps, 2 * r + ps->parity, 0, 1, w - 1);
         }
     }
 }
 
 /* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
- * RIGHT's two colours go in one pass, as its rows share no particle. */
+ * RIGHT's two colours go in one pass, as its rows share no particle; DOWN is
+ * one pass. */
 void cloth_grid_sweep(struct cloth *c, float at, float ml2)
 {
     int threads = pool_threads(c->pool);
-    int w = c->prm.w;
     bool wide = HAVE_AVX && !c->narrow && __builtin_cpu_supports("avx");
     for (int f = 0; f < FAMILIES; f++)
-        for (int parity = 0; parity < (f == RIGHT ? 1 : 2); parity++) {
+        for (int parity = 0; parity < (f == RIGHT || f == DOWN ? 1 : 2); parity++) {
             struct pass ps = {c, f, parity, at, ml2, wide};
-            int rows = pass_rows(&ps);
-            /* Small colours stay on this thread: a pool_run costs about as
-             * much as a few thousand projections. */
-            int parts = rows * w >= LANES * c->par_records ? threads : 1;
-            pool_run(parts > 1 ? c->pool : NULL, pass_part, &ps, parts > rows ? rows : parts);
+            int items = pass_items(&ps);
+            int per_item = f == DOWN ? ROW_ALIGN * c->prm.h : c->prm.w;
+            /* Small passes stay on this thread: a pool_run costs about as much
+             * as a few hundred projections. */
+            int parts = items * per_item >= LANES * c->par_records ? threads : 1;
+            if (parts > items)
+                parts = items;
+            pool_run(parts > 1 ? c->pool : NULL, pass_part, &ps, parts);
         }
 }

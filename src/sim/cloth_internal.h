@@ -67,6 +67,10 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk);
  * sweeps, and keeps its multipliers and its torn slots as link[] does. */
 int cloth_grid_build(struct cloth *c);
 void cloth_grid_free(struct cloth *c);
+/* The sweeps work on the grid's own padded copy: x, y and w into it before a
+ * substep's sweeps, x and y back after them. */
+void cloth_grid_load(struct cloth *c);
+void cloth_grid_store(struct cloth *c);
 void cloth_grid_sweep(struct cloth *c, float at, float ml2);
 void cloth_grid_reset_lambda(struct cloth *c);
 void cloth_grid_store_lambda(struct cloth *c);
