@@ -3,8 +3,8 @@
  * order the scene uses off the seed preset.
  *
  * The grid's constraints come in four families, each slot named by the particle
- * p = i*w + j at its cell's top left: RIGHT (p, p+1), DOWN (p, p+w), DIAG
- * (p, p+w+1) and ANTI (p+1, p+w). A sweep takes them so:
+ * p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one below),
+ * DIAG (p, below right) and ANTI (p+1, below p). A sweep takes them so:
  *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
  *    of constraints that share no particle;
  *  - DOWN in the seed's own order, row after row from the top: the constraints
@@ -305,8 +305,8 @@ static void run2_sse(float *restrict x, float *restrict y, const float *restrict
 #define HAVE_AVX 0
 #endif
 
-/* One pass of family f over rows [i0, i1) of its colour (every other row, or
- * for RIGHT every row, both parities in turn). */
+/* One pass: family f (for DIAG and ANTI, the rows of one parity), what the
+ * projection needs, and which loops. */
 struct pass {
     struct cloth *c;
     int f, parity;
