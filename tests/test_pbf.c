@@ -1,6 +1,7 @@
 /*
  * test_pbf.c — Position Based Fluids: kernel, boundary, solver, fidelity to
- * pbf.html, robustness, threads and order (the pointer: test_pbf_scene.c).
+ * pbf.html, robustness, threads, the ranges' share of the work, and order (the
+ * pointer: test_pbf_scene.c).
  *
  * The seed preset is pbf.html's page: a 30 x 30 block in a 90 x 90 box, radius
  * 0.025 m, dt 0.005 s. Reference numbers marked "pbf.html" were printed by the
@@ -12,6 +13,7 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEED_BLOCK 30
@@ -443,6 +445,39 @@ TEST(pbf_resort_keeps_the_particles)
     for (int i = 0; i < s.nfluid; i++)
         bad += s.slot[s.id[i]] != i;
     CHECK_INT(bad, 0);
+    pbf_free(&s);
+}
+
+TEST(pbf_ranges_share_the_work)
+{
+    /* A settled body of water is denser at the bottom: the ranges tile the
+     * groups and each holds about a PBF_PARTS-th of the list slots (within a
+     * group or two), whatever the count of particles per range. */
+    struct pbf s;
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    p.max_iter = 10;
+    init_or_fail(&s, &p, 40, 40, 100, 100);
+    for (int step = 0; step < 60; step++)
+        pbf_step(&s);
+    long long total = 0, most = 0;
+    for (int g = 0; g < s.ngroup; g++) {
+        const int w = s.gkw[g] + s.gkb[g] + 1;
+        total += w;
+        most = w > most ? w : most;
+    }
+    int next = 0, bad = 0;
+    for (int q = 0; q < PBF_PARTS; q++) {
+        const struct pbf_part *pt = &s.part[q];
+        long long w = 0;
+        for (int g = pt->g0; g < pt->g1; g++)
+            w += s.gkw[g] + s.gkb[g] + 1;
+        bad += pt->g0 != next || pt->g1 < pt->g0;
+        bad += llabs(w - total / PBF_PARTS) > 2 * most;
+        next = pt->g1;
+    }
+    CHECK_INT(bad, 0);
+    CHECK_INT(next, s.ngroup);
     pbf_free(&s);
 }
 
