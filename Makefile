@@ -88,7 +88,7 @@ sanitize:
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-san/swirl-test --unit
 	for s in dye pbf cloth; do \
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --steps 40 --every 20 --size 60x20 >/dev/null || exit 1; \
-	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --auto --size 60x20 --seconds 1 --record build-san/$$s.cast >/dev/null || exit 1; \
+	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --auto --size 60x20 --seconds 1 --record build-san/$$s.cast --overwrite >/dev/null || exit 1; \
 	done
 	@echo "sanitize: unit tests and headless runs clean"
 
