@@ -11,10 +11,9 @@
  *
  * One step: symplectic Euler prediction under gravity; `iterations` Gauss-Seidel
  * sweeps over the constraints in order with mass-weighted corrections; velocity
- * from the displacement. With by_colour the sweeps visit the constraints by
- * colour instead (every row's horizontal ones, then the vertical and diagonal
- * ones row by row, even rows before odd), not the seed's order but many times
- * faster on a large cloth. Options beyond the seed (off in the seed preset):
+ * from the displacement. With by_colour the sweeps visit the constraints in
+ * sets that share no particle (see cloth_project): not the seed's order, but
+ * several times faster. Options beyond the seed (off in the seed preset):
  * XPBD compliance (alpha, m/N; stiffness independent of iterations and dt),
  * substeps, tearing (a constraint stretched beyond tear_strain is removed after
  * the solve, order of the others kept), release with the pointer's velocity,
@@ -106,7 +105,15 @@ void cloth_step(struct cloth *c);
 /* Projects constraint k once on x, y and w as they are (PBD, or XPBD with
  * alpha_tilde = compliance/dt^2, which also updates lambda[k]). cloth_step
  * does exactly this for k = 0..nc-1 in order, only faster; with by_colour,
- * for the constraints sorted by colour (any order within a colour). */
+ * in this order instead (any order within a set):
+ *   the horizontal constraints at even columns, then those at odd columns;
+ *   the vertical ones in list order (row after row), first those within each
+ *   band of rows, then those from one band into the next;
+ *   the diagonals (i,j)-(i+1,j+1) on even rows i, then on odd rows;
+ *   the others (i,j+1)-(i+1,j) on even rows, then on odd rows.
+ * The rows are cut into cloth_colour_bands(h) bands, band b being the rows
+ * pool_span(h, b, bands) (pool.h). */
+int cloth_colour_bands(int h);
 void cloth_project(struct cloth *c, int k, float alpha_tilde);
 
 /* The particle nearest (x,y) within maxdist, or -1. */

@@ -62,25 +62,31 @@ static void reference_step_in(struct cloth *c, const int *order)
 static void reference_step(struct cloth *c) { reference_step_in(c, NULL); }
 
 /*
- * The colour of constraint k for by_colour, from its particles alone: 0/1 a
- * horizontal one at an even/odd column, 2 the vertical ones (all in one, in
- * list order: row after row), 4 + parity of the row for the diagonals
- * (i,j)-(i+1,j+1), 6 + for the others.
+ * The set of constraint k in by_colour's order (cloth_project), from its
+ * particles alone: 0/1 a horizontal one at an even/odd column, 2 a vertical one
+ * within a band of rows, 3 one from a band into the next, 4 + parity of the
+ * row for the diagonals (i,j)-(i+1,j+1), 6 + for the others.
  */
 static int colour_of(const struct cloth *c, int k)
 {
-    int w = c->prm.w, a = c->c1[k], b = c->c2[k];
+    int w = c->prm.w, h = c->prm.h, a = c->c1[k], b = c->c2[k];
     int row = a / w;
     if (b / w == row)
         return a % w % 2;
-    if (b - a == w)
-        return 2;
+    if (b - a == w) {
+        int bands = cloth_colour_bands(h), lo, hi;
+        for (int band = 0; band < bands; band++) {
+            pool_span(h, band, bands, &lo, &hi);
+            if (row >= lo && row < hi)
+                return row + 1 < hi ? 2 : 3;
+        }
+    }
     return (b - a == w + 1 ? 4 : 6) + row % 2;
 }
 
-/* The constraints sorted by colour, list order within one (which by_colour's
- * sweep follows only for the vertical ones: within the other colours the
- * order must not matter). */
+/* The constraints sorted by set, list order within one (which by_colour's
+ * sweep follows only for the vertical ones: within the other sets the order
+ * must not matter). */
 static void colour_order(const struct cloth *c, int *order)
 {
     int n = 0;
@@ -315,7 +321,7 @@ TEST(cloth_threads_change_nothing)
      * while a grab pulls and tearing and a cut renumber the constraints. */
     for (int variant = 0; variant < 4; variant++) {
         bool colour = variant >= 2;
-        struct cloth_params p = fx_cloth_params(23, 17, 4);
+        struct cloth_params p = fx_cloth_params(23, colour ? 50 : 17, 4);
         p.tearing = true, p.tear_strain = 0.3f, p.by_colour = colour;
         p.compliance = variant % 2 ? 1e-5f : 0.0f;
         p.substeps = 1 + variant % 2, p.iterations = 2 + variant % 2;
@@ -363,7 +369,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
      * odd mass: cloth_step equals the plain sweep of cloth_project over the
      * constraints sorted by colour, with AVX and without. */
     for (int variant = 0; variant < 4; variant++) {
-        struct cloth_params p = fx_cloth_params(23, 17, 4);
+        struct cloth_params p = fx_cloth_params(23, 50, 4);
         p.by_colour = true;
         if (variant % 2) {
             p.compliance = 1e-5f, p.substeps = 3, p.iterations = 3, p.mass = 1.3f;

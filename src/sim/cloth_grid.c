@@ -4,30 +4,32 @@
  *
  * The grid's constraints come in four families, each slot named by the particle
  * p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one below),
- * DIAG (p, below right) and ANTI (p+1, below p). A sweep takes them so:
+ * DIAG (p, below right) and ANTI (p+1, below p). The rows are cut into bands
+ * of at least BAND_ROWS rows (cloth_colour_bands, a function of the height
+ * alone), and a sweep takes the constraints so:
  *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
  *    of constraints that share no particle;
- *  - DOWN in the seed's own order, row after row from the top: the constraints
- *    of a row share no particle, and each column is a chain of its own, so a
- *    correction travels down a whole column in one sweep as on the seed page
- *    (by colour, a yanked cloth's pull would reach a particle or two a sweep,
- *    and the cloth would gather into a rope along the pull);
+ *  - DOWN in the seed's own order within each band, row after row from the
+ *    top (each column is a chain of its own, so a correction travels down a
+ *    whole band in one sweep as on the seed page: by colour, a yanked cloth's
+ *    pull would reach a particle or two a sweep, and the cloth would gather
+ *    into a rope along the pull), then those from one band into the next;
  *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
- * Within a colour the order is immaterial, so its rows are shared out to the
- * pool's threads in any way at all; DOWN is shared out by columns, each part
- * running its columns down every row in turn. Either way the bits are those
- * of one thread. It converges like the seed's in-order sweep (the same
+ * Every pass is shared out by bands, the same bands to the same threads pass
+ * after pass (pool.c deals the parts out in contiguous shares), so each
+ * thread's rows stay in its own cache. Within a colour the order is
+ * immaterial, and the bands' DOWN chains share no particle, so the bits are
+ * those of one thread. It converges like the seed's in-order sweep (the same
  * projections, Gauss-Seidel), but it is not the seed's order, so the seed
  * preset keeps that.
  *
- * Every pass is a run of rows, and within a row its constraints sit at
- * consecutive slots (every other slot for RIGHT): the projection is a loop over
- * plain arrays, eight or four lanes at a time, on the grid's own copy of the
- * positions and inverse masses, its rows padded to whole cache lines so that
- * threads sharing out DOWN by blocks of columns never write to one line. A
- * slot's rest length is 0 when it holds no constraint (torn, cut, or off the
- * grid), which the projection skips; con[] maps it to the constraint's index
- * in c1/c2.
+ * Within a row a pass's constraints sit at consecutive slots (every other slot
+ * for RIGHT): the projection is a loop over plain arrays, eight or four lanes
+ * at a time, on the grid's own copy of the positions and inverse masses, its
+ * rows padded to whole cache lines so that two bands share no line. A slot's
+ * rest length is 0 when it holds no constraint (torn, cut, or off the grid),
+ * which the projection skips; con[] maps it to the constraint's index in
+ * c1/c2.
  */
 #include "cloth_internal.h"
 #include "pool.h"
@@ -39,9 +41,13 @@
 
 enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
-/* Rows are padded to whole cache lines (ROW_ALIGN floats), so that threads
- * sharing out DOWN by columns in blocks of ROW_ALIGN never write to one line. */
+/* Rows are padded to whole cache lines (ROW_ALIGN floats): where two bands
+ * meet, their threads share no line. */
 #define ROW_ALIGN 16
+/* Bands of rows (cloth_colour_bands): at least BAND_ROWS rows each, at most
+ * BANDS_MAX of them. */
+#define BAND_ROWS 16
+#define BANDS_MAX 16
 
 /* The sweeps' own copy of the particles and the constraints' slots, every array
  * h rows of `stride` floats, cache-line aligned: particle (i,j) and the slots
@@ -310,6 +316,7 @@ static void run2_sse(float *restrict x, float *restrict y, const float *restrict
 struct pass {
     struct cloth *c;
     int f, parity;
+    bool edge; /* DOWN: the cell rows between bands, not those within */
     float at, ml2;
     bool wide; /* the AVX loops */
 };
@@ -352,57 +359,70 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
                  ps->ml2);
 }
 
-/* What a pass shares out: RIGHT all h rows (each row's even columns, then its
- * odd ones), DOWN its columns in blocks of ROW_ALIGN, DIAG and ANTI every other
- * of the h-1 cell rows. */
-static int pass_items(const struct pass *ps)
+/* The pass's constraints whose cell's top row lies in rows [r0, r1): RIGHT
+ * along each row, its even columns and then its odd ones; DOWN those of the cell
+ * rows within the band, top to bottom, or (edge) the cell row from the band's
+ * last row into the next band's first; DIAG and ANTI the cell rows of one
+ * parity. */
+static void pass_rows(const struct pass *ps, int r0, int r1)
 {
     int w = ps->c->prm.w, h = ps->c->prm.h;
-    if (ps->f == RIGHT)
-        return h;
-    if (ps->f == DOWN)
-        return (w + ROW_ALIGN - 1) / ROW_ALIGN;
-    return (h - 1 - ps->parity + 1) / 2;
+    if (ps->f == RIGHT) { /* rows share no particle: both colours a row at a time */
+        for (int i = r0; i < r1; i++) {
+            pass_row(ps, i, 0, 2, w / 2);
+            pass_row(ps, i, 1, 2, (w - 1) / 2);
+        }
+    } else if (ps->f == DOWN) {
+        if (ps->edge) {
+            if (r1 < h)
+                pass_row(ps, r1 - 1, 0, 1, w);
+        } else {
+            for (int i = r0; i + 1 < r1; i++)
+                pass_row(ps, i, 0, 1, w);
+        }
+    } else {
+        for (int i = r0 + (r0 % 2 != ps->parity); i < r1 && i + 1 < h; i += 2)
+            pass_row(ps, i, 0, 1, w - 1);
+    }
 }
 
+/* A part of a pass: one band of rows (cloth_colour_bands). Every pass cuts the
+ * rows the same way, so a thread keeps its bands in its own cache from pass to
+ * pass, and two threads meet only where bands meet. */
 static void pass_part(void *arg, int part, int nparts)
 {
     const struct pass *ps = arg;
-    int w = ps->c->prm.w, h = ps->c->prm.h, lo, hi;
-    pool_span(pass_items(ps), part, nparts, &lo, &hi);
-    if (ps->f == DOWN) { /* column blocks [lo, hi), row after row */
-        int j0 = lo * ROW_ALIGN, j1 = hi * ROW_ALIGN < w ? hi * ROW_ALIGN : w;
-        for (int i = 0; i + 1 < h; i++)
-            pass_row(ps, i, j0, 1, j1 - j0);
-        return;
-    }
-    for (int r = lo; r < hi; r++) {
-        if (ps->f == RIGHT) {
-            pass_row(ps, r, 0, 2, w / 2);           /* columns 0, 2, ...: (j, j+1) */
-            pass_row(ps, r, 1, 2, (w - 1) / 2);     /* 1, 3, ... */
-        } else {
-            pass_row(ps, 2 * r + ps->parity, 0, 1, w - 1);
-        }
-    }
+    int r0, r1;
+    pool_span(ps->c->prm.h, part, nparts, &r0, &r1);
+    pass_rows(ps, r0, r1);
+}
+
+int cloth_colour_bands(int h)
+{
+    int bands = h / BAND_ROWS;
+    return bands < 1 ? 1 : bands > BANDS_MAX ? BANDS_MAX : bands;
 }
 
 /* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
- * RIGHT's two colours go in one pass, as its rows share no particle; DOWN is
- * one pass. */
+ * Seven passes, in this order: RIGHT (both colours), DOWN within the bands and
+ * DOWN between them, DIAG even and odd, ANTI even and odd, each shared out to
+ * the threads by bands. */
 void cloth_grid_sweep(struct cloth *c, float at, float ml2)
 {
-    int threads = pool_threads(c->pool);
+    static const struct {
+        int f, parity;
+        bool edge;
+    } order[] = {
+        {RIGHT, 0, false}, {DOWN, 0, false}, {DOWN, 0, true},
+        {DIAG, 0, false},  {DIAG, 1, false},  {ANTI, 0, false}, {ANTI, 1, false},
+    };
+    int bands = cloth_colour_bands(c->prm.h);
     bool wide = HAVE_AVX && !c->narrow && __builtin_cpu_supports("avx");
-    for (int f = 0; f < FAMILIES; f++)
-        for (int parity = 0; parity < (f == RIGHT || f == DOWN ? 1 : 2); parity++) {
-            struct pass ps = {c, f, parity, at, ml2, wide};
-            int items = pass_items(&ps);
-            int per_item = f == DOWN ? ROW_ALIGN * c->prm.h : c->prm.w;
-            /* Small passes stay on this thread: a pool_run costs about as much
-             * as a few hundred projections. */
-            int parts = items * per_item >= LANES * c->par_records ? threads : 1;
-            if (parts > items)
-                parts = items;
-            pool_run(parts > 1 ? c->pool : NULL, pass_part, &ps, parts);
-        }
+    /* A small cloth stays on this thread: a pool_run costs about as much as a
+     * few hundred projections. */
+    struct pool *pool = c->prm.w * c->prm.h / 2 >= LANES * c->par_records ? c->pool : NULL;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        struct pass ps = {c, order[k].f, order[k].parity, order[k].edge, at, ml2, wide};
+        pool_run(pool, pass_part, &ps, bands);
+    }
 }

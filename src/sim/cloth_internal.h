@@ -72,6 +72,7 @@ void cloth_grid_free(struct cloth *c);
 void cloth_grid_load(struct cloth *c);
 void cloth_grid_store(struct cloth *c);
 void cloth_grid_sweep(struct cloth *c, float at, float ml2);
+
 void cloth_grid_reset_lambda(struct cloth *c);
 void cloth_grid_store_lambda(struct cloth *c);
 void cloth_grid_drop_torn(struct cloth *c, const int *newk);
