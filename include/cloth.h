@@ -87,8 +87,9 @@ struct cloth {
     int *scratch;        /* nc_cap ints, for tearing without allocating */
     float wmass;         /* the prm.mass that w was derived from */
     bool wdirty;         /* w changed since link[] copied it */
-    bool narrow;         /* by_colour without AVX even where the CPU has it
-                          * (tests compare the two) */
+    int lanes_max;       /* by_colour: the widest vector loops it may use, 4
+                          * (SSE2), 8 (AVX) or 16 (AVX-512); 0: the widest the
+                          * CPU has. The same bits either way (tests compare) */
 };
 
 /* Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of

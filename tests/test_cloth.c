@@ -316,7 +316,8 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
 TEST(cloth_threads_change_nothing)
 {
     /* Every level (seed order) or colour (by_colour) handed to pools of 2 to 4
-     * threads (par_records 1), and by colour without AVX too: the same bits as
+     * threads (par_records 1), and by colour with 4- and 8-lane loops too
+     * (where the CPU has wider ones): the same bits as
      * this thread alone and as the plain sweep in that order, PBD and XPBD,
      * while a grab pulls and tearing and a cut renumber the constraints. */
     for (int variant = 0; variant < 4; variant++) {
@@ -325,14 +326,14 @@ TEST(cloth_threads_change_nothing)
         p.tearing = true, p.tear_strain = 0.3f, p.by_colour = colour;
         p.compliance = variant % 2 ? 1e-5f : 0.0f;
         p.substeps = 1 + variant % 2, p.iterations = 2 + variant % 2;
-        struct cloth c[5];
-        struct pool *pools[5] = {NULL, pool_create(2), pool_create(3), pool_create(4), NULL};
-        int diff = 0, g = 7 * 23 + 11, runs = colour ? 5 : 4;
+        struct cloth c[6];
+        struct pool *pools[6] = {NULL, pool_create(2), pool_create(3), pool_create(4), NULL, NULL};
+        int diff = 0, g = 7 * 23 + 11, runs = colour ? 6 : 4;
         for (int t = 0; t < runs; t++) {
             CHECK_INT(cloth_init(&c[t], &p), 0);
             cloth_set_pool(&c[t], pools[t]);
             c[t].par_records = 1;
-            c[t].narrow = t == 4;
+            c[t].lanes_max = t == 4 ? 4 : t == 5 ? 8 : 0;
             for (int s = 0; s < 120; s++) {
                 if (s == 10)
                     cloth_grab(&c[t], g, c[t].x[g], c[t].y[g]);
@@ -367,7 +368,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
 {
     /* by_colour: PBD with 4 pins, a grab and a cut; XPBD with substeps and an
      * odd mass: cloth_step equals the plain sweep of cloth_project over the
-     * constraints sorted by colour, with AVX and without. */
+     * constraints sorted by colour, with the widest loops and with SSE2. */
     for (int variant = 0; variant < 4; variant++) {
         struct cloth_params p = fx_cloth_params(23, 50, 4);
         p.by_colour = true;
@@ -377,7 +378,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
         struct cloth a, b;
         CHECK_INT(cloth_init(&a, &p), 0);
         CHECK_INT(cloth_init(&b, &p), 0);
-        a.narrow = variant >= 2;
+        a.lanes_max = variant >= 2 ? 4 : 0;
         int g = 7 * 23 + 11, diff = 0, lam = 0;
         for (int s = 0; s < 150; s++) {
             if (s == 5)

@@ -230,8 +230,9 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
 
 /*
  * The vector loops, from cloth_grid_run.h: run1 (consecutive slots) and run2
- * (every other slot), four lanes with SSE2 and, where the CPU has it, eight
- * with AVX; without SSE2, one constraint after another. All give the same bits.
+ * (every other slot), four lanes with SSE2 and, where the CPU has them, eight
+ * with AVX or sixteen with AVX-512; without SSE2, one constraint after another.
+ * All give the same bits.
  */
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -285,6 +286,32 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
 #define VLO _mm256_unpacklo_ps
 #define VHI _mm256_unpackhi_ps
 #include "cloth_grid_run.h"
+
+/* Sixteen lanes with AVX-512 (F and DQ): compares give a mask, made a vector of
+ * all-ones lanes for the selects; shuffles and unpacks again work within each
+ * 128-bit quarter. */
+#define RUN(name) name##_512
+#define RUN_ATTR __attribute__((target("avx512f,avx512dq")))
+#define VF __m512
+#define VW 16
+#define VLOAD _mm512_loadu_ps
+#define VSTORE _mm512_storeu_ps
+#define VSET1 _mm512_set1_ps
+#define VZERO _mm512_setzero_ps
+#define VADD _mm512_add_ps
+#define VSUB _mm512_sub_ps
+#define VMUL _mm512_mul_ps
+#define VDIV _mm512_div_ps
+#define VSQRT _mm512_sqrt_ps
+#define VAND _mm512_and_ps
+#define VANDNOT _mm512_andnot_ps
+#define VOR _mm512_or_ps
+#define VGT(a, b) _mm512_castsi512_ps(_mm512_movm_epi32(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)))
+#define VEVEN(lo, hi) _mm512_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
+#define VODD(lo, hi) _mm512_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
+#define VLO _mm512_unpacklo_ps
+#define VHI _mm512_unpackhi_ps
+#include "cloth_grid_run.h"
 #endif
 
 #else /* no SSE: one constraint after another */
@@ -318,7 +345,7 @@ struct pass {
     int f, parity;
     bool edge; /* DOWN: the cell rows between bands, not those within */
     float at, ml2;
-    bool wide; /* the AVX loops */
+    int wide; /* the AVX loops (1) or the AVX-512 ones (2) */
 };
 
 /* The offsets of a and b from the slot p, per family (rows `stride` apart). */
@@ -343,6 +370,14 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
     const float *wt = g->w + p, *rest = g->rest[ps->f] + p;
     int xpbd = ps->at > 0.0f;
 #if HAVE_AVX
+    if (ps->wide == 2) {
+        if (stride == 2)
+            run2_512(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+        else
+            run1_512(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
+                     ps->at, ps->ml2);
+        return;
+    }
     if (ps->wide) {
         if (stride == 2)
             run2_avx(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
@@ -417,7 +452,12 @@ void cloth_grid_sweep(struct cloth *c, float at, float ml2)
         {DIAG, 0, false},  {DIAG, 1, false},  {ANTI, 0, false}, {ANTI, 1, false},
     };
     int bands = cloth_colour_bands(c->prm.h);
-    bool wide = HAVE_AVX && !c->narrow && __builtin_cpu_supports("avx");
+    int most = c->lanes_max > 0 ? c->lanes_max : 16, wide = 0;
+    if (HAVE_AVX && most >= 8 && __builtin_cpu_supports("avx"))
+        wide = most >= 16 && __builtin_cpu_supports("avx512f") &&
+                       __builtin_cpu_supports("avx512dq")
+                   ? 2
+                   : 1;
     /* A small cloth stays on this thread: a pool_run costs about as much as a
      * few hundred projections. */
     struct pool *pool = c->prm.w * c->prm.h / 2 >= LANES * c->par_records ? c->pool : NULL;
