@@ -338,6 +338,22 @@ static void run2_sse(float *restrict x, float *restrict y, const float *restrict
 #define HAVE_AVX 0
 #endif
 
+/* The loops of each width: SSE2 (or plain C), AVX, AVX-512. */
+static const struct loops {
+    void (*one)(float *restrict xa, float *restrict ya, float *restrict xb, float *restrict yb,
+                const float *restrict wa, const float *restrict wb, const float *restrict rest,
+                float *restrict lam, int m, int xpbd, float at, float ml2);
+    void (*two)(float *restrict x, float *restrict y, const float *restrict w,
+                const float *restrict rest, float *restrict lam, int m, int xpbd, float at,
+                float ml2);
+} loops[] = {
+    {run1_sse, run2_sse},
+#if HAVE_AVX
+    {run1_avx, run2_avx},
+    {run1_512, run2_512},
+#endif
+};
+
 /* One pass: family f (for DIAG and ANTI, the rows of one parity), what the
  * projection needs, and which loops. */
 struct pass {
@@ -345,7 +361,7 @@ struct pass {
     int f, parity;
     bool edge; /* DOWN: the cell rows between bands, not those within */
     float at, ml2;
-    int wide; /* the AVX loops (1) or the AVX-512 ones (2) */
+    int wide; /* which loops: 0 SSE2, 1 AVX, 2 AVX-512 */
 };
 
 /* The offsets of a and b from the slot p, per family (rows `stride` apart). */
@@ -369,28 +385,11 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
     float *x = g->x + p, *y = g->y + p, *lam = g->lambda[ps->f] + p;
     const float *wt = g->w + p, *rest = g->rest[ps->f] + p;
     int xpbd = ps->at > 0.0f;
-#if HAVE_AVX
-    if (ps->wide == 2) {
-        if (stride == 2)
-            run2_512(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
-        else
-            run1_512(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
-                     ps->at, ps->ml2);
-        return;
-    }
-    if (ps->wide) {
-        if (stride == 2)
-            run2_avx(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
-        else
-            run1_avx(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
-                     ps->at, ps->ml2);
-        return;
-    }
-#endif
+    const struct loops *run = &loops[ps->wide];
     if (stride == 2)
-        run2_sse(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+        run->two(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
     else
-        run1_sse(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd, ps->at,
+        run->one(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd, ps->at,
                  ps->ml2);
 }
 
@@ -438,6 +437,21 @@ int cloth_colour_bands(int h)
     return bands < 1 ? 1 : bands > BANDS_MAX ? BANDS_MAX : bands;
 }
 
+/* The widest loops (index into loops[]) of at most lanes_max lanes (0: any)
+ * that the CPU runs. */
+static int widest(int lanes_max)
+{
+    int most = lanes_max > 0 ? lanes_max : 16;
+#if HAVE_AVX
+    if (most >= 16 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
+        return 2;
+    if (most >= 8 && __builtin_cpu_supports("avx"))
+        return 1;
+#endif
+    (void)most;
+    return 0;
+}
+
 /* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
  * Seven passes, in this order: RIGHT (both colours), DOWN within the bands and
  * DOWN between them, DIAG even and odd, ANTI even and odd, each shared out to
@@ -452,12 +466,7 @@ void cloth_grid_sweep(struct cloth *c, float at, float ml2)
         {DIAG, 0, false},  {DIAG, 1, false},  {ANTI, 0, false}, {ANTI, 1, false},
     };
     int bands = cloth_colour_bands(c->prm.h);
-    int most = c->lanes_max > 0 ? c->lanes_max : 16, wide = 0;
-    if (HAVE_AVX && most >= 8 && __builtin_cpu_supports("avx"))
-        wide = most >= 16 && __builtin_cpu_supports("avx512f") &&
-                       __builtin_cpu_supports("avx512dq")
-                   ? 2
-                   : 1;
+    int wide = widest(c->lanes_max);
     /* A small cloth stays on this thread: a pool_run costs about as much as a
      * few hundred projections. */
     struct pool *pool = c->prm.w * c->prm.h / 2 >= LANES * c->par_records ? c->pool : NULL;
