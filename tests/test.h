@@ -16,6 +16,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* TEST_SANITIZED: built with ASan or TSan (GCC's or clang's), where every step
+ * costs ten to fifty times as much; a test may then leave out the largest of
+ * its cases, which a plain `make test` runs. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
 typedef void (*test_fn)(void);
 
 void test_register(const char *name, test_fn fn, bool e2e);
