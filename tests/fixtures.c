@@ -2,6 +2,7 @@
  * fixtures.c — the shared test fixtures of fixtures.h.
  */
 #include "fixtures.h"
+#include "test.h"
 
 #include <math.h>
 
@@ -36,6 +37,28 @@ int fx_cloth_differences(const struct cloth *a, const struct cloth *b)
     for (int i = 0; i < a->n; i++)
         if (a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
             a->vy[i] != b->vy[i])
+            bad++;
+    return bad;
+}
+
+void fx_pbf_init(struct pbf *s, const struct pbf_params *p, int bw, int bh, int box_w, int box_h)
+{
+    CHECK_INT(pbf_init(s, p, bw, bh, box_w, box_h), 0);
+}
+
+void fx_pbf_seed(struct pbf *s)
+{
+    struct pbf_params p;
+    pbf_params_seed(&p);
+    fx_pbf_init(s, &p, FX_SEED_BLOCK, FX_SEED_BLOCK, FX_SEED_BOX, FX_SEED_BOX);
+}
+
+int fx_pbf_nonfinite(const struct pbf *s)
+{
+    int bad = 0;
+    for (int i = 0; i < s->nfluid; i++)
+        if (!isfinite(s->x[i]) || !isfinite(s->y[i]) || !isfinite(s->vx[i]) ||
+            !isfinite(s->vy[i]) || !isfinite(s->ax[i]) || !isfinite(s->ay[i]))
             bad++;
     return bad;
 }

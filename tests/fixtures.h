@@ -1,12 +1,14 @@
 /*
  * fixtures.h — what several test files set up and compare the same way, in one
  * place (tests/fixtures.c): solver states built from the seed presets with a
- * few fields changed, runs of steps, and bit-for-bit comparisons of two runs.
+ * few fields changed, runs of steps, and bit-for-bit comparisons of two runs
+ * (cloth), and the seed's water and its sanity (pbf).
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
 
 #include "cloth.h"
+#include "pbf.h"
 
 #include <stdbool.h>
 
@@ -18,5 +20,15 @@ bool fx_cloth_finite(const struct cloth *c);
 /* How many particles differ between a and b in position or velocity (by
  * value: +0 == -0). */
 int fx_cloth_differences(const struct cloth *a, const struct cloth *b);
+
+/* The seed page's pbf block and box (particles, diameters). */
+#define FX_SEED_BLOCK 30
+#define FX_SEED_BOX 90
+/* pbf_init, with a failed check when it fails. */
+void fx_pbf_init(struct pbf *s, const struct pbf_params *p, int bw, int bh, int box_w, int box_h);
+/* The seed preset's water. */
+void fx_pbf_seed(struct pbf *s);
+/* Water particles with a non-finite position, velocity or acceleration. */
+int fx_pbf_nonfinite(const struct pbf *s);
 
 #endif

@@ -7,6 +7,7 @@
  * 0.025 m, dt 0.005 s. Reference numbers marked "pbf.html" were printed by the
  * seed's own JavaScript (its Simulation class under node, GUI values applied).
  */
+#include "fixtures.h"
 #include "pbf.h"
 #include "pool.h"
 #include "swirl.h"
@@ -15,23 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SEED_BLOCK 30
-#define SEED_BOX 90
-
-static void init_or_fail(struct pbf *s, const struct pbf_params *p, int bw, int bh, int box_w,
-                         int box_h)
-{
-    int rc = pbf_init(s, p, bw, bh, box_w, box_h);
-    CHECK_INT(rc, 0);
-}
-
-static void init_seed(struct pbf *s)
-{
-    struct pbf_params p;
-    pbf_params_seed(&p);
-    init_or_fail(s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
-}
 
 /* Every water particle finite and inside the box shrunk by r; returns the number
  * of offenders. */
@@ -46,22 +30,12 @@ static int count_escaped(const struct pbf *s)
     return bad;
 }
 
-static int count_nonfinite(const struct pbf *s)
-{
-    int bad = 0;
-    for (int i = 0; i < s->nfluid; i++)
-        if (!isfinite(s->x[i]) || !isfinite(s->y[i]) || !isfinite(s->vx[i]) ||
-            !isfinite(s->vy[i]) || !isfinite(s->ax[i]) || !isfinite(s->ay[i]))
-            bad++;
-    return bad;
-}
-
 /* ---- Kernel and boundary ------------------------------------------------------ */
 
 TEST(pbf_kernel_is_normalised)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     const float d = 2.0f * s.prm.radius, h = s.h;
     CHECK_NEAR(h, 0.1f, 1e-7);
     CHECK_NEAR(pbf_kernel(&s, 0.0f), 40.0 / (7.0 * 3.14159265358979 * h * h), 1e-3);
@@ -90,7 +64,7 @@ TEST(pbf_kernel_is_normalised)
 TEST(pbf_kernel_gradient_matches_the_derivative)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     const float h = s.h;
     const float dirs[][2] = {{1.0f, 0.0f}, {0.6f, 0.8f}, {-0.28f, 0.96f}};
     for (int k = 1; k < 20; k++) {
@@ -115,11 +89,11 @@ TEST(pbf_kernel_gradient_matches_the_derivative)
 TEST(pbf_boundary_psi_on_a_straight_wall)
 {
     struct pbf s;
-    init_seed(&s);
-    CHECK_INT(s.nfluid, SEED_BLOCK * SEED_BLOCK);
-    CHECK_INT(s.n - s.nfluid, 2 * SEED_BOX + 2 * (SEED_BOX - 1));
+    fx_pbf_seed(&s);
+    CHECK_INT(s.nfluid, FX_SEED_BLOCK * FX_SEED_BLOCK);
+    CHECK_INT(s.n - s.nfluid, 2 * FX_SEED_BOX + 2 * (FX_SEED_BOX - 1));
     /* The bottom particle of the middle column, at (0, 0). */
-    const int k = s.nfluid + 2 * (SEED_BOX / 2);
+    const int k = s.nfluid + 2 * (FX_SEED_BOX / 2);
     CHECK(s.x[k] == 0.0f && s.y[k] == 0.0f);
     double sum = 0.0;
     for (int l = s.nfluid; l < s.n; l++) {
@@ -177,7 +151,7 @@ TEST(pbf_first_steps_match_the_seed)
         {20, 30, 0.99973462, -2.197931100, 0.05793324112, -2.183986063, 0.7790683895},
     };
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     int k = 0;
     for (int step = 1; step <= 20; step++) {
         pbf_step(&s);
@@ -207,7 +181,7 @@ TEST(pbf_density_error_agrees_with_the_solver)
     pbf_params_seed(&p);
     p.seed_quirk = false;
     p.max_iter = 0;
-    init_or_fail(&s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
+    fx_pbf_init(&s, &p, FX_SEED_BLOCK, FX_SEED_BLOCK, FX_SEED_BOX, FX_SEED_BOX);
     const float pct = pbf_density_err_pct(&s);
     CHECK(pct > 0.01f); /* the initial lattice is slightly compressed */
     pbf_step(&s);
@@ -229,7 +203,7 @@ static void check_tolerance_run(bool quirk)
     pbf_params_seed(&p);
     p.seed_quirk = quirk;
     p.max_iter = 1000;
-    init_or_fail(&s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
+    fx_pbf_init(&s, &p, FX_SEED_BLOCK, FX_SEED_BLOCK, FX_SEED_BOX, FX_SEED_BOX);
     const float tol = p.max_error_pct * 0.01f * p.density0;
     int capped = 0, over = 0, pct_over = 0, busy = 0;
     for (int step = 0; step < 120; step++) {
@@ -264,7 +238,7 @@ TEST(pbf_iteration_cap_matters)
         struct pbf_params p;
         pbf_params_seed(&p);
         p.seed_quirk = false;
-        init_or_fail(&s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
+        fx_pbf_init(&s, &p, FX_SEED_BLOCK, FX_SEED_BLOCK, FX_SEED_BOX, FX_SEED_BOX);
         for (int step = 0; step < 19; step++)
             pbf_step(&s);
         s.prm.max_iter = c == 0 ? 1 : 100;
@@ -282,14 +256,14 @@ TEST(pbf_iteration_cap_matters)
 TEST(pbf_water_stays_in_the_box)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     int escaped = 0, nonfinite = 0;
     for (int step = 0; step < 500; step++) {
         if (step == 250) /* a violent shove towards the top right corner */
             pbf_push(&s, 0.0f, 0.5f, 1.0f, 40.0f, 60.0f);
         pbf_step(&s);
         escaped += count_escaped(&s);
-        nonfinite += count_nonfinite(&s);
+        nonfinite += fx_pbf_nonfinite(&s);
     }
     CHECK_INT(escaped, 0);
     CHECK_INT(nonfinite, 0);
@@ -321,14 +295,14 @@ TEST(pbf_extreme_parameters_stay_finite)
             p.scorr = true;
             p.vorticity = 10.0f;
         }
-        init_or_fail(&s, &p, 8, 8, 24, 24);
+        fx_pbf_init(&s, &p, 8, 8, 24, 24);
         int escaped = 0, nonfinite = 0;
         for (int step = 0; step < 200; step++) {
             if (step == 100)
                 s.prm.gravity = -s.prm.gravity; /* flip while running */
             pbf_step(&s);
             escaped += count_escaped(&s);
-            nonfinite += count_nonfinite(&s);
+            nonfinite += fx_pbf_nonfinite(&s);
         }
         CHECK_MSG(escaped == 0 && nonfinite == 0, "case %d: %d escaped, %d non-finite", c,
                   escaped, nonfinite);
@@ -345,8 +319,8 @@ TEST(pbf_is_deterministic)
     pbf_params_seed(&p);
     p.scorr = true;
     p.vorticity = 0.5f;
-    init_or_fail(&a, &p, 20, 20, 60, 60);
-    init_or_fail(&b, &p, 20, 20, 60, 60);
+    fx_pbf_init(&a, &p, 20, 20, 60, 60);
+    fx_pbf_init(&b, &p, 20, 20, 60, 60);
     struct pbf *run[2] = {&a, &b};
     for (int k = 0; k < 2; k++) {
         struct pbf *s = run[k];
@@ -378,7 +352,7 @@ static void scripted_run(struct pbf *s, struct pool *pool, bool narrow)
     pbf_params_seed(&p);
     p.scorr = true;
     p.vorticity = 0.5f;
-    init_or_fail(s, &p, 37, 21, 80, 60); /* 777 particles: a last group part full */
+    fx_pbf_init(s, &p, 37, 21, 80, 60); /* 777 particles: a last group part full */
     pbf_set_pool(s, pool);
     s->narrow = narrow;
     for (int step = 0; step < 120; step++) {
@@ -407,7 +381,7 @@ TEST(pbf_threads_give_the_same_bits)
 {
     struct pbf ref, other;
     scripted_run(&ref, NULL, false);
-    CHECK_INT(count_nonfinite(&ref), 0);
+    CHECK_INT(fx_pbf_nonfinite(&ref), 0);
     const int threads[] = {1, 2, 4};
     for (int k = 0; k < 3; k++) {
         struct pool *pool = pool_create(threads[k]);
@@ -429,7 +403,7 @@ TEST(pbf_resort_keeps_the_particles)
     /* A re-sort moves slots, not particles: id/slot stay inverse, and a held
      * particle stays held (at its point) wherever its slot goes. */
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     for (int step = 0; step < 40; step++)
         pbf_step(&s);
     const int k = pbf_nearest(&s, -1.8f, 0.3f, 0.2f), pid = s.id[k];
@@ -457,7 +431,7 @@ TEST(pbf_ranges_share_the_work)
     struct pbf_params p;
     pbf_params_seed(&p);
     p.max_iter = 10;
-    init_or_fail(&s, &p, 40, 40, 100, 100);
+    fx_pbf_init(&s, &p, 40, 40, 100, 100);
     for (int step = 0; step < 60; step++)
         pbf_step(&s);
     long long total = 0, most = 0;
@@ -506,7 +480,7 @@ TEST(pbf_vorticity_confinement_feeds_the_swirl)
         p.gravity = 0.0f;
         p.viscosity = 0.0f;
         p.vorticity = c ? 0.5f : 0.0f;
-        init_or_fail(&s, &p, 16, 16, 40, 40);
+        fx_pbf_init(&s, &p, 16, 16, 40, 40);
         float cx, cy;
         pbf_centroid(&s, &cx, &cy);
         const float omega = 3.0f;
@@ -517,7 +491,7 @@ TEST(pbf_vorticity_confinement_feeds_the_swirl)
         for (int step = 0; step < 40; step++)
             pbf_step(&s);
         spin[c] = angular_momentum(&s);
-        CHECK_INT(count_nonfinite(&s), 0);
+        CHECK_INT(fx_pbf_nonfinite(&s), 0);
         pbf_free(&s);
     }
     CHECK(spin[0] > 0.0);
@@ -535,7 +509,7 @@ TEST(pbf_scorr_pushes_close_pairs_apart)
         pbf_params_seed(&p);
         p.gravity = 0.0f;
         p.scorr = c == 1;
-        init_or_fail(&s, &p, 12, 12, 36, 36);
+        fx_pbf_init(&s, &p, 12, 12, 36, 36);
         for (int step = 0; step < 30; step++)
             pbf_step(&s);
         float cx, cy;
@@ -544,7 +518,7 @@ TEST(pbf_scorr_pushes_close_pairs_apart)
         for (int i = 0; i < s.nfluid; i++)
             sum += hypot(s.x[i] - cx, s.y[i] - cy);
         spread[c] = sum / s.nfluid;
-        CHECK_INT(count_nonfinite(&s), 0);
+        CHECK_INT(fx_pbf_nonfinite(&s), 0);
         pbf_free(&s);
     }
     CHECK(spread[1] > spread[0] * 1.01);

@@ -9,6 +9,7 @@
  */
 #include "buf.h"
 #include "e2e.h"
+#include "fixtures.h"
 #include "image.h"
 #include "pbf.h"
 #include "scene.h"
@@ -20,33 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEED_BLOCK 30
-#define SEED_BOX 90
-
-static void init_or_fail(struct pbf *s, const struct pbf_params *p, int bw, int bh, int box_w,
-                         int box_h)
-{
-    int rc = pbf_init(s, p, bw, bh, box_w, box_h);
-    CHECK_INT(rc, 0);
-}
-
-static void init_seed(struct pbf *s)
-{
-    struct pbf_params p;
-    pbf_params_seed(&p);
-    init_or_fail(s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
-}
-
-static int count_nonfinite(const struct pbf *s)
-{
-    int bad = 0;
-    for (int i = 0; i < s->nfluid; i++)
-        if (!isfinite(s->x[i]) || !isfinite(s->y[i]) || !isfinite(s->vx[i]) ||
-            !isfinite(s->vy[i]) || !isfinite(s->ax[i]) || !isfinite(s->ay[i]))
-            bad++;
-    return bad;
-}
-
 /* ---- Pointer ------------------------------------------------------------------ */
 
 TEST(pbf_nearest_finds_the_right_particle)
@@ -55,10 +29,10 @@ TEST(pbf_nearest_finds_the_right_particle)
      * (-box_w d/2 + d + r, d + r) (pbf.h), row by row: particle row*block_w + col
      * sits at a known place, and so do its neighbours. */
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     const float r = s.prm.radius, d = 2.0f * r;
-    const float x0 = -0.5f * SEED_BOX * d + d + r, y0 = d + r;
-    const int row = 12, col = 7, k = row * SEED_BLOCK + col;
+    const float x0 = -0.5f * FX_SEED_BOX * d + d + r, y0 = d + r;
+    const int row = 12, col = 7, k = row * FX_SEED_BLOCK + col;
     const float kx = x0 + col * d, ky = y0 + row * d;
     CHECK_NEAR(s.x[k], kx, 1e-6);
     CHECK_NEAR(s.y[k], ky, 1e-6);
@@ -69,10 +43,10 @@ TEST(pbf_nearest_finds_the_right_particle)
     /* Between two neighbours: the nearer, on either side of the middle. */
     CHECK_INT(pbf_nearest(&s, kx + 0.4f * d, ky, d), k);
     CHECK_INT(pbf_nearest(&s, kx + 0.6f * d, ky, d), k + 1);
-    CHECK_INT(pbf_nearest(&s, kx, ky - 0.6f * d, d), k - SEED_BLOCK);
+    CHECK_INT(pbf_nearest(&s, kx, ky - 0.6f * d, d), k - FX_SEED_BLOCK);
     /* Inside a lattice cell: the nearest of its four corners (0.64 d away; the
      * others are 0.71 d and 0.78 d away). */
-    CHECK_INT(pbf_nearest(&s, kx - 0.45f * d, ky + 0.55f * d, d), k + SEED_BLOCK);
+    CHECK_INT(pbf_nearest(&s, kx - 0.45f * d, ky + 0.55f * d, d), k + FX_SEED_BLOCK);
     /* maxdist bounds the search. */
     CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.2f * d), -1);
     CHECK_INT(pbf_nearest(&s, kx + 0.3f * d, ky, 0.35f * d), k);
@@ -93,7 +67,7 @@ TEST(pbf_nearest_finds_the_right_particle)
 TEST(pbf_grab_and_release)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     for (int step = 0; step < 30; step++)
         pbf_step(&s);
     const int k0 = pbf_nearest(&s, -1.5f, 0.5f, 0.1f);
@@ -124,7 +98,7 @@ TEST(pbf_grab_and_release)
     pbf_move_grab(&s, -100.0f, NAN); /* unchecked: the step holds it inside */
     pbf_step(&s);
     CHECK(s.x[k] == s.xmin + s.prm.radius && s.y[k] == s.ymin + s.prm.radius);
-    CHECK_INT(count_nonfinite(&s), 0);
+    CHECK_INT(fx_pbf_nonfinite(&s), 0);
     pbf_grab(&s, k, gx, gy);
     pbf_step(&s);
     /* Release: thrown with the given velocity, then free again. */
@@ -143,13 +117,13 @@ TEST(pbf_grab_and_release)
 TEST(pbf_move_grab_moves_the_held_particle)
 {
     struct pbf s, twin;
-    init_seed(&s);
-    init_seed(&twin);
+    fx_pbf_seed(&s);
+    fx_pbf_seed(&twin);
     for (int step = 0; step < 30; step++) {
         pbf_step(&s);
         pbf_step(&twin);
     }
-    const int pid = 5 * SEED_BLOCK + 7; /* the particle, wherever the re-sorts put it */
+    const int pid = 5 * FX_SEED_BLOCK + 7; /* the particle, wherever the re-sorts put it */
 #define k (s.slot[pid])
     pbf_grab(&s, k, s.x[k], s.y[k]);
     pbf_step(&s);
@@ -176,7 +150,7 @@ TEST(pbf_move_grab_moves_the_held_particle)
 
     /* With nothing held it moves nothing. */
     struct pbf moved;
-    init_seed(&moved);
+    fx_pbf_seed(&moved);
     for (int step = 0; step < 30; step++)
         pbf_step(&moved);
     pbf_move_grab(&moved, -1.0f, 0.5f);
@@ -202,7 +176,7 @@ TEST(pbf_grabbed_particle_is_fixed_during_the_solve)
     pbf_params_seed(&p);
     p.seed_quirk = false;
     p.max_iter = 2;
-    init_or_fail(&s, &p, SEED_BLOCK, SEED_BLOCK, SEED_BOX, SEED_BOX);
+    fx_pbf_init(&s, &p, FX_SEED_BLOCK, FX_SEED_BLOCK, FX_SEED_BOX, FX_SEED_BOX);
     for (int step = 0; step < 200; step++)
         pbf_step(&s);
     const int k = pbf_nearest(&s, -1.0f, 0.3f, 1.0f);
@@ -219,8 +193,8 @@ TEST(pbf_grabbed_particle_is_fixed_during_the_solve)
 TEST(pbf_push_falls_off_smoothly)
 {
     struct pbf s;
-    init_seed(&s);
-    const int k = 15 * SEED_BLOCK + 15;
+    fx_pbf_seed(&s);
+    const int k = 15 * FX_SEED_BLOCK + 15;
     const float radius = 0.2f;
     pbf_push(&s, s.x[k], s.y[k], radius, 1.0f, -0.5f);
     CHECK(s.vx[k] == 1.0f && s.vy[k] == -0.5f);
@@ -242,7 +216,7 @@ TEST(pbf_push_falls_off_smoothly)
 TEST(pbf_add_water_grows_the_water)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     for (int step = 0; step < 10; step++)
         pbf_step(&s);
     const int nf = s.nfluid, nb = s.n - s.nfluid;
@@ -264,7 +238,7 @@ TEST(pbf_add_water_grows_the_water)
     for (int id = nf; id < nf + 50; id++)
         lowest = fminf(lowest, s.y[s.slot[id]]);
     CHECK(lowest < 1.0f); /* it fell into the pool */
-    CHECK_INT(count_nonfinite(&s), 0);
+    CHECK_INT(fx_pbf_nonfinite(&s), 0);
     CHECK_INT(pbf_add_water(&s, x, y, 0, 0.0f, 0.0f), 0);
     CHECK_INT(pbf_add_water(&s, x, y, -1, 0.0f, 0.0f), -1);
     pbf_free(&s);
@@ -273,7 +247,7 @@ TEST(pbf_add_water_grows_the_water)
 TEST(pbf_grab_near_holds_a_handful_as_a_group)
 {
     struct pbf s;
-    init_seed(&s);
+    fx_pbf_seed(&s);
     for (int step = 0; step < 100; step++)
         pbf_step(&s);
     const float px = -1.5f, py = 0.2f;
