@@ -78,15 +78,15 @@ struct cloth {
     int *level;          /* nlevel+1: level l is records level[l] .. level[l+1]-1 */
     int nlevel;
     struct pool *pool;   /* cloth_set_pool: threads for the sweeps, or NULL */
-    int par_records;     /* levels this long go to the pool, and colours of
-                          * 4x as many constraints (tests lower it) */
+    int par_records;     /* levels this long go to the pool, and by colour a
+                          * cloth of 8x as many particles (tests lower it) */
     int *link_con;       /* 4*nlink slots: the constraint in each lane, or -1 */
     float *xy;           /* 2n: positions interleaved, the solver's working copy */
     struct cloth_grid *grid; /* by_colour: the constraints by colour, else NULL
                               * (and then no link[]) */
     int *scratch;        /* nc_cap ints, for tearing without allocating */
     float wmass;         /* the prm.mass that w was derived from */
-    bool wdirty;         /* w changed since link[] copied it */
+    bool wdirty;         /* w changed since link[] (or grid) copied it */
     int lanes_max;       /* by_colour: the widest vector loops it may use, 4
                           * (SSE2), 8 (AVX) or 16 (AVX-512); 0: the widest the
                           * CPU has. The same bits either way (tests compare) */
@@ -114,8 +114,9 @@ void cloth_step(struct cloth *c);
  *   the others (i,j+1)-(i+1,j) on even rows, then on odd rows.
  * The rows are cut into cloth_colour_bands(h) bands, band b being the rows
  * pool_span(h, b, bands) (pool.h). */
-int cloth_colour_bands(int h);
 void cloth_project(struct cloth *c, int k, float alpha_tilde);
+/* The bands of rows of an h-row cloth by colour: h/16, from 1 to 16. */
+int cloth_colour_bands(int h);
 
 /* The particle nearest (x,y) within maxdist, or -1. */
 int cloth_nearest(const struct cloth *c, float x, float y, float maxdist);

@@ -7,8 +7,9 @@
  * canvas: at least the seed's 40 x 30, more where there is room for a particle
  * every PX_TARGET pixels, always the seed's 7.8 m x 5.8 m of cloth (finer grids
  * take more substeps, to stretch as little), solved by colour (cloth_grid.c:
- * vectors and threads, several times faster than the seed's order). The left button grabs and pulls;
- * the right button cuts (scissors: the constraints the stroke crosses break).
+ * vectors and threads, several times faster than the seed's order). The left
+ * button grabs and pulls; the right button cuts (scissors: the constraints the
+ * stroke crosses break).
  *
  * Drawing (cloth_draw): by default the cloth as fabric, a surface shaded from its
  * own deformation (see shade_vertex): compressed cloth would buckle out of the

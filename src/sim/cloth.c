@@ -231,8 +231,8 @@ static void predict(struct cloth *c, float h, float g)
     }
 }
 
-/* Positions back from the interleaved copy (link[]'s sweeps), and v = (x - xold)/h for the free
- * particles. One that went non-finite goes back to where the step started it
+/* Positions back from the interleaved copy (link[]'s sweeps), and
+ * v = (x - xold)/h for the free particles. One that went non-finite goes back to where the step started it
  * (or, should that be non-finite too, to its place in the flat grid), at rest. */
 static void update_velocities(struct cloth *c, float h)
 {
@@ -318,7 +318,9 @@ void cloth_step(struct cloth *c)
         return;
     if (p->mass != c->wmass)
         derive_inverse_masses(c);
-    if (c->wdirty && !c->grid)
+    if (c->wdirty && c->grid)
+        cloth_grid_copy_weights(c);
+    else if (c->wdirty)
         cloth_link_copy_weights(c);
     int subs = clampi(p->substeps, 1, SUBSTEP_MAX);
     int iters = clampi(p->iterations, 0, ITER_MAX);

@@ -80,22 +80,19 @@ void cloth_grid_free(struct cloth *c)
     c->grid = NULL;
 }
 
-/* The slot of constraint k of the seed's order (cloth.c build_constraints):
- * its family and the cell's top-left particle, at i*stride + j. */
-static void slot_of(int w, int h, int stride, int k, int *f, int *p)
+/* The family and slot (i*stride + j of its cell's top-left particle) of a
+ * constraint between particles a < b of a w-wide grid. */
+static void slot_of(int w, int stride, int a, int b, int *f, int *p)
 {
-    int nright = (w - 1) * h, ndown = w * (h - 1), cell;
-    if (k < nright) {
+    int cell = a;
+    if (a / w == b / w)
         *f = RIGHT;
-        cell = k / (w - 1) * w + k % (w - 1);
-    } else if (k < nright + ndown) {
+    else if (b - a == w)
         *f = DOWN;
-        cell = k - nright;
-    } else {
-        int d = k - nright - ndown; /* two a cell, DIAG then ANTI */
-        *f = d % 2 ? ANTI : DIAG;
-        cell = d / 2 / (w - 1) * w + d / 2 % (w - 1);
-    }
+    else if (b - a == w + 1)
+        *f = DIAG;
+    else
+        *f = ANTI, cell = a - 1; /* (i, j+1)-(i+1, j) */
     *p = cell / w * stride + cell % w;
 }
 
@@ -109,8 +106,7 @@ static void *grid_array(const struct cloth_grid *g, size_t each)
     return a;
 }
 
-/* Allocates c->grid and fills it from c1/c2/rest, which must still hold every
- * constraint in the seed's order (right after building them). 0 or -1. */
+/* Allocates c->grid and fills it from c1/c2/rest. 0 or -1. */
 int cloth_grid_build(struct cloth *c)
 {
     struct cloth_grid *g = calloc(1, sizeof *g);
@@ -137,32 +133,44 @@ int cloth_grid_build(struct cloth *c)
     }
     for (int k = 0; k < c->nc; k++) {
         int f, p;
-        slot_of(c->prm.w, c->prm.h, g->stride, k, &f, &p);
+        slot_of(c->prm.w, g->stride, c->c1[k], c->c2[k], &f, &p);
         g->rest[f][p] = c->rest[k];
         g->con[f][p] = k;
     }
     return 0;
 }
 
+/* Rows of w floats between the grid's padded layout and the cloth's packed one. */
+static void to_grid(const struct cloth *c, float *grid, const float *packed)
+{
+    int w = c->prm.w, stride = c->grid->stride;
+    for (int i = 0; i < c->prm.h; i++)
+        memcpy(grid + i * stride, packed + i * w, (size_t)w * sizeof *grid);
+}
+
+static void from_grid(const struct cloth *c, float *packed, const float *grid)
+{
+    int w = c->prm.w, stride = c->grid->stride;
+    for (int i = 0; i < c->prm.h; i++)
+        memcpy(packed + i * w, grid + i * stride, (size_t)w * sizeof *packed);
+}
+
 void cloth_grid_load(struct cloth *c)
 {
-    struct cloth_grid *g = c->grid;
-    int w = c->prm.w;
-    for (int i = 0; i < c->prm.h; i++) {
-        memcpy(g->x + i * g->stride, c->x + i * w, (size_t)w * sizeof *g->x);
-        memcpy(g->y + i * g->stride, c->y + i * w, (size_t)w * sizeof *g->y);
-        memcpy(g->w + i * g->stride, c->w + i * w, (size_t)w * sizeof *g->w);
-    }
+    to_grid(c, c->grid->x, c->x);
+    to_grid(c, c->grid->y, c->y);
 }
 
 void cloth_grid_store(struct cloth *c)
 {
-    const struct cloth_grid *g = c->grid;
-    int w = c->prm.w;
-    for (int i = 0; i < c->prm.h; i++) {
-        memcpy(c->x + i * w, g->x + i * g->stride, (size_t)w * sizeof *c->x);
-        memcpy(c->y + i * w, g->y + i * g->stride, (size_t)w * sizeof *c->y);
-    }
+    from_grid(c, c->x, c->grid->x);
+    from_grid(c, c->y, c->grid->y);
+}
+
+void cloth_grid_copy_weights(struct cloth *c)
+{
+    to_grid(c, c->grid->w, c->w);
+    c->wdirty = false;
 }
 
 void cloth_grid_reset_lambda(struct cloth *c)

@@ -67,10 +67,12 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk);
  * sweeps, and keeps its multipliers and its torn slots as link[] does. */
 int cloth_grid_build(struct cloth *c);
 void cloth_grid_free(struct cloth *c);
-/* The sweeps work on the grid's own padded copy: x, y and w into it before a
- * substep's sweeps, x and y back after them. */
+/* The sweeps work on the grid's own padded copy: x and y into it before a
+ * substep's sweeps and back after them; w into it (clearing wdirty) as
+ * cloth_link_copy_weights does for link[]. */
 void cloth_grid_load(struct cloth *c);
 void cloth_grid_store(struct cloth *c);
+void cloth_grid_copy_weights(struct cloth *c);
 void cloth_grid_sweep(struct cloth *c, float at, float ml2);
 
 void cloth_grid_reset_lambda(struct cloth *c);
