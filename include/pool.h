@@ -5,11 +5,12 @@
  * on how many threads there are; pool_run() runs fn on every part and returns
  * when all are done. A solver that writes each part's results to its own place
  * and combines them in part order gets the same bits whatever the thread count.
- * The parts are dealt out in contiguous shares, one a thread, and a thread whose
- * share is done takes over others' last parts: so the same part mostly runs on
- * the same thread job after job (its data stays in that core's cache), and a
- * slow thread's parts are not waited for. Idle workers sleep (a paused swirl uses no CPU). A NULL pool runs the parts
- * in order on the calling thread.
+ * The parts are dealt out in contiguous shares, one a thread (pool_span), and a
+ * thread whose share is done takes over others' last parts: so the same part
+ * mostly runs on the same thread job after job (its data stays in that core's
+ * cache), and a slow thread's parts are not waited for. Idle workers sleep (a
+ * paused swirl uses no CPU). A NULL pool runs the parts in order on the calling
+ * thread.
  *
  * One thread at a time calls pool_run() on a pool, and fn never calls it on the
  * same pool. pool_span() is the usual way to cut n rows into the parts.

@@ -255,9 +255,9 @@ void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void 
     p->nparts = nparts;
     atomic_store(&p->done, 0);
     for (int t = 0; t < p->threads; t++) {
-        const uint64_t lo = (uint64_t)((long long)nparts * t / p->threads);
-        const uint64_t hi = (uint64_t)((long long)nparts * (t + 1) / p->threads);
-        atomic_store(&p->share[t].span, lo << 32 | hi);
+        int lo, hi;
+        pool_span(nparts, t, p->threads, &lo, &hi);
+        atomic_store(&p->share[t].span, (uint64_t)lo << 32 | (uint32_t)hi);
     }
     if (atomic_load(&p->sleepers) > 0) {
         pthread_mutex_lock(&p->mu);
