@@ -38,6 +38,21 @@
 /* The solvers' threads for the case being timed: NULL (one) or a pool of two. */
 static struct pool *bench_pool;
 
+/* The best of THREAD_REPEATS runs of a case on one thread and on two
+ * (interleaved). */
+static void one_and_two(double (*fn)(const void *), const void *arg, struct pool *two,
+                        double *t1, double *t2)
+{
+    *t1 = *t2 = 1e9;
+    for (int r = 0; r < THREAD_REPEATS; r++) {
+        bench_pool = NULL;
+        *t1 = fmin(*t1, fn(arg));
+        bench_pool = two;
+        *t2 = fmin(*t2, fn(arg));
+    }
+    bench_pool = NULL;
+}
+
 /* ---- Stam's reference solver (GDC 2003), as the paper writes it ---------- */
 
 struct stam {
@@ -232,9 +247,18 @@ static void splat_stir(struct fluid *f, int k)
 
 /* ---- dye ------------------------------------------------------------------ */
 
-/* One timed run of our solver at n x n with RGB dye: ms per step. */
-static double dye_ms(int n, int steps, float *worst)
+/* A dye case: our solver at n x n with RGB dye; *worst gets the largest
+ * pressure residual seen. */
+struct dye_case {
+    int n, steps;
+    float *worst;
+};
+
+/* One timed run of a dye case: ms per step. */
+static double dye_ms(const void *arg)
 {
+    const struct dye_case *dc = arg;
+    const int n = dc->n, steps = dc->steps;
     struct fluid_params p;
     fluid_params_default(&p);
     struct fluid f;
@@ -248,7 +272,7 @@ static double dye_ms(int n, int steps, float *worst)
     for (int k = 0; k < steps; k++) {
         splat_stir(&f, k);
         fluid_step(&f);
-        *worst = fmaxf(*worst, f.residual);
+        *dc->worst = fmaxf(*dc->worst, f.residual);
     }
     double ms = ms_since(t0) / steps;
     fluid_free(&f);
@@ -282,24 +306,18 @@ static void bench_dye(void)
     const int n = 150, steps = 60;
     printf("dye (Stable Fluids)\n");
     float worst = 0.0f;
-    double ours = 1e9, ref = 1e9;
-    for (int r = 0; r < REPEATS; r++) { /* interleaved, best of each */
-        ours = fmin(ours, dye_ms(n, steps, &worst));
+    double ref = 1e9, ours, ours2;
+    for (int r = 0; r < REPEATS; r++)
         ref = fmin(ref, stam_ms(n, steps / 3));
-    }
+    struct pool *two = pool_create(2);
+    one_and_two(dye_ms, &(struct dye_case){n, steps, &worst}, two, &ours, &ours2);
+    pool_destroy(two);
     printf("  step at 150x150, RGB dye, one thread: %.2f ms; Stam's reference step %.2f ms; "
            "ratio 1/%.1f\n", ours, ref, ref / ours);
-    struct pool *two = pool_create(2);
-    bench_pool = two;
-    double ours2 = 1e9;
-    for (int r = 0; r < REPEATS; r++)
-        ours2 = fmin(ours2, dye_ms(n, steps, &worst));
-    bench_pool = NULL;
-    pool_destroy(two);
     printf("  ... on two threads: %.2f ms; ratio 1/%.1f (target at least 1/15)\n", ours2,
            ref / ours2);
     printf("  pressure solve: worst relative residual %.1e over %d steps (target <= 1e-3; "
-           "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, REPEATS * steps);
+           "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, 2 * THREAD_REPEATS * steps);
 }
 
 /* ms per frame, step + draw + encode, of scene sc stirred by --auto at cols x
@@ -419,21 +437,6 @@ static double pbf_ms(const void *arg)
         *k->avg_iter = (double)iters / k->steps;
     pbf_free(&s);
     return ms;
-}
-
-/* The best of THREAD_REPEATS runs of a case on one thread and on two
- * (interleaved). */
-static void one_and_two(double (*fn)(const void *), const void *arg, struct pool *two,
-                        double *t1, double *t2)
-{
-    *t1 = *t2 = 1e9;
-    for (int r = 0; r < THREAD_REPEATS; r++) {
-        bench_pool = NULL;
-        *t1 = fmin(*t1, fn(arg));
-        bench_pool = two;
-        *t2 = fmin(*t2, fn(arg));
-    }
-    bench_pool = NULL;
 }
 
 static void bench_pbf(void)
