@@ -73,19 +73,24 @@ run: swirl
 	./swirl
 
 # One harness runs the unit tests and the end-to-end tests (which drive ./swirl in
-# tmux); its last line is "N passed, N failed".
+# tmux): each test in a process of its own, JOBS at once (default: the online
+# CPUs), each with a timeout; its last line is "N passed, N failed". TESTS picks
+# tests by a part of their name: make test TESTS="pbf_ cloth_".
+JOBS  ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+TESTS ?=
 test: swirl build/swirl-test build/slowpty
-	./build/swirl-test
+	./build/swirl-test -j $(JOBS) $(TESTS)
 
 # Unit tests only (no tmux).
 unit: build/swirl-test
-	./build/swirl-test --unit
+	./build/swirl-test --unit -j $(JOBS) $(TESTS)
 
 # Sanitizer build in its own tree so it never mixes with the normal objects.
 sanitize:
-	$(MAKE) BUILD_SAN=1 OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+	$(MAKE) BUILD_SAN=1 OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
 	    build-san/swirl build-san/swirl-test
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build-san/swirl-test --unit
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWIRL_TEST_TIMEOUT=600 \
+	    ./build-san/swirl-test --unit -j $(JOBS)
 	for s in dye pbf cloth; do \
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --steps 40 --every 20 --size 60x20 >/dev/null || exit 1; \
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --auto --size 60x20 --seconds 1 --record build-san/$$s.cast --overwrite >/dev/null || exit 1; \
@@ -107,16 +112,17 @@ build-san/swirl-test: $(filter-out build-san/main.o,$(SAN_OBJ)) $(SAN_TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 endif
 
-# ThreadSanitizer build in build-tsan/ (TSAN_CC, default cc; clang works too): the unit
-# tests, then a headless run of each scene on two solver threads. Any data race halts
-# the run with status 66, which fails the target.
+# ThreadSanitizer build in build-tsan/ (TSAN_CC, default cc; clang works too): the
+# unit tests that start threads (TEST_THREADS), then a headless run of each scene on
+# two solver threads. Any data race halts the run with status 66, which fails the
+# target. `make tsan TSAN_ALL=1` runs every unit test under it.
 TSAN_CC ?= $(CC)
 TSAN_RUN = TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 .PHONY: tsan
 tsan:
 	$(MAKE) BUILD_TSAN=1 CC=$(TSAN_CC) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
 	    build-tsan/swirl build-tsan/swirl-test
-	$(TSAN_RUN) ./build-tsan/swirl-test --unit
+	$(TSAN_RUN) SWIRL_TEST_TIMEOUT=600 ./build-tsan/swirl-test --unit -j $(JOBS) $(if $(TSAN_ALL),,--threads-only)
 	for s in dye pbf cloth; do \
 	    $(TSAN_RUN) ./build-tsan/swirl --headless --scene $$s --threads 2 --steps 40 --size 60x20 >/dev/null || exit 1; \
 	done

@@ -4,6 +4,7 @@
  * captures out, and waits that poll the screen against a deadline.
  */
 #include "e2e.h"
+#include "test.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,6 +68,8 @@ const char *e2e_modes(void)
 /* Starts `cmd` (run by sh) in a cols x rows pane. */
 bool e2e_start(int cols, int rows, const char *cmd)
 {
+    if (system("command -v tmux >/dev/null 2>&1") != 0)
+        test_skip("no tmux");
     snprintf(e2e_sock, sizeof e2e_sock, "swirl-e2e-%d-%ld", (int)getpid(),
              (long)(now() * 1000) % 100000);
     return e2e_sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d "

@@ -32,20 +32,25 @@
 
 typedef void (*test_fn)(void);
 
-void test_register(const char *name, test_fn fn, bool e2e);
+#define TEST_FLAG_E2E 1u
+#define TEST_FLAG_THREADS 2u
+void test_register(const char *name, test_fn fn, unsigned flags);
+/* Ends the running test as skipped, saying why ("no tmux"). */
+void test_skip(const char *why) __attribute__((noreturn));
 void test_fail(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-#define TEST_DEFINE_(name, e2e)                                              \
+#define TEST_DEFINE_(name, flags)                                              \
     static void name(void);                                                  \
     __attribute__((constructor)) static void name##_register_(void)         \
     {                                                                        \
-        test_register(#name, name, e2e);                                     \
+        test_register(#name, name, flags);                                   \
     }                                                                        \
     static void name(void)
 
-#define TEST(name) TEST_DEFINE_(name, false)
-#define TEST_E2E(name) TEST_DEFINE_(name, true)
+#define TEST(name) TEST_DEFINE_(name, 0u)
+#define TEST_E2E(name) TEST_DEFINE_(name, TEST_FLAG_E2E)
+#define TEST_THREADS(name) TEST_DEFINE_(name, TEST_FLAG_THREADS)
 
 #define CHECK(cond)                                                          \
     do {                                                                     \

@@ -313,7 +313,7 @@ TEST(cloth_packed_solver_equals_in_order_sweep)
     }
 }
 
-TEST(cloth_threads_change_nothing)
+TEST_THREADS(cloth_threads_change_nothing)
 {
     /* Every level (seed order) or colour (by_colour) handed to pools of 2 to 4
      * threads (par_records 1), and by colour with 4- and 8-lane loops too

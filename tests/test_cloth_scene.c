@@ -467,7 +467,7 @@ TEST(cloth_scene_grid_follows_the_terminal)
 /* The first letter of a string statistic. */
 static int stat_letter(const struct fixture *f, const char *field) { return (int)stat(f, field); }
 
-TEST(cloth_scene_sweeps_by_colour_off_the_preset)
+TEST_THREADS(cloth_scene_sweeps_by_colour_off_the_preset)
 {
     /* Off the preset the cloth is solved by colour and hangs as a cloth does:
      * barely stretched, its 68 spacings (the 250x70 terminal's 92x69 grid,

@@ -312,7 +312,7 @@ static bool same_bits(const struct fluid *a, const struct fluid *b)
            a->cycles == b->cycles && a->diffuse_sweeps == b->diffuse_sweeps;
 }
 
-TEST(fluid_same_bits_whatever_the_threads)
+TEST_THREADS(fluid_same_bits_whatever_the_threads)
 {
     /* Grids big enough for every pass to run on the threads (the coarse
      * multigrid levels stay on the caller), with viscosity and diffusion on so

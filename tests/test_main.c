@@ -1,29 +1,44 @@
 /*
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
- * Usage: swirl-test [--unit] [SUBSTRING...]. Runs each registered test in the
- * order it was registered, prints one line per failure and, last, the line
- * "N passed, N failed". Exit status is 0 only when nothing failed.
+ * Usage: swirl-test [--unit] [--threads-only] [-j N] [--timeout S] [--list] [SUBSTRING...]
+ *
+ * Each selected test runs in a child process of its own (a crash or a hang fails
+ * that test alone), at most N at once (default: the online CPUs), each killed
+ * after S seconds (default 120, or SWIRL_TEST_TIMEOUT). A child's output is held
+ * and printed whole when it ends, with the test's time. The last line is
+ * "N passed, N failed" (", N skipped" when a test said it could not run); exit
+ * status is 0 only when nothing failed.
  */
 #include "test.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #define TEST_MAX 512
+#define SKIP_STATUS 77 /* a child's exit status for "skipped" (automake's) */
 
 static struct {
     const char *name;
     test_fn fn;
-    bool e2e;
+    unsigned flags;
 } tests[TEST_MAX];
 static int ntests;
+
+/* In the child: the running test's failures and name. */
 static int current_failures;
 static const char *current_name;
 
-void test_register(const char *name, test_fn fn, bool e2e)
+void test_register(const char *name, test_fn fn, unsigned flags)
 {
     if (ntests == TEST_MAX) {
         fprintf(stderr, "test harness: more than %d tests\n", TEST_MAX);
@@ -31,7 +46,7 @@ void test_register(const char *name, test_fn fn, bool e2e)
     }
     tests[ntests].name = name;
     tests[ntests].fn = fn;
-    tests[ntests].e2e = e2e;
+    tests[ntests].flags = flags;
     ntests++;
 }
 
@@ -46,6 +61,13 @@ void test_fail(const char *file, int line, const char *fmt, ...)
         fputc('\n', stdout);
     }
     current_failures++;
+}
+
+void test_skip(const char *why)
+{
+    printf("  skipped: %s\n", why);
+    fflush(stdout);
+    _exit(SKIP_STATUS);
 }
 
 static void print_escaped(const char *s, size_t n)
@@ -74,45 +96,277 @@ void test_check_bytes(const char *file, int line, const char *got, size_t gotlen
     fputc('\n', stdout);
 }
 
-static bool selected(int i, int argc, char **argv, bool unit_only)
+static double now(void)
 {
-    bool any = false;
-    if (unit_only && tests[i].e2e)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct opts {
+    bool unit_only, threads_only, list;
+    int jobs;
+    double timeout;
+    int nfilters;
+    char **filters;
+};
+
+static bool selected(int i, const struct opts *o)
+{
+    if (o->unit_only && (tests[i].flags & TEST_FLAG_E2E))
         return false;
-    for (int a = 1; a < argc; a++) {
-        if (argv[a][0] == '-')
-            continue;
-        any = true;
-        if (strstr(tests[i].name, argv[a]))
+    if (o->threads_only && !(tests[i].flags & TEST_FLAG_THREADS))
+        return false;
+    if (o->nfilters == 0)
+        return true;
+    for (int f = 0; f < o->nfilters; f++)
+        if (strstr(tests[i].name, o->filters[f]))
             return true;
+    return false;
+}
+
+/* A running test: its child, the pipe its output comes on, what came so far. */
+struct slot {
+    int test;
+    pid_t pid;
+    int fd;
+    double t0;
+    bool killed;
+    char *out;
+    size_t len, cap;
+};
+
+static void slot_read(struct slot *s)
+{
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(s->fd, buf, sizeof buf)) > 0) {
+        if (s->len + (size_t)n + 1 > s->cap) {
+            s->cap = (s->len + (size_t)n + 1) * 2;
+            s->out = realloc(s->out, s->cap);
+            if (!s->out) {
+                perror("test harness");
+                exit(2);
+            }
+        }
+        memcpy(s->out + s->len, buf, (size_t)n);
+        s->len += (size_t)n;
     }
-    return !any;
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+        close(s->fd);
+        s->fd = -1;
+    }
+}
+
+static bool slot_start(struct slot *s, int t)
+{
+    int p[2];
+    if (pipe(p) != 0)
+        return false;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return false;
+    }
+    if (pid == 0) {
+        /* The child: its own process group (a timeout kills what it started
+         * too), its output into the pipe, no input. */
+        setpgid(0, 0);
+        close(p[0]);
+        dup2(p[1], STDOUT_FILENO);
+        dup2(p[1], STDERR_FILENO);
+        close(p[1]);
+        if (!freopen("/dev/null", "r", stdin))
+            _exit(3);
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        current_name = tests[t].name;
+        current_failures = 0;
+        tests[t].fn();
+        fflush(stdout);
+        _exit(current_failures > 250 ? 250 : current_failures);
+    }
+    setpgid(pid, pid);
+    close(p[1]);
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
+    return true;
+}
+
+enum outcome { PASSED, FAILED, SKIPPED };
+
+/* Prints the result of a finished test and says what it was. */
+static enum outcome slot_report(struct slot *s, int status, double timeout)
+{
+    double dt = now() - s->t0;
+    const char *name = tests[s->test].name;
+    enum outcome r;
+    char why[96] = "";
+
+    if (s->killed) {
+        r = FAILED;
+        snprintf(why, sizeof why, "timed out after %.0f s", timeout);
+    } else if (WIFSIGNALED(status)) {
+        r = FAILED;
+        snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else if (WEXITSTATUS(status) == SKIP_STATUS) {
+        r = SKIPPED;
+    } else if (WEXITSTATUS(status) != 0) {
+        r = FAILED;
+        snprintf(why, sizeof why, "%d check%s", WEXITSTATUS(status),
+                 WEXITSTATUS(status) == 1 ? "" : "s");
+    } else {
+        r = PASSED;
+    }
+    printf("%s %-40s %6.2f s%s%s%s\n", r == PASSED ? "ok  " : r == SKIPPED ? "skip" : "FAIL",
+           name, dt, *why ? " (" : "", why, *why ? ")" : "");
+    /* A passing test's chatter is kept quiet; a failing or skipped one's is shown. */
+    if (r != PASSED && s->len)
+        fwrite(s->out, 1, s->len, stdout);
+    s->len = 0;
+    return r;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env_to = getenv("SWIRL_TEST_TIMEOUT");
+    *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .timeout = 120};
+    if (env_to && atof(env_to) > 0)
+        o->timeout = atof(env_to);
+    o->filters = calloc((size_t)argc, sizeof *o->filters);
+    for (int a = 1; a < argc; a++) {
+        const char *s = argv[a];
+        if (strcmp(s, "--unit") == 0)
+            o->unit_only = true;
+        else if (strcmp(s, "--threads-only") == 0)
+            o->threads_only = true;
+        else if (strcmp(s, "--list") == 0)
+            o->list = true;
+        else if (strcmp(s, "-j") == 0 && a + 1 < argc)
+            o->jobs = atoi(argv[++a]);
+        else if (strncmp(s, "-j", 2) == 0 && s[2])
+            o->jobs = atoi(s + 2);
+        else if (strcmp(s, "--timeout") == 0 && a + 1 < argc)
+            o->timeout = atof(argv[++a]);
+        else if (s[0] == '-') {
+            fprintf(stderr, "usage: swirl-test [--unit] [--threads-only] [-j N] "
+                            "[--timeout S] [--list] [SUBSTRING...]\n");
+            return 2;
+        } else
+            o->filters[o->nfilters++] = argv[a];
+    }
+    if (o->jobs < 1 || o->timeout <= 0) {
+        fprintf(stderr, "swirl-test: -j wants at least 1, --timeout more than 0\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* The slowest tests of the run, so the run says where its time went. */
+static const double *by_secs;
+static int slower_first(const void *a, const void *b)
+{
+    double x = by_secs[*(const int *)a], y = by_secs[*(const int *)b];
+    return (x < y) - (x > y);
+}
+
+static void print_slowest(const int *order, const double *secs, int n)
+{
+    int sorted[TEST_MAX];
+    memcpy(sorted, order, (size_t)n * sizeof *sorted);
+    by_secs = secs;
+    qsort(sorted, (size_t)n, sizeof *sorted, slower_first);
+    if (n > 0)
+        printf("slowest:");
+    for (int k = 0; k < n && k < 5; k++)
+        printf(" %s %.1f s%s", tests[sorted[k]].name, secs[sorted[k]],
+               k + 1 < n && k + 1 < 5 ? "," : "\n");
 }
 
 int main(int argc, char **argv)
 {
-    bool unit_only = false;
-    int passed = 0, failed = 0;
-
-    for (int a = 1; a < argc; a++)
-        if (strcmp(argv[a], "--unit") == 0)
-            unit_only = true;
+    struct opts o;
+    int rc = parse_opts(argc, argv, &o);
+    if (rc)
+        return rc;
     setvbuf(stdout, NULL, _IOLBF, 0);
-    for (int i = 0; i < ntests; i++) {
-        if (!selected(i, argc, argv, unit_only))
-            continue;
-        current_name = tests[i].name;
-        current_failures = 0;
-        tests[i].fn();
-        if (current_failures == 0) {
-            passed++;
-            printf("ok   %s\n", tests[i].name);
-        } else {
-            failed++;
-            printf("FAIL %s (%d check%s)\n", tests[i].name, current_failures,
-                   current_failures == 1 ? "" : "s");
+    signal(SIGPIPE, SIG_IGN);
+
+    int order[TEST_MAX], n = 0;
+    for (int i = 0; i < ntests; i++)
+        if (selected(i, &o))
+            order[n++] = i;
+    if (o.list) {
+        for (int k = 0; k < n; k++)
+            printf("%s%s\n", tests[order[k]].name,
+                   tests[order[k]].flags & TEST_FLAG_E2E ? " (e2e)" : "");
+        return 0;
+    }
+
+    struct slot *slots = calloc((size_t)o.jobs, sizeof *slots);
+    double secs[TEST_MAX] = {0}, t_start = now();
+    int next = 0, running = 0, count[3] = {0};
+
+    while (next < n || running > 0) {
+        for (int j = 0; j < o.jobs && next < n; j++) {
+            if (slots[j].pid)
+                continue;
+            if (!slot_start(&slots[j], order[next])) {
+                perror("test harness: fork");
+                return 2;
+            }
+            next++;
+            running++;
+        }
+        struct pollfd pfd[64];
+        int np = 0;
+        for (int j = 0; j < o.jobs && np < 64; j++)
+            if (slots[j].pid && slots[j].fd >= 0)
+                pfd[np++] = (struct pollfd){.fd = slots[j].fd, .events = POLLIN};
+        poll(pfd, (nfds_t)np, 20);
+        for (int j = 0; j < o.jobs; j++) {
+            struct slot *s = &slots[j];
+            if (!s->pid)
+                continue;
+            if (s->fd >= 0) {
+                for (int q = 0; q < np; q++)
+                    if (pfd[q].fd == s->fd && pfd[q].revents)
+                        slot_read(s);
+            }
+            int status;
+            pid_t w = waitpid(s->pid, &status, WNOHANG);
+            if (w == 0) {
+                if (!s->killed && now() - s->t0 > o.timeout) {
+                    kill(-s->pid, SIGKILL);
+                    s->killed = true;
+                }
+                continue;
+            }
+            /* What is in the pipe now is all there is: a grandchild that kept
+             * it open must not hold up the run. */
+            if (s->fd >= 0)
+                slot_read(s);
+            if (s->fd >= 0) {
+                close(s->fd);
+                s->fd = -1;
+            }
+            /* What the test started in its group (a swirl, a shell) goes with it. */
+            kill(-s->pid, SIGKILL);
+            secs[s->test] = now() - s->t0;
+            count[slot_report(s, status, o.timeout)]++;
+            s->pid = 0;
+            running--;
         }
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    print_slowest(order, secs, n);
+    printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
+    if (count[SKIPPED])
+        printf("%d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],
+               count[SKIPPED]);
+    else
+        printf("%d passed, %d failed\n", count[PASSED], count[FAILED]);
+    return count[FAILED] ? 1 : 0;
 }

@@ -377,7 +377,7 @@ static bool same_state(const struct pbf *a, const struct pbf *b)
            memcmp(a->id, b->id, ids) == 0 && a->iter == b->iter && a->avg_err == b->avg_err;
 }
 
-TEST(pbf_threads_give_the_same_bits)
+TEST_THREADS(pbf_threads_give_the_same_bits)
 {
     struct pbf ref, other;
     scripted_run(&ref, NULL, false);

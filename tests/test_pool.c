@@ -49,7 +49,7 @@ static void check_once(struct pool *p, int nparts)
               pool_threads(p), nparts, bad, atomic_load(&t.wrong_n));
 }
 
-TEST(pool_runs_every_part_exactly_once)
+TEST_THREADS(pool_runs_every_part_exactly_once)
 {
     static const int threads[] = {1, 2, 3, 4, 8};
     static const int parts[] = {0, 1, 2, 3, 5, 16, 17, 64, 255, MAX_PARTS};
@@ -80,7 +80,7 @@ static void slow_part(void *arg, int part, int nparts)
     s->out[part] = x + (double)nparts;
 }
 
-TEST(pool_results_do_not_depend_on_the_threads)
+TEST_THREADS(pool_results_do_not_depend_on_the_threads)
 {
     struct sums ref, got;
     pool_run(NULL, slow_part, &ref, 64);
@@ -94,7 +94,7 @@ TEST(pool_results_do_not_depend_on_the_threads)
     }
 }
 
-TEST(pool_starts_and_stops_again_and_again)
+TEST_THREADS(pool_starts_and_stops_again_and_again)
 {
     for (int k = 0; k < 60; k++) {
         struct pool *p = pool_create(1 + k % 4);
@@ -115,7 +115,7 @@ TEST(pool_starts_and_stops_again_and_again)
     pool_destroy(p);
 }
 
-TEST(pool_sleeps_and_wakes_between_jobs)
+TEST_THREADS(pool_sleeps_and_wakes_between_jobs)
 {
     /* Gaps longer than the workers' spin: they go to sleep and must wake. */
     struct pool *p = pool_create(3);
@@ -135,7 +135,7 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-TEST(pool_idle_workers_use_no_cpu)
+TEST_THREADS(pool_idle_workers_use_no_cpu)
 {
     /* Three workers that spun while this thread sleeps 200 ms would use 600 ms
      * of CPU; sleeping ones use next to nothing (each spins ~0.2 ms first). */
@@ -175,7 +175,7 @@ static void mask_part(void *arg, int part, int nparts)
     atomic_fetch_add(&m->on_workers, 1);
 }
 
-TEST(pool_workers_leave_signals_to_the_caller)
+TEST_THREADS(pool_workers_leave_signals_to_the_caller)
 {
     struct pool *p = pool_create(3);
     CHECK(p != NULL);
@@ -212,7 +212,7 @@ static void handover_part(void *arg, int part, int nparts)
     atomic_fetch_add(&h->ran[part], 1);
 }
 
-TEST(pool_threads_take_over_parts_that_wait)
+TEST_THREADS(pool_threads_take_over_parts_that_wait)
 {
     for (int threads = 2; threads <= 4; threads++) {
         struct pool *p = pool_create(threads);

@@ -88,10 +88,8 @@ static bool cleared(const char *screen, void *arg)
  * terminal: 256 colours, a clean cleared dye canvas and a readable HUD. */
 TEST_E2E(term_swirl_inside_gnu_screen)
 {
-    if (system("command -v screen >/dev/null 2>&1") != 0) {
-        printf("skipped term_swirl_inside_gnu_screen: GNU screen is not installed\n");
-        return;
-    }
+    if (system("command -v screen >/dev/null 2>&1") != 0)
+        test_skip("no GNU screen");
     CHECK(e2e_start(100, 30, "env TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8 "
                              "LC_ALL=C.UTF-8 screen -q -c /dev/null -T screen-256color ./swirl; "
                              "sleep 60"));
