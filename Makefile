@@ -87,7 +87,7 @@ unit: build/swirl-test
 
 # Sanitizer build in its own tree so it never mixes with the normal objects.
 sanitize:
-	$(MAKE) BUILD_SAN=1 OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
+	$(MAKE) -j$(JOBS) BUILD_SAN=1 OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" \
 	    build-san/swirl build-san/swirl-test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWIRL_TEST_TIMEOUT=600 \
 	    ./build-san/swirl-test --unit -j $(JOBS)
@@ -120,7 +120,7 @@ TSAN_CC ?= $(CC)
 TSAN_RUN = TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 .PHONY: tsan
 tsan:
-	$(MAKE) BUILD_TSAN=1 CC=$(TSAN_CC) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
+	$(MAKE) -j$(JOBS) BUILD_TSAN=1 CC=$(TSAN_CC) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=thread" \
 	    build-tsan/swirl build-tsan/swirl-test
 	$(TSAN_RUN) SWIRL_TEST_TIMEOUT=600 ./build-tsan/swirl-test --unit -j $(JOBS) $(if $(TSAN_ALL),,--threads-only)
 	for s in dye pbf cloth; do \

@@ -21,6 +21,7 @@
 #define APP_MIN_COLS 20
 #define APP_MIN_ROWS 6
 #define APP_REF_FPS 30
+#define APP_DEMO_SCENE_SECONDS 9.0 /* --demo: each scene's time in the tour */
 #define APP_DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
 #define APP_SETS_MAX 32  /* --set options */
 #define APP_HELP_LINES 48 /* the help overlay's lines, at most */

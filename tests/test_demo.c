@@ -5,6 +5,7 @@
  * each scene's HUD at its scripted time in the tour. And it is what `make demo`
  * records today: regenerated headless, it comes out byte for byte the same.
  */
+#include "app.h"
 #include "e2e.h"
 #include "test.h"
 
@@ -15,7 +16,7 @@
 #include <unistd.h>
 
 #define DEMO_PATH "demo.cast"
-#define SCENE_SECONDS 9.0 /* the tour's time per scene (app.c) */
+#define SCENE_SECONDS APP_DEMO_SCENE_SECONDS
 /* The Makefile's `demo` recipe, but for its --record FILE. */
 #define DEMO_ARGS "--headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1"
 

@@ -17,7 +17,6 @@
 
 #define REAL_POINTER_HOLD 3.0 /* --auto resumes this long after the last real drag */
 #define MAX_CATCHUP 3         /* a frame runs at most this many frames' worth of steps */
-#define DEMO_SCENE_SECONDS 9.0
 
 void app_opts_default(struct app_opts *o)
 {
@@ -415,7 +414,7 @@ static void demo_tour(struct app *a)
 {
     if (!a->demo)
         return;
-    int want = (int)((a->now - a->demo_t0) / DEMO_SCENE_SECONDS) % SCENE_COUNT;
+    int want = (int)((a->now - a->demo_t0) / APP_DEMO_SCENE_SECONDS) % SCENE_COUNT;
     if (want != a->cur) {
         app_switch(a, want);
         app_scene(a)->restart(a->st[a->cur]);
