@@ -124,7 +124,8 @@ void e2e_send_bytes(const char *s)
     int n = snprintf(cmd, sizeof cmd, "tmux -L %s send-keys -t e -H", e2e_sock);
     for (; *s && n < (int)sizeof cmd - 8; s++)
         n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %02x", (unsigned char)*s);
-    system(cmd);
+    if (system(cmd) != 0)
+        return; /* the pane may be gone by now: the caller's next wait says so */
 }
 
 void e2e_send_key(const char *k) { e2e_sh("tmux -L %s send-keys -t e %s", e2e_sock, k); }

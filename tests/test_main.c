@@ -1,14 +1,17 @@
 /*
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
- * Usage: swirl-test [--unit] [--threads-only] [-j N] [--timeout S] [--list] [SUBSTRING...]
+ * Usage: swirl-test [--unit] [--threads-only] [-j N] [--timeout S] [--times FILE]
+ *                   [--list] [SUBSTRING...]
  *
  * Each selected test runs in a child process of its own (a crash or a hang fails
  * that test alone), at most N at once (default: the online CPUs), each killed
  * after S seconds (default 120, or SWIRL_TEST_TIMEOUT). A child's output is held
  * and printed whole when it ends, with the test's time. The last line is
  * "N passed, N failed" (", N skipped" when a test said it could not run); exit
- * status is 0 only when nothing failed.
+ * status is 0 only when nothing failed. With --times, the tests start slowest
+ * first by the times FILE kept from the last run (so the run ends together on
+ * every job), and FILE is written anew.
  */
 #include "test.h"
 
@@ -107,6 +110,7 @@ struct opts {
     bool unit_only, threads_only, list;
     int jobs;
     double timeout;
+    const char *times;
     int nfilters;
     char **filters;
 };
@@ -251,9 +255,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->jobs = atoi(s + 2);
         else if (strcmp(s, "--timeout") == 0 && a + 1 < argc)
             o->timeout = atof(argv[++a]);
+        else if (strcmp(s, "--times") == 0 && a + 1 < argc)
+            o->times = argv[++a];
         else if (s[0] == '-') {
             fprintf(stderr, "usage: swirl-test [--unit] [--threads-only] [-j N] "
-                            "[--timeout S] [--list] [SUBSTRING...]\n");
+                            "[--timeout S] [--times FILE] [--list] [SUBSTRING...]\n");
             return 2;
         } else
             o->filters[o->nfilters++] = argv[a];
@@ -286,6 +292,35 @@ static void print_slowest(const int *order, const double *secs, int n)
                k + 1 < n && k + 1 < 5 ? "," : "\n");
 }
 
+/* The last run's times ("seconds name" lines) into secs[]; a test not in the
+ * file keeps -1. */
+static void times_read(const char *path, double *secs)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    char name[256];
+    double t;
+    while (f && fscanf(f, "%lf %255s", &t, name) == 2)
+        for (int i = 0; i < ntests; i++)
+            if (strcmp(tests[i].name, name) == 0)
+                secs[i] = t;
+    if (f)
+        fclose(f);
+}
+
+static void times_write(const char *path, const double *secs)
+{
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    for (int i = 0; i < ntests; i++)
+        if (secs[i] >= 0)
+            fprintf(f, "%.3f %s\n", secs[i], tests[i].name);
+    if (fclose(f) == 0)
+        rename(tmp, path);
+}
+
 int main(int argc, char **argv)
 {
     struct opts o;
@@ -306,8 +341,21 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* Slowest first by the last run's times; a test it lacks goes first of
+     * all (it may be slow), in the order of registration. */
+    double secs[TEST_MAX], last[TEST_MAX], t_start = now();
+    for (int i = 0; i < ntests; i++)
+        last[i] = secs[i] = -1;
+    times_read(o.times, last);
+    if (o.times) {
+        for (int i = 0; i < ntests; i++)
+            secs[i] = last[i] < 0 ? 1e9 : last[i];
+        by_secs = secs;
+        qsort(order, (size_t)n, sizeof *order, slower_first);
+        for (int i = 0; i < ntests; i++)
+            secs[i] = last[i];
+    }
     struct slot *slots = calloc((size_t)o.jobs, sizeof *slots);
-    double secs[TEST_MAX] = {0}, t_start = now();
     int next = 0, running = 0, count[3] = {0};
 
     while (next < n || running > 0) {
@@ -362,6 +410,8 @@ int main(int argc, char **argv)
         }
     }
     print_slowest(order, secs, n);
+    if (o.times)
+        times_write(o.times, secs);
     printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
     if (count[SKIPPED])
         printf("%d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],

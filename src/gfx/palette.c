@@ -319,7 +319,7 @@ static struct choice decide(enum color_mode mode, uint32_t block)
     block_linear(block, t.lin);
     lab_of_linear(t.lin, &t.lab, true);
     t.loss = t.lab.C >= PALETTE_CHROMA ? mode_rule[mode].loss : 1.0f;
-    int cand[16];
+    int cand[16] = {0}; /* candidates() fills at least one */
     int n = candidates(mode, block, &t.lab, cand);
     struct choice ch = {cand[0], cand[0], cand[0], 0, 0.0f};
     float best = dist(&t, &pal[cand[0]].lab);
