@@ -38,7 +38,24 @@ CFLAGS  ?= -O3 -g
 # guards the solvers rely on.
 MUST     = -fno-math-errno -ffile-prefix-map=$(CURDIR)=.
 HOT_OPT ?= -O3
-ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST) -Iinclude
+ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST)
+
+# The layers, lowest first: a layer's code sees its own headers and those of the
+# layers it may use, and no others, so an include the wrong way fails the build.
+#   core    conventions and the byte buffer              include/core
+#   sim     the solvers: pure C, no I/O                  include/sim
+#   gfx     pixels -> cells -> bytes                     include/gfx
+#   scenes  a solver + its drawing + its parameters      include/scenes
+#   ui      terminal, input, app, recording, headless    include/ui
+USES_core   = core
+USES_sim    = core sim
+USES_gfx    = core gfx
+USES_scenes = core sim gfx scenes
+USES_ui     = core sim gfx scenes ui
+USES_bench  = $(USES_ui)
+USES_main   = $(USES_ui)
+USES_tests  = $(USES_ui)
+layer_inc   = $(addprefix -Iinclude/,$(USES_$(1)))
 
 # ncursesw: ask pkg-config, fall back to the usual names.
 CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
@@ -51,7 +68,7 @@ TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(B)/tests/%.o)
 # Every object depends on every header (public and the solvers' private ones):
 # a small tree, so a full rebuild on a header change costs seconds.
-HDRS     = $(wildcard include/*.h src/*/*.h)
+HDRS     = $(wildcard include/*/*.h src/*/*.h)
 # The program of this tree: ./swirl for build/, $(B)/swirl for the others.
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
@@ -69,11 +86,11 @@ $(B)/sim/%.o $(B)/gfx/%.o: ALL_CFLAGS += $(HOT_OPT)
 
 $(B)/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
 $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Itests -c -o $@ $<
 
 $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -142,8 +159,8 @@ bench: swirl build/slowpty
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
-                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Iinclude
-build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/ui/input.c include/input.h Makefile
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,ui)
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/ui/input.c include/ui/input.h Makefile
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/ui/input.c
 

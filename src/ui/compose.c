@@ -6,7 +6,6 @@
  * is written from the app's key table, so it can never disagree with the keys.
  */
 #include "compose.h"
-#include "frame.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -12,15 +12,8 @@
 #define SWIRL_FRAME_H
 
 #include "app.h"
+#include "compose.h"
 #include "encode.h"
-
-struct frame_stats {
-    double fps;          /* frames drawn per second, measured (0 until known) */
-    long frames;         /* frames drawn */
-    long skipped;        /* frames not drawn while the link was behind */
-    size_t bytes;        /* bytes of all frames drawn */
-    bool simulated;      /* on a simulated clock (recordings): the HUD shows no timings */
-};
 
 struct frame {
     struct image img;    /* the canvas */

@@ -11,7 +11,19 @@
 
 #include "app.h"
 
-struct frame_stats;
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the frame loop measured, for the HUD: the frame loop (frame.h) fills it
+ * and the composer only reads it. */
+struct frame_stats {
+    double fps;          /* frames drawn per second, measured (0 until known) */
+    long frames;         /* frames drawn */
+    long skipped;        /* frames not drawn while the link was behind */
+    size_t bytes;        /* bytes of all frames drawn */
+    bool simulated;      /* on a simulated clock (recordings): the HUD shows no timings */
+};
+
 
 /* img is the canvas (app_canvas_w x app_canvas_h), cells the screen (cols x rows). */
 void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
