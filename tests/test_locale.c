@@ -73,11 +73,12 @@ TEST_E2E(locale_numbers_stay_c_under_a_comma_locale)
     snprintf(rec, sizeof rec, "%s/parsed.cast", dir);
     char *argv[] = {"swirl", "--headless", "--seconds", "0.5", "--set", "viscosity=0.1",
                     "--record", rec};
-    CHECK_MSG(cli_parse(&c, 8, argv, err, sizeof err) == 0, "%s", err);
+    int rc = cli_parse(&c, 8, argv, err, sizeof err);
+    setlocale(LC_ALL, "C"); /* (so that failures below print points too) */
+    CHECK_MSG(rc == 0, "%s", err);
     CHECK_NEAR(c.seconds, 0.5, 0.0);
     CHECK_INT(c.o.nsets, 1);
     CHECK_NEAR(c.o.sets[0].value, 0.1, 1e-12);
-    setlocale(LC_ALL, "C");
 
     /* Statistics: a --set with a point goes in, the JSON comes out with points. */
     char *out;
