@@ -2,7 +2,8 @@
  * test_cli.c — the command line as a user types it: ./swirl run through the
  * shell, its stdout, stderr and exit status read back. --set, its help and its
  * errors; options that would be ignored; what an error echoes; a scene that
- * cannot be created for want of memory.
+ * cannot be created for want of memory. How each argument is parsed, range by
+ * range, is test_cli_parse.c's (in-process, no ./swirl).
  */
 #include "e2e.h"
 #include "scene.h"
@@ -155,13 +156,27 @@ TEST_E2E(cli_refuses_what_it_would_ignore)
     check_refused("--bench --scene pbf", "--bench takes no other options");
     check_refused("--version junk", "takes no other options");
     check_refused("-\xc3\xa9", "unknown option '-\xc3\xa9'");
-    /* Numbers: each option names itself and its range. */
-    check_refused("--seed -1", "--seed wants a whole number from 0");
-    check_refused("--headless --seconds -1 --record /tmp/x.cast", "--seconds wants a number");
+    /* Numbers, each option's range: test_cli_parse.c; here that the binary
+     * refuses one with exit status 2 and one line. */
     check_refused("--fps 1e9", "--fps wants a whole number from 1 to 240");
-    check_refused("--headless --size 0x0 --steps 1", "--size: 0x0 is out of range");
-    check_refused("--threads 0", "--threads wants a whole number from 1 to 64");
-    check_refused("--threads two", "--threads wants");
+}
+
+/* -h and -V are --help and --version; an ambiguous prefix is named as one; a
+ * --record path that cannot be a file is refused before a long run starts. */
+TEST_E2E(cli_short_options_prefixes_and_record_names)
+{
+    struct run r = swirl("-h");
+    CHECK_MSG(r.status == 0 && strncmp(r.out, "usage: swirl", 12) == 0 && !r.err[0],
+              "-h: status %d, stderr %s", r.status, r.err);
+    run_free(&r);
+    r = swirl("-V");
+    CHECK_MSG(r.status == 0 && strncmp(r.out, "swirl ", 6) == 0 && !r.err[0], "-V: %s", r.out);
+    run_free(&r);
+    check_refused("--s", "ambiguous option '--s' (could be --scene, --seed, ");
+    check_refused("--headless --seconds 3600 --record ''", "--record: the file name is empty");
+    check_refused("--record ''", "--record: the file name is empty");
+    check_refused("--headless --seconds 3600 --record /tmp/swirl-no-such-dir/",
+                  "ends in '/'");
 }
 
 TEST_E2E(cli_errors_echo_control_characters_escaped)

@@ -545,7 +545,7 @@ TEST_E2E(e2e_bad_arguments_exit_2_with_one_line)
         {"--color rainbow", "colour mode"},
         {"--bogus", "unknown option"},
         {"--headless --seconds 1 --record /nonexistent-dir/x.cast", "cannot write"},
-        {"--headless --size 10x4 --steps 1", "too small"},
+        {"--headless --size 10x4 --steps 1", "at least 20x6"},
         {"--headless --steps 5 --seconds 2", "--seconds"},
         {"", "not a terminal"},
     };

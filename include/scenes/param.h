@@ -66,5 +66,8 @@ void param_range(const struct param_def *d, char *out, size_t n);
 /* Parses a value typed for d ("20", "0.01", "on", "off"); returns 0 and sets
  * *v, or -1 when it is not a number or not allowed. */
 int param_parse(const struct param_def *d, const char *s, double *v);
+/* strtod() in the C locale whatever the program's: "0.5" is a half under a
+ * comma-decimal LC_NUMERIC too (and "0,5" is not a number). */
+double param_strtod(const char *s, char **end);
 
 #endif

@@ -41,7 +41,8 @@ struct cast {
 
 /* Whether path may be recorded to, checked before anything else happens: a
  * regular file that does not exist yet (or one that does, with overwrite) in a
- * folder we can write to. Returns 0, or -1 with the reason in why. */
+ * folder we can write to; not an empty name, nor one ending in '/'. Returns 0,
+ * or -1 with the reason in why. */
 int cast_check(const char *path, bool overwrite, char *why, size_t n);
 /* Starts a recording for path (header written); returns 0 or -1 (errno set). */
 int cast_open(struct cast *c, const char *path, int w, int h, const char *term,

@@ -9,6 +9,8 @@
  */
 #include "param.h"
 
+#include <errno.h>
+#include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -135,9 +137,24 @@ int param_parse(const struct param_def *d, const char *s, double *v)
             return *v = 0.0, 0;
     }
     char *end;
-    double x = strtod(s, &end);
+    double x = param_strtod(s, &end);
     if (end == s || *end || !param_valid(d, x))
         return -1;
     *v = x;
     return 0;
+}
+
+double param_strtod(const char *s, char **end)
+{
+    /* This thread alone reads numbers the C way for the one call. */
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (c == (locale_t)0)
+        return strtod(s, end);
+    locale_t was = uselocale(c);
+    double x = strtod(s, end);
+    int e = errno; /* strtod's ERANGE, whatever the calls after it do */
+    uselocale(was);
+    freelocale(c);
+    errno = e;
+    return x;
 }

@@ -87,16 +87,22 @@ void cast_event(struct buf *out, double t, char code, const char *data, size_t n
 
 int cast_check(const char *path, bool overwrite, char *why, size_t n)
 {
+    if (path[0] == 0)
+        return snprintf(why, n, "the file name is empty"), -1;
     struct stat st;
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return snprintf(why, n, "%s is a directory", path), -1;
+    bool found = stat(path, &st) == 0;
+    int stat_err = errno;
+    if (found && S_ISDIR(st.st_mode))
+        return snprintf(why, n, "%s is a directory", path), -1;
+    if (path[strlen(path) - 1] == '/') /* a folder's name, whether or not there is one */
+        return snprintf(why, n, "%s ends in '/': that names a folder, not a file", path), -1;
+    if (found) {
         if (!S_ISREG(st.st_mode))
             return snprintf(why, n, "%s is not a regular file (a FIFO or a device?)", path), -1;
         if (!overwrite)
             return snprintf(why, n, "%s exists (--overwrite replaces it)", path), -1;
-    } else if (errno != ENOENT) {
-        return snprintf(why, n, "cannot write %s: %s", path, strerror(errno)), -1;
+    } else if (stat_err != ENOENT) {
+        return snprintf(why, n, "cannot write %s: %s", path, strerror(stat_err)), -1;
     }
     char *dir = strdup(path);
     if (!dir)

@@ -1,0 +1,437 @@
+/*
+ * cli.c — swirl's command line (see cli.h): argv in, a struct cli or one line of
+ * error out, nothing printed and nothing exited.
+ *
+ * Long options are matched by their whole name or by a prefix that names one
+ * option only (--sc is --scene; --s could be six), as getopt_long does, with the
+ * value either after '=' or as the next argument, whatever it looks like
+ * (--seed -1). The only short options are -h and -V. The parse reads argv in
+ * order and stops at the first problem; the checks that need every option
+ * (combinations, --set against the first scene, the headless run) come after,
+ * in that order, so a given command line always gets the same message.
+ */
+#include "cli.h"
+
+#include "cast.h"
+#include "palette.h"
+#include "param.h"
+#include "pool.h"
+#include "scene.h"
+#include "swirl.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cli_usage[] =
+    "usage: swirl [options]\n"
+    "Real-time physics in the terminal: dye (Stable Fluids), pbf (Position Based\n"
+    "Fluids) and cloth (Position Based Dynamics), drawn with truecolor half-blocks.\n"
+    "\n"
+    "options:\n"
+    "  --scene NAME        start with dye, pbf or cloth (default dye)\n"
+    "  --color MODE        auto, truecolor, 256, 16, 8 or mono (default auto:\n"
+    "                      NO_COLOR, COLORTERM, terminfo RGB/Tc, terminfo colors)\n"
+    "  --glyphs SET        half (needs a UTF-8 locale) or ascii (default: by locale)\n"
+    "  --fps N             frames per second, 1-240 (default 30)\n"
+    "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
+    "  --no-sync           do not wrap frames in synchronized-output marks\n"
+    "  --auto              a scripted pointer keeps the scene moving (screensaver);\n"
+    "                      a real drag takes over\n"
+    "  --demo              a hands-free tour of the three scenes; any key takes over\n"
+    "  --seed X            seed for every random choice (default 1)\n"
+    "  --threads N         solver threads, 1-64 (default: the online CPUs, at most 4);\n"
+    "                      the results are the same for any N\n"
+    "  --preset seed       pbf/cloth: the seed page's setup, units and parameters\n"
+    "  --grid WxH          dye: simulation grid instead of the canvas size\n"
+    "  --set NAME=VALUE    set a panel parameter of the first scene before it starts\n"
+    "                      (repeatable; --set help lists the scene's parameters)\n"
+    "  --record FILE.cast  record the session as asciicast v2 (an existing file\n"
+    "                      only with --overwrite)\n"
+    "  --overwrite         let --record replace an existing file\n"
+    "  --headless          run without a terminal; needs --steps or --record\n"
+    "  --size COLSxROWS    virtual terminal for --headless (default 80x24)\n"
+    "  --steps N           headless: simulation steps to run\n"
+    "  --every K           headless: print statistics every K steps\n"
+    "  --seconds S         headless --record: length on a simulated clock\n"
+    "  --bench             print the benchmark figures (make bench)\n"
+    "  -h, --help, -V, --version\n"
+    "\n"
+    "keys: 1 2 3 / Tab scenes, Space pause, . step, r restart, p parameters\n"
+    "      (Up/Down select, Left/Right or -/+ change), m keyboard pointer\n"
+    "      (arrows move, Space/Enter hold the button), ? help, q / Esc quit;\n"
+    "      R defaults, Ctrl-L repaint; dye: c clear, b burst; pbf: w pour water;\n"
+    "      cloth: t tearing\n"
+    "mouse: left drag pushes dye / grabs a handful of water / pulls cloth; right\n"
+    "      drag: dye swirls the other way, pbf pushes water, cloth is cut; the\n"
+    "      wheel zooms (pbf, cloth)\n";
+
+enum {
+    OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
+    OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
+    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
+    OPT_OVERWRITE, OPT_COUNT
+};
+
+/* In this order an ambiguous prefix lists what it could be. */
+static const struct {
+    const char *name;
+    bool value;          /* takes a value */
+    bool drawing;        /* only matters when frames are drawn */
+} opts[OPT_COUNT] = {
+    [OPT_SCENE] = {"scene", true, false},     [OPT_COLOR] = {"color", true, true},
+    [OPT_GLYPHS] = {"glyphs", true, true},    [OPT_FPS] = {"fps", true, true},
+    [OPT_TOL] = {"tolerance", true, true},    [OPT_NOSYNC] = {"no-sync", false, true},
+    [OPT_AUTO] = {"auto", false, false},      [OPT_DEMO] = {"demo", false, false},
+    [OPT_SEED] = {"seed", true, false},       [OPT_PRESET] = {"preset", true, false},
+    [OPT_GRID] = {"grid", true, false},       [OPT_RECORD] = {"record", true, false},
+    [OPT_HEADLESS] = {"headless", false, false}, [OPT_SIZE] = {"size", true, false},
+    [OPT_STEPS] = {"steps", true, false},     [OPT_EVERY] = {"every", true, false},
+    [OPT_SECONDS] = {"seconds", true, false}, [OPT_BENCH] = {"bench", false, false},
+    [OPT_HELP] = {"help", false, false},      [OPT_VERSION] = {"version", false, false},
+    [OPT_SET] = {"set", true, false},         [OPT_THREADS] = {"threads", true, false},
+    [OPT_OVERWRITE] = {"overwrite", false, false},
+};
+
+/* A parse in progress: the result, where its error goes, and what only the
+ * checks after the options need. */
+struct parse {
+    struct cli *c;
+    char *err;
+    size_t n;
+    bool headless, bench, size_given, scene_given, overwrite;
+    const char *drawing; /* the first drawing option given (its name) */
+    const char *sets[APP_SETS_MAX]; /* NAME=VALUE, resolved once the scene is known */
+    int nsets;
+};
+
+static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parse *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (p->n > 0)
+        vsnprintf(p->err, p->n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_long(struct parse *p, const char *opt, const char *s, long lo, long hi,
+                      long *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (errno || end == s || *end || x < lo || x > hi)
+        return fail(p, "%s wants a whole number from %ld to %ld, not '%s'", opt, lo, hi, s);
+    *v = x;
+    return 0;
+}
+
+static int parse_int(struct parse *p, const char *opt, const char *s, int lo, int hi, int *v)
+{
+    long x = 0;
+    if (parse_long(p, opt, s, lo, hi, &x) != 0)
+        return -1;
+    *v = (int)x;
+    return 0;
+}
+
+static int parse_double(struct parse *p, const char *opt, const char *s, double lo, double hi,
+                        double *v)
+{
+    char *end;
+    errno = 0;
+    double x = param_strtod(s, &end);
+    if (errno || end == s || *end || !(x >= lo && x <= hi))
+        return fail(p, "%s wants a number from %g to %g, not '%s'", opt, lo, hi, s);
+    *v = x;
+    return 0;
+}
+
+static int parse_size(struct parse *p, const char *opt, const char *s, int lo_w, int lo_h,
+                      int *w, int *h)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10);
+    if (errno || end == s || *end != 'x')
+        return fail(p, "%s wants WxH (e.g. 120x40), not '%s'", opt, s);
+    const char *q = end + 1;
+    long b = strtol(q, &end, 10);
+    if (errno || end == q || *end)
+        return fail(p, "%s wants WxH (e.g. 120x40), not '%s'", opt, s);
+    if (a < lo_w || b < lo_h || a > CLI_SIZE_MAX_W || b > CLI_SIZE_MAX_H)
+        return fail(p, "%s: %ldx%ld is out of range (at least %dx%d, at most %dx%d)", opt, a, b,
+                    lo_w, lo_h, CLI_SIZE_MAX_W, CLI_SIZE_MAX_H);
+    *w = (int)a, *h = (int)b;
+    return 0;
+}
+
+/* The option arg ("--name" or "--name=value") names: len is the name's length.
+ * A whole name wins; otherwise the prefix must fit one option only. */
+static int find_option(struct parse *p, const char *arg, size_t len, int *id)
+{
+    int found = -1, matches = 0;
+    for (int i = 0; i < OPT_COUNT && len > 0; i++) {
+        if (strncmp(opts[i].name, arg + 2, len) != 0)
+            continue;
+        if (opts[i].name[len] == 0)
+            return *id = i, 0;
+        found = i;
+        matches++;
+    }
+    if (matches == 0)
+        return fail(p, "unknown option '%s' (see --help)", arg);
+    if (matches == 1)
+        return *id = found, 0;
+    char list[512];
+    size_t k = 0;
+    for (int i = 0, m = 0; i < OPT_COUNT && k < sizeof list; i++)
+        if (strncmp(opts[i].name, arg + 2, len) == 0) {
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s--%s",
+                                  m == 0 ? "" : m + 1 == matches ? " or " : ", ", opts[i].name);
+            m++;
+        }
+    return fail(p, "ambiguous option '%.*s' (could be %s)", (int)len + 2, arg, list);
+}
+
+/* Can the recording go there? The file itself is created only once swirl is
+ * running. */
+static int check_record(struct parse *p)
+{
+    char why[512];
+    if (cast_check(p->c->record, p->overwrite, why, sizeof why) != 0)
+        return fail(p, "--record: %s", why);
+    return 0;
+}
+
+static int option(struct parse *p, int id, const char *arg)
+{
+    struct cli *c = p->c;
+    if (opts[id].drawing && !p->drawing)
+        p->drawing = opts[id].name;
+    switch (id) {
+    case OPT_SCENE:
+        if (p->scene_given)
+            return fail(p, "--scene given twice");
+        if ((c->o.scene = scene_find(arg)) < 0)
+            return fail(p, "unknown scene '%s' (dye, pbf or cloth)", arg);
+        p->scene_given = true;
+        return 0;
+    case OPT_COLOR:
+        if (strcmp(arg, "auto") == 0)
+            c->color_auto = true;
+        else if (palette_mode_parse(arg, &c->o.color) == 0)
+            c->color_auto = false;
+        else
+            return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
+        return 0;
+    case OPT_GLYPHS:
+        if (strcmp(arg, "half") != 0 && strcmp(arg, "ascii") != 0)
+            return fail(p, "unknown glyph set '%s' (half or ascii)", arg);
+        c->o.glyphs = arg[0] == 'h' ? GLYPHS_HALF : GLYPHS_ASCII;
+        c->glyphs_auto = false;
+        return 0;
+    case OPT_FPS: return parse_int(p, "--fps", arg, 1, 240, &c->o.fps);
+    case OPT_TOL: return parse_int(p, "--tolerance", arg, 0, 255, &c->o.tolerance);
+    case OPT_NOSYNC: c->o.sync = false; return 0;
+    case OPT_AUTO: c->o.autopilot = true; return 0;
+    case OPT_DEMO: c->o.demo = true; return 0;
+    case OPT_SEED: {
+        long seed = 0;
+        if (parse_long(p, "--seed", arg, 0, 0x7fffffffL, &seed) != 0)
+            return -1;
+        c->o.seed = (uint64_t)seed;
+        return 0;
+    }
+    case OPT_PRESET:
+        if (strcmp(arg, "seed") != 0)
+            return fail(p, "unknown preset '%s' (the only preset is 'seed')", arg);
+        c->o.preset_seed = true;
+        return 0;
+    case OPT_GRID: return parse_size(p, "--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h);
+    case OPT_RECORD: c->record = arg; return 0;
+    case OPT_OVERWRITE: p->overwrite = true; return 0;
+    case OPT_HEADLESS: p->headless = true; return 0;
+    case OPT_SIZE:
+        p->size_given = true;
+        return parse_size(p, "--size", arg, APP_MIN_COLS, APP_MIN_ROWS, &c->cols, &c->rows);
+    case OPT_STEPS: return parse_long(p, "--steps", arg, 0, 100000000L, &c->steps);
+    case OPT_EVERY: return parse_long(p, "--every", arg, 1, 100000000L, &c->every);
+    case OPT_SECONDS: return parse_double(p, "--seconds", arg, 0.0, 86400.0, &c->seconds);
+    case OPT_THREADS:
+        c->threads_given = true;
+        return parse_int(p, "--threads", arg, 1, POOL_MAX_THREADS, &c->o.threads);
+    case OPT_SET:
+        if (p->nsets == APP_SETS_MAX)
+            return fail(p, "--set given more than %d times", APP_SETS_MAX);
+        p->sets[p->nsets++] = arg;
+        return 0;
+    case OPT_BENCH: p->bench = true; return 0;
+    }
+    return 0;
+}
+
+/* Every argument in order, up to the first problem. --help and --version end
+ * the parse at once. */
+static int parse_options(struct parse *p, int argc, char *const *argv)
+{
+    const char *extra = NULL; /* the first argument that is not an option */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        int id = 0;
+        if (strcmp(a, "--") == 0) {
+            if (!extra && i + 1 < argc)
+                extra = argv[i + 1];
+            break;
+        }
+        if (a[0] != '-' || a[1] == 0) {
+            if (!extra)
+                extra = a;
+            continue;
+        }
+        if (a[1] != '-') {
+            if (strcmp(a, "-h") == 0)
+                id = OPT_HELP;
+            else if (strcmp(a, "-V") == 0)
+                id = OPT_VERSION;
+            else
+                return fail(p, "unknown option '%s' (see --help)", a);
+        } else {
+            const char *eq = strchr(a + 2, '=');
+            if (find_option(p, a, eq ? (size_t)(eq - a - 2) : strlen(a + 2), &id) != 0)
+                return -1;
+            if (eq && !opts[id].value)
+                return fail(p, "unknown option '%s' (see --help)", a);
+            val = eq ? eq + 1 : NULL;
+        }
+        if (opts[id].value && !val) {
+            if (i + 1 == argc)
+                return fail(p, "%s needs a value", a);
+            val = argv[++i];
+        }
+        if (id == OPT_HELP || id == OPT_VERSION) {
+            if (argc != 2)
+                return fail(p, "%s takes no other options", a);
+            p->c->run = id == OPT_HELP ? CLI_HELP : CLI_VERSION;
+            return 0;
+        }
+        if (option(p, id, val) != 0)
+            return -1;
+    }
+    if (extra)
+        return fail(p, "unexpected argument '%s' (see --help)", extra);
+    if (p->bench && argc != 2)
+        return fail(p, "--bench takes no other options");
+    return 0;
+}
+
+/* Options that the chosen run would ignore are refused. */
+static int check_combinations(struct parse *p)
+{
+    const struct cli *c = p->c;
+    if (p->headless && c->steps >= 0 && p->drawing)
+        return fail(p, "--%s is about drawing; --steps prints statistics and draws nothing",
+                    p->drawing);
+    if (c->o.demo && p->scene_given)
+        return fail(p, "--demo tours every scene: it takes no --scene");
+    if (c->o.grid_w && c->o.scene != 0)
+        return fail(p, "--grid is for the dye scene");
+    if (c->o.preset_seed && c->o.scene == 0)
+        return fail(p, "--preset seed is for pbf and cloth (the dye scene has no seed page)");
+    if (p->overwrite && !c->record)
+        return fail(p, "--overwrite is for --record FILE");
+    if (p->nsets && c->o.demo)
+        return fail(p, "--set is for the first scene: it does not go with --demo");
+    return 0;
+}
+
+/* --set NAME=VALUE against the first scene's parameters. */
+static int resolve_sets(struct parse *p)
+{
+    struct cli *c = p->c;
+    const struct scene_ops *s = scenes[c->o.scene];
+    for (int k = 0; k < p->nsets; k++) {
+        const char *set = p->sets[k], *eq = strchr(set, '=');
+        char name[64];
+        if (!eq || eq == set || (size_t)(eq - set) >= sizeof name)
+            return fail(p, "--set wants NAME=VALUE, not '%s' (--set help lists the names)", set);
+        memcpy(name, set, (size_t)(eq - set));
+        name[eq - set] = 0;
+        int i = scene_param_find(s, name);
+        if (i < 0)
+            return fail(p, "--set: the %s scene has no parameter '%s' (--scene %s --set help "
+                        "lists them)", s->name, name, s->name);
+        if (param_parse(&s->params[i], eq + 1, &c->o.sets[k].value) != 0) {
+            char range[64];
+            param_range(&s->params[i], range, sizeof range);
+            return fail(p, "--set %s wants %s, not '%s'", name, range, eq + 1);
+        }
+        c->o.sets[k].param = i;
+    }
+    c->o.nsets = p->nsets;
+    return 0;
+}
+
+/* What runs, once every option is known to be good on its own. */
+static int choose_run(struct parse *p)
+{
+    struct cli *c = p->c;
+    if (p->bench) {
+        c->run = CLI_BENCH;
+        return 0;
+    }
+    if (check_combinations(p) != 0)
+        return -1;
+    if (p->nsets == 1 && strcmp(p->sets[0], "help") == 0) {
+        c->run = CLI_SET_HELP;
+        return 0;
+    }
+    if (resolve_sets(p) != 0)
+        return -1;
+    if (!p->headless) {
+        if (c->steps >= 0 || c->every > 0 || c->seconds >= 0 || p->size_given)
+            return fail(p, "--steps, --every, --seconds and --size need --headless");
+        c->run = CLI_TERM;
+        return c->record ? check_record(p) : 0;
+    }
+    if (c->color_auto)
+        c->o.color = COLOR_TRUE; /* no terminal to ask: record what a modern one shows */
+    if (c->record) {
+        if (c->steps >= 0 || c->every > 0)
+            return fail(p, "--steps and --every are for statistics; a recording takes --seconds");
+        if (c->seconds < 0)
+            c->seconds = 10.0;
+        c->run = CLI_RECORD;
+        return check_record(p);
+    }
+    if (c->seconds >= 0)
+        return fail(p, "--seconds is the length of a recording: it needs --record FILE");
+    if (c->steps < 0)
+        return fail(p, "--headless needs --steps N (statistics) or --record FILE (a recording)");
+    if (c->every == 0)
+        c->every = c->steps >= 10 ? c->steps / 10 : 1;
+    c->run = CLI_STATS;
+    return 0;
+}
+
+int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
+{
+    struct parse p = {.c = c, .err = err, .n = n};
+    memset(c, 0, sizeof *c);
+    app_opts_default(&c->o);
+    c->run = CLI_TERM;
+    c->color_auto = c->glyphs_auto = true;
+    c->cols = 80, c->rows = 24;
+    c->steps = -1, c->seconds = -1.0;
+    if (n > 0)
+        err[0] = 0;
+    if (parse_options(&p, argc, argv) != 0)
+        return -1;
+    if (c->run == CLI_HELP || c->run == CLI_VERSION)
+        return 0;
+    return choose_run(&p);
+}
