@@ -358,8 +358,8 @@ TEST_E2E(cli_results_do_not_depend_on_the_thread_count)
         "--headless --scene dye --auto --steps 200 --every 50",
         "--headless --scene pbf --auto --steps 200 --every 50",
         "--headless --scene pbf --preset seed --steps 100 --every 50",
-        "--headless --scene cloth --auto --set tearing=on --set tear-strain=0.1 --steps 300 "
-        "--every 100",
+        ("--headless --scene cloth --auto --set tearing=on --set tear-strain=0.1 --steps 300 "
+         "--every 100"),
         "--headless --scene cloth --preset seed --steps 200 --every 100",
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {

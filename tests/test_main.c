@@ -338,6 +338,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < n; k++)
             printf("%s%s\n", tests[order[k]].name,
                    tests[order[k]].flags & TEST_FLAG_E2E ? " (e2e)" : "");
+        free(o.filters);
         return 0;
     }
 
@@ -412,6 +413,10 @@ int main(int argc, char **argv)
     print_slowest(order, secs, n);
     if (o.times)
         times_write(o.times, secs);
+    for (int j = 0; j < o.jobs; j++)
+        free(slots[j].out);
+    free(slots);
+    free(o.filters);
     printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
     if (count[SKIPPED])
         printf("%d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],
