@@ -62,7 +62,8 @@ CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS   = $(CURSES_LIBS) -lm -pthread
 
-SRC      = $(wildcard src/*/*.c)
+# The product's code; src/bench/ is the bench's program (swirl-bench).
+SRC      = $(filter-out src/bench/%,$(wildcard src/*/*.c))
 OBJ      = $(SRC:src/%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(B)/tests/%.o)
@@ -79,9 +80,6 @@ all: swirl
 $(PROG): $(OBJ) $(B)/main.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The bench finds its seed runner in the tree that built it, never in the
-# current directory.
-$(B)/bench/bench.o: ALL_CFLAGS += -DSWIRL_SRCDIR='"$(CURDIR)"'
 $(B)/sim/%.o $(B)/gfx/%.o: ALL_CFLAGS += $(HOT_OPT)
 
 $(B)/%.o: src/%.c $(HDRS) Makefile
@@ -93,6 +91,10 @@ $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Itests -c -o $@ $<
 
 $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The bench: a program of its own, on the product's objects; never installed.
+$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A slow link for the tests and the bench (tests/slowpty/slowpty.c).
@@ -147,8 +149,10 @@ tsan:
 	done
 	@echo "tsan: unit tests and headless runs on 2 threads free of races"
 
-bench: swirl build/slowpty
-	./swirl --bench
+# The seed pages' JavaScript runs under node where both are there.
+SEEDS ?= $(abspath ../shared/seeds)
+bench: swirl build/swirl-bench build/slowpty
+	./build/swirl-bench --seeds $(SEEDS) --script $(CURDIR)/tests/bench/seedrun.js
 	@echo "slow link (a pty drained at 20 and 100 KB/s, answering CSI 5 n as it drains):"
 	@for r in 20000 100000; do ./build/slowpty $$r 3 ./swirl --auto; done
 

@@ -1,13 +1,12 @@
 /*
  * main.c — what runs swirl: the locale, the command line (cli.h) and then the
- * terminal loop, a headless runner or the bench. Bad input gets one line on
+ * terminal loop or a headless runner. Bad input gets one line on
  * stderr naming the problem and exit status 2, before anything else happens.
  *
  * The locale: the text encoding (LC_CTYPE) is the user's, so a UTF-8 terminal
  * gets half-blocks; every number swirl writes or reads (statistics, recordings,
  * --seconds 0.5) is the C locale's, with a point, whatever LC_NUMERIC says.
  */
-#include "bench.h"
 #include "cli.h"
 #include "headless.h"
 #include "scene.h"
@@ -98,8 +97,6 @@ int main(int argc, char **argv)
     case CLI_VERSION:
         printf("swirl %s\n", SWIRL_VERSION);
         return fflush(stdout) == 0 ? 0 : 1;
-    case CLI_BENCH:
-        return bench_run();
     case CLI_SET_HELP:
         return print_params(&c);
     case CLI_STATS:

@@ -153,7 +153,6 @@ TEST_E2E(cli_refuses_what_it_would_ignore)
     check_refused("--headless --steps 10 --fps 60", "--fps is about drawing");
     check_refused("--headless --steps 10 --color 256", "--color is about drawing");
     check_refused("--headless --steps 10 --tolerance 3", "--tolerance is about drawing");
-    check_refused("--bench --scene pbf", "--bench takes no other options");
     check_refused("--version junk", "takes no other options");
     check_refused("-\xc3\xa9", "unknown option '-\xc3\xa9'");
     /* Numbers, each option's range: test_cli_parse.c; here that the binary

@@ -28,7 +28,6 @@ enum cli_run {
     CLI_RECORD,          /* --headless --record: a recording on a simulated clock */
     CLI_HELP,            /* --help, -h: print cli_usage */
     CLI_VERSION,         /* --version, -V */
-    CLI_BENCH,           /* --bench */
     CLI_SET_HELP,        /* --set help: list the first scene's parameters */
 };
 

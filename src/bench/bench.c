@@ -1,7 +1,14 @@
 /*
- * bench.c — `make bench`: the figures the issues ask for, each a ratio or a rate
- * measured in this one run on this machine. Nothing here is a test; the tests
- * never look at a clock.
+ * bench.c — swirl-bench, the program `make bench` runs: the figures the issues
+ * ask for, each a ratio or a rate measured in this one run on this machine.
+ * Nothing here is a test; the tests never look at a clock. It is built beside
+ * swirl from the same objects and is never installed.
+ *
+ *   swirl-bench [--seeds DIR] [--script FILE] [--node PATH]
+ *
+ * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
+ * runs them (default /usr/bin/node); each an absolute path (make bench passes
+ * the tree's). Without them the JavaScript comparisons are left out.
  *
  *  dye   our step vs Stam's reference step at 150x150 with RGB dye (the
  *        reference is written here from the paper: every field diffused with 20
@@ -14,7 +21,6 @@
  *        the largest block that runs in real time.
  *  cloth the seed preset against the seed's JavaScript; 200x150 at 10 iterations.
  */
-#include "bench.h"
 #include "cloth.h"
 #include "fluid.h"
 #include "frame.h"
@@ -162,47 +168,35 @@ static double ms_since(double t0) { return (frame_now() - t0) * 1000.0; }
 
 /* Runs node on the seed page's own code (tests/bench/seedrun.js, from the
  * source tree); returns ms per step or -1. No shell: the paths go as arguments. */
-/* Where the bench finds what it runs: never the current directory or PATH (an
- * installed swirl run inside someone else's folder must not execute its
- * JavaScript). The seed runner is the source tree's that built this binary;
- * the seed pages are $SWIRL_SEEDS or the tree's ../shared/seeds; node is
- * $SWIRL_NODE or /usr/bin/node. Each must be an absolute path. */
-struct bench_files {
-    char script[512], seeds[512], node[512];
-};
-
-static void bench_files(struct bench_files *f)
-{
-    const char *seeds = getenv("SWIRL_SEEDS"), *node = getenv("SWIRL_NODE");
-    snprintf(f->script, sizeof f->script, "%s/tests/bench/seedrun.js", SWIRL_SRCDIR);
-    if (seeds && seeds[0] == '/')
-        snprintf(f->seeds, sizeof f->seeds, "%s", seeds);
-    else
-        snprintf(f->seeds, sizeof f->seeds, "%s/../shared/seeds", SWIRL_SRCDIR);
-    snprintf(f->node, sizeof f->node, "%s", node && node[0] == '/' ? node : "/usr/bin/node");
-}
+/* Where the bench finds what it runs: only where the command line says, never
+ * the current directory or PATH. */
+static struct {
+    const char *script, *seeds, *node;
+} files = {"", "", "/usr/bin/node"};
 
 static double seed_js(const char *seed_file, const char *kind, int steps, int warm, int block)
 {
-    struct bench_files f;
-    bench_files(&f);
-    const char *script = f.script;
+    const char *script = files.script;
     char path[1100], nsteps[16], nwarm[16], nblock[16], line[512];
     snprintf(nwarm, sizeof nwarm, "%d", warm);
     snprintf(nblock, sizeof nblock, "%d", block);
-    snprintf(path, sizeof path, "%s/%s", f.seeds, seed_file);
+    snprintf(path, sizeof path, "%s/%s", files.seeds, seed_file);
     snprintf(nsteps, sizeof nsteps, "%d", steps);
+    if (!*files.seeds || !*script) {
+        printf("  (no --seeds and --script: the JavaScript comparison is left out)\n");
+        return -1;
+    }
     if (access(path, R_OK) != 0) {
-        printf("  (seed page %s not found: set SWIRL_SEEDS to the seeds' folder)\n", path);
+        printf("  (seed page %s not found: --seeds names the seeds' folder)\n", path);
         return -1;
     }
     if (access(script, R_OK) != 0) {
-        printf("  (%s not found: the bench runs from the tree that built it)\n", script);
+        printf("  (seed runner '%s' not found: --script names tests/bench/seedrun.js)\n", script);
         return -1;
     }
-    if (access(f.node, X_OK) != 0) {
-        printf("  (%s not found: the JavaScript comparison is skipped; SWIRL_NODE names "
-               "another)\n", f.node);
+    if (access(files.node, X_OK) != 0) {
+        printf("  (%s not found: the JavaScript comparison is skipped; --node names "
+               "another)\n", files.node);
         return -1;
     }
     int fd[2];
@@ -213,7 +207,7 @@ static double seed_js(const char *seed_file, const char *kind, int steps, int wa
         dup2(fd[1], STDOUT_FILENO);
         close(fd[0]);
         close(fd[1]);
-        execl(f.node, "node", script, path, kind, nsteps, nwarm, nblock, (char *)NULL);
+        execl(files.node, "node", script, path, kind, nsteps, nwarm, nblock, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
@@ -233,7 +227,7 @@ static double seed_js(const char *seed_file, const char *kind, int steps, int wa
     if (pid > 0)
         waitpid(pid, &status, 0);
     if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        printf("  (%s would not run: the JavaScript comparison is skipped)\n", f.node);
+        printf("  (%s would not run: the JavaScript comparison is skipped)\n", files.node);
     return ms;
 }
 
@@ -533,12 +527,35 @@ static void bench_cloth(void)
     pool_destroy(two);
 }
 
-int bench_run(void)
+/* An absolute path given for opt, or NULL with a line on stderr. */
+static const char *abs_arg(const char *opt, const char *val)
 {
-    struct bench_files f;
-    bench_files(&f);
+    if (!val || val[0] != '/') {
+        fprintf(stderr, "swirl-bench: %s wants an absolute path\n", opt);
+        return NULL;
+    }
+    return val;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char **to = strcmp(argv[i], "--seeds") == 0    ? &files.seeds
+                          : strcmp(argv[i], "--script") == 0 ? &files.script
+                          : strcmp(argv[i], "--node") == 0   ? &files.node
+                                                             : NULL;
+        if (!to) {
+            fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH]\n");
+            return 2;
+        }
+        if (!(*to = abs_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL)))
+            return 2;
+        i++;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     printf("swirl %s bench (ratios measured in this run)\n", SWIRL_VERSION);
-    printf("  the seed pages' JavaScript: %s running %s on %s\n", f.node, f.script, f.seeds);
+    printf("  the seed pages' JavaScript: %s running %s on %s\n", files.node,
+           *files.script ? files.script : "(no --script)", *files.seeds ? files.seeds : "(no --seeds)");
     bench_dye();
     bench_frames();
     bench_bandwidth();

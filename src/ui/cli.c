@@ -56,7 +56,6 @@ const char cli_usage[] =
     "  --steps N           headless: simulation steps to run\n"
     "  --every K           headless: print statistics every K steps\n"
     "  --seconds S         headless --record: length on a simulated clock\n"
-    "  --bench             print the benchmark figures (make bench)\n"
     "  -h, --help, -V, --version\n"
     "\n"
     "keys: 1 2 3 / Tab scenes, Space pause, . step, r restart, p parameters\n"
@@ -71,7 +70,7 @@ const char cli_usage[] =
 enum {
     OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
-    OPT_EVERY, OPT_SECONDS, OPT_BENCH, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
+    OPT_EVERY, OPT_SECONDS, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
     OPT_OVERWRITE, OPT_COUNT
 };
 
@@ -89,7 +88,7 @@ static const struct {
     [OPT_GRID] = {"grid", true, false},       [OPT_RECORD] = {"record", true, false},
     [OPT_HEADLESS] = {"headless", false, false}, [OPT_SIZE] = {"size", true, false},
     [OPT_STEPS] = {"steps", true, false},     [OPT_EVERY] = {"every", true, false},
-    [OPT_SECONDS] = {"seconds", true, false}, [OPT_BENCH] = {"bench", false, false},
+    [OPT_SECONDS] = {"seconds", true, false},
     [OPT_HELP] = {"help", false, false},      [OPT_VERSION] = {"version", false, false},
     [OPT_SET] = {"set", true, false},         [OPT_THREADS] = {"threads", true, false},
     [OPT_OVERWRITE] = {"overwrite", false, false},
@@ -101,7 +100,7 @@ struct parse {
     struct cli *c;
     char *err;
     size_t n;
-    bool headless, bench, size_given, scene_given, overwrite;
+    bool headless, size_given, scene_given, overwrite;
     const char *drawing; /* the first drawing option given (its name) */
     const char *sets[APP_SETS_MAX]; /* NAME=VALUE, resolved once the scene is known */
     int nsets;
@@ -270,7 +269,6 @@ static int option(struct parse *p, int id, const char *arg)
             return fail(p, "--set given more than %d times", APP_SETS_MAX);
         p->sets[p->nsets++] = arg;
         return 0;
-    case OPT_BENCH: p->bench = true; return 0;
     }
     return 0;
 }
@@ -324,8 +322,6 @@ static int parse_options(struct parse *p, int argc, char *const *argv)
     }
     if (extra)
         return fail(p, "unexpected argument '%s' (see --help)", extra);
-    if (p->bench && argc != 2)
-        return fail(p, "--bench takes no other options");
     return 0;
 }
 
@@ -380,10 +376,6 @@ static int resolve_sets(struct parse *p)
 static int choose_run(struct parse *p)
 {
     struct cli *c = p->c;
-    if (p->bench) {
-        c->run = CLI_BENCH;
-        return 0;
-    }
     if (check_combinations(p) != 0)
         return -1;
     if (p->nsets == 1 && strcmp(p->sets[0], "help") == 0) {
