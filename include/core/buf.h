@@ -23,12 +23,9 @@ void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);
 void buf_putu(struct buf *b, unsigned v); /* decimal */
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Drops the first n bytes (what a partial write sent). */
-void buf_consume(struct buf *b, size_t n);
 static inline void buf_clear(struct buf *b) { b->len = 0; }
 
 /* Checked allocation: aborts with a message when memory runs out. */
 void *buf_xrealloc(void *p, size_t n);
-void *buf_xcalloc(size_t n, size_t size);
 
 #endif

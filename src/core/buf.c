@@ -21,16 +21,6 @@ void *buf_xrealloc(void *p, size_t n)
     return q;
 }
 
-void *buf_xcalloc(size_t n, size_t size)
-{
-    void *q = calloc(n ? n : 1, size ? size : 1);
-    if (!q) {
-        fprintf(stderr, "swirl: out of memory (%zu x %zu bytes)\n", n, size);
-        abort();
-    }
-    return q;
-}
-
 void buf_init(struct buf *b)
 {
     b->p = NULL;
@@ -95,14 +85,4 @@ void buf_printf(struct buf *b, const char *fmt, ...)
     vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
-}
-
-void buf_consume(struct buf *b, size_t n)
-{
-    if (n >= b->len) {
-        b->len = 0;
-        return;
-    }
-    memmove(b->p, b->p + n, b->len - n);
-    b->len -= n;
 }
