@@ -96,17 +96,19 @@ size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
 }
 
 /* Runs tmux with args (NULL-terminated) and keeps its output in out (cap
- * bytes, NUL-terminated); false when it could not run, failed or overran. */
-static bool run_tmux(const char *const *args, char *out, size_t cap, double seconds)
+ * bytes, NUL-terminated); -1 when it could not run or overran, else its exit
+ * status. */
+static int run_tmux(const char *const *args, char *out, size_t cap, double seconds)
 {
     int fd[2];
+    out[0] = 0;
     if (pipe(fd) != 0)
-        return false;
+        return -1;
     pid_t pid = fork();
     if (pid < 0) {
         close(fd[0]);
         close(fd[1]);
-        return false;
+        return -1;
     }
     if (pid == 0) {
         int null = open("/dev/null", O_RDWR);
@@ -150,7 +152,27 @@ static bool run_tmux(const char *const *args, char *out, size_t cap, double seco
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    return whole && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return whole && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Marks between the commands' outputs (no tty, client or option prints one). */
+#define MARK_CLIENTS "@@swirl-clients@@"
+#define MARK_OVERRIDES "@@swirl-overrides@@"
+#define MARK_FEATURES "@@swirl-features@@"
+
+/* The output after the line `mark` up to the next mark (or the end), copied
+ * into out; NULL when the mark is not there (the commands stopped before). */
+static const char *section(const char *all, const char *mark, char *out, size_t cap)
+{
+    const char *p = strstr(all, mark);
+    if (!p)
+        return NULL;
+    p += strlen(mark);
+    p += *p == '\n';
+    const char *end = strstr(p, "@@swirl-");
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    snprintf(out, cap, "%.*s", (int)n, p);
+    return out;
 }
 
 void probe_ask_tmux(struct probe_tmux *t, struct probe_tmux_text *txt, double seconds)
@@ -163,20 +185,50 @@ void probe_ask_tmux(struct probe_tmux *t, struct probe_tmux_text *txt, double se
         snprintf(txt->our_tty, sizeof txt->our_tty, "%s", tty);
         t->our_tty = txt->our_tty;
     }
-    if (has_pane) {
-        const char *a[] = {"tmux", "display", "-p", "-t", pane, "#{pane_tty}", NULL};
-        if (run_tmux(a, txt->pane_tty, sizeof txt->pane_tty, seconds))
-            t->pane_tty = txt->pane_tty;
-    }
-    /* The clients of our session (of every session when the pane is unknown). */
+    /* One tmux client for every question (a client costs more than its
+     * commands). A command that fails stops the rest: terminal-features, which
+     * tmux < 3.2 lacks, comes last. Without TMUX_PANE: every client of the
+     * server, no pane. */
     const char *fmt = "#{client_termname}\t#{client_termfeatures}";
-    const char *lc[] = {"tmux", "list-clients", "-F", fmt, has_pane ? "-t" : NULL, pane, NULL};
-    if (run_tmux(lc, txt->clients, sizeof txt->clients, seconds))
-        t->clients = txt->clients;
-    const char *f[] = {"tmux", "show", "-sv", "terminal-features", NULL};
-    if (run_tmux(f, txt->features, sizeof txt->features, seconds))
-        t->features = txt->features; /* tmux >= 3.2 */
-    const char *o[] = {"tmux", "show", "-sv", "terminal-overrides", NULL};
-    if (run_tmux(o, txt->overrides, sizeof txt->overrides, seconds))
-        t->overrides = txt->overrides;
+    const char *args[40];
+    int n = 0;
+    args[n++] = "tmux";
+#define CMD(...)                                                              \
+    do {                                                                      \
+        const char *c_[] = {__VA_ARGS__};                                     \
+        if (n > 1)                                                            \
+            args[n++] = ";";                                                  \
+        for (size_t i_ = 0; i_ < sizeof c_ / sizeof c_[0]; i_++)              \
+            args[n++] = c_[i_];                                               \
+    } while (0)
+    if (has_pane) {
+        CMD("display", "-p", "-t", pane, "#{pane_tty}");
+        CMD("display", "-p", "-t", pane, MARK_CLIENTS);
+        CMD("list-clients", "-t", pane, "-F", fmt);
+    } else {
+        CMD("display", "-p", MARK_CLIENTS);
+        CMD("list-clients", "-F", fmt);
+    }
+    CMD("display", "-p", MARK_OVERRIDES);
+    CMD("show", "-sv", "terminal-overrides");
+    CMD("display", "-p", MARK_FEATURES);
+    CMD("show", "-sv", "terminal-features");
+#undef CMD
+    args[n] = NULL;
+    static char all[sizeof txt->clients + sizeof txt->features + sizeof txt->overrides + 512];
+    int status = run_tmux(args, all, sizeof all, seconds);
+    if (status < 0)
+        return;
+    const char *clients = strstr(all, MARK_CLIENTS);
+    if (has_pane && clients && clients > all) {
+        snprintf(txt->pane_tty, sizeof txt->pane_tty, "%.*s", (int)(clients - all), all);
+        t->pane_tty = txt->pane_tty;
+    }
+    /* A section counts once the mark after it shows that its command ran. */
+    if (strstr(all, MARK_OVERRIDES))
+        t->clients = section(all, MARK_CLIENTS, txt->clients, sizeof txt->clients);
+    if (strstr(all, MARK_FEATURES))
+        t->overrides = section(all, MARK_OVERRIDES, txt->overrides, sizeof txt->overrides);
+    if (status == 0) /* terminal-features known: tmux >= 3.2 */
+        t->features = section(all, MARK_FEATURES, txt->features, sizeof txt->features);
 }
