@@ -26,6 +26,10 @@
  * and the window has room (else skipped: the simulation still runs, and the
  * next frame shows the newest state). So over a slow link (e.g. SSH) a key, q
  * included, waits behind a tenth of a second of output, not seconds.
+ *
+ * Before the first frame the terminal (and tmux) is asked what it shows
+ * (probe.h, ask_terminal below): the colour depth and whether frames are
+ * synchronized come from the answers.
  */
 #include "term.h"
 #include "cast.h"
