@@ -65,27 +65,43 @@ const char *e2e_modes(void)
                     "#{mouse_sgr_flag} #{mouse_button_flag}'");
 }
 
-/* Starts `cmd` (run by sh) in a cols x rows pane. */
-bool e2e_start(int cols, int rows, const char *cmd)
+/* Starts `cmd` (run by sh) in a cols x rows pane; the server's options are set
+ * before the session (and so `cmd`) starts. */
+bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd)
 {
     if (system("command -v tmux >/dev/null 2>&1") != 0)
         test_skip("no tmux");
     snprintf(e2e_sock, sizeof e2e_sock, "swirl-e2e-%d-%ld", (int)getpid(),
              (long)(now() * 1000) % 100000);
-    return e2e_sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null new-session -d -s e -x %d "
-              "-y %d \"%s\"", e2e_sock, cols, rows, cmd) == 0;
+    char opts[256] = "";
+    if (features)
+        snprintf(opts, sizeof opts, "start-server \\; set -as terminal-features ',%s' \\; ",
+                 features);
+    return e2e_sh("LANG=C.UTF-8 LC_ALL=C.UTF-8 tmux -L %s -f /dev/null %snew-session -d -s e "
+                  "-x %d -y %d \"%s\"", e2e_sock, opts, cols, rows, cmd) == 0;
+}
+
+bool e2e_start(int cols, int rows, const char *cmd)
+{
+    return e2e_start_tmux(cols, rows, E2E_FEATURES, cmd);
 }
 
 void e2e_stop(void) { e2e_sh("tmux -L %s kill-server 2>/dev/null", e2e_sock); }
 
-/* Starts swirl with extra arguments and environment, and waits for its HUD. */
-bool e2e_start_swirl(int cols, int rows, const char *env, const char *args)
+/* Starts swirl with extra arguments and environment. */
+bool e2e_start_swirl_tmux(int cols, int rows, const char *features, const char *env,
+                          const char *args)
 {
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 %s ./swirl %s; "
              "echo SWIRL-EXIT=\\$?; sleep 60", env, args);
-    return e2e_start(cols, rows, cmd);
+    return e2e_start_tmux(cols, rows, features, cmd);
+}
+
+bool e2e_start_swirl(int cols, int rows, const char *env, const char *args)
+{
+    return e2e_start_swirl_tmux(cols, rows, E2E_FEATURES, env, args);
 }
 
 /* The one polling loop: a capture is judged at least once, and once more after

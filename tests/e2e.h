@@ -26,12 +26,20 @@ const char *e2e_plain(void);
 const char *e2e_screen_full(void);
 /* "alternate cursor mouse-any mouse-sgr mouse-button" flags of the pane. */
 const char *e2e_modes(void);
-/* Starts `cmd` (run by sh) in a cols x rows pane. */
+/* Starts `cmd` (run by sh) in a cols x rows pane of a tmux set up as the
+ * README says for a truecolor terminal (terminal-features E2E_FEATURES), so
+ * tmux passes 24-bit colour on. */
+#define E2E_FEATURES "xterm*:RGB"
 bool e2e_start(int cols, int rows, const char *cmd);
+/* The same with tmux's terminal-features extended by `features` (NULL:
+ * tmux's own defaults, which pass no 24-bit colour on). */
+bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd);
 void e2e_stop(void);
 /* ./swirl with extra environment and arguments in a UTF-8 tmux-256color pane;
  * after it exits the pane shows SWIRL-EXIT=<status>. */
 bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);
+bool e2e_start_swirl_tmux(int cols, int rows, const char *features, const char *env,
+                          const char *args);
 /* Polls grab() (a capture) until pred(capture, arg) holds or `seconds` pass;
  * true when it held. pred sees every capture, the last included, so it can keep
  * what it found in arg for the caller's checks and messages. Every wait of the

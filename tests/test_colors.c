@@ -3,7 +3,8 @@
  * sees them: the real ./swirl in tmux, read back with capture-pane -e -N.
  *
  *  mono (NO_COLOR=1): the cloth scene's empty background has no ink at all;
- *  256 colours (TERM=xterm-256color, COLORTERM unset, detected): the empty
+ *  256 colours (TERM=xterm-256color, COLORTERM unset, detected, as over SSH:
+ *      no TMUX, and tmux answers none of the colour questions): the empty
  *      background is one palette colour, and so is a cleared dye canvas;
  *  8 and 16 colours: the resting cloth stays blue (never red or magenta).
  *
@@ -161,8 +162,9 @@ TEST_E2E(colors_mono_cloth_background_has_no_ink)
 
 TEST_E2E(colors_256_flat_background_is_one_colour)
 {
-    /* The usual SSH case: xterm-256color, no COLORTERM; detection picks 256. */
-    CHECK(e2e_start_swirl(COLS, ROWS, "TERM=xterm-256color COLORTERM=", "--scene cloth"));
+    /* The usual SSH case: xterm-256color, no COLORTERM (and no TMUX, which ssh
+     * does not forward); detection picks 256. */
+    CHECK(e2e_start_swirl(COLS, ROWS, "TERM=xterm-256color COLORTERM= TMUX=", "--scene cloth"));
     struct flat_query q = {true, 0, 0, 0, 0};
     CHECK_MSG(e2e_wait(e2e_screen_full, area_is_one_palette_colour, &q, E2E_DEADLINE),
               "margins: %d colours (%d, %d); canvas %d colours", q.colours, q.first, q.other,
@@ -174,7 +176,7 @@ TEST_E2E(colors_256_flat_background_is_one_colour)
 
 TEST_E2E(colors_256_cleared_dye_is_one_colour)
 {
-    CHECK(e2e_start_swirl(COLS, ROWS, "TERM=xterm-256color COLORTERM=", "--scene dye"));
+    CHECK(e2e_start_swirl(COLS, ROWS, "TERM=xterm-256color COLORTERM= TMUX=", "--scene dye"));
     CHECK(e2e_wait_for(e2e_plain, "ms/step"));
     e2e_send_key("c");
     /* Once the start hint has faded, the whole canvas is the background (a

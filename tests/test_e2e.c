@@ -486,8 +486,8 @@ TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
 
 TEST_E2E(e2e_colour_depth_follows_the_environment)
 {
-    /* tmux-256color without COLORTERM: terminfo says 256 colours, no RGB. */
-    CHECK(e2e_start_swirl(80, 24, "COLORTERM=", ""));
+    /* A tmux that passes no RGB on (its defaults): 256 colours. */
+    CHECK(e2e_start_swirl_tmux(80, 24, NULL, "COLORTERM=", ""));
     CHECK(hud_ready());
     CHECK_MSG(e2e_wait_for(e2e_screen, "8;5;"), "no 256-colour cells");
     const char *s = e2e_screen();

@@ -1,7 +1,8 @@
 /*
  * test_input.c — the key and SGR mouse parser: press, drag, release, wheel,
  * wide columns, split and truncated input, garbage; invalid UTF-8 and over-long
- * CSI sequences, which give no key however the reads split them (issue 13).
+ * CSI sequences, which give no key however the reads split them (issue 13), nor
+ * do a terminal's late answers (DCS strings, DECRQM, DA1).
  */
 #include "input.h"
 #include "swirl.h"
@@ -273,4 +274,39 @@ TEST(input_over_long_csi_is_dropped_however_it_is_split)
     memset(b + 2, '0', 35);
     memcpy(b + 37, "1;5A", 4);
     check_every_split(b, 41, IK_NONE);
+}
+
+/* A terminal's answers that came after swirl stopped waiting for them
+ * (probe.h): DCS strings and CSI answers give no key however they are split,
+ * so no digit of them switches the scene and no 'r' restarts it. */
+TEST(input_late_terminal_answers_give_no_key)
+{
+    static const char *const late[] = {
+        "\x1bP1$r0;48:2::123:45:67m\x1b\\",   /* xterm's DECRQSS m */
+        "\x1bP1$r48:2:123:45:67m\x1b\\",      /* kitty's */
+        "\x1bP0+r524742\x1b\\",               /* XTGETTCAP, refused */
+        "\x1bP1+r524742=382F382F38\x1b\\",    /* XTGETTCAP, known */
+        "\x1bP>|XTerm(379)\x1b\\",            /* XTVERSION */
+        "\x1b[?2026;2$y",                      /* DECRQM */
+        "\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c", /* DA1 */
+        "\x1bP1$r0;48:2::123:4\x18",          /* cancelled by CAN */
+    };
+    for (size_t i = 0; i < sizeof late / sizeof late[0]; i++)
+        check_every_split((const unsigned char *)late[i], strlen(late[i]), IK_NONE);
+    /* A DCS string far longer than a CSI may be: skipped up to its ST. */
+    unsigned char b[260];
+    memcpy(b, "\x1bP1+r", 5);
+    memset(b + 5, '7', 240);
+    memcpy(b + 245, "\x1b\\", 2);
+    check_every_split(b, 247, IK_NONE);
+    /* An ESC that is not ST ends the string and is parsed anew: the up arrow. */
+    static const char cut[] = "\x1bP1$r0;48\x1b[A";
+    check_every_split((const unsigned char *)cut, sizeof cut - 1, IK_UP);
+    /* ESC P then something that starts no DCS is Alt-P, then that key. */
+    struct input_event ev[4];
+    int ne = feed_split((const unsigned char *)"\x1bPq", 3, 2, ev, 4);
+    CHECK(ne == 2 && ev[0].key == 'P' && ev[0].alt && ev[1].key == 'q' && !ev[1].alt);
+    /* ESC P alone, then a pause: Alt-P. */
+    ne = feed_split((const unsigned char *)"\x1bP", 2, 1, ev, 4);
+    CHECK(ne == 1 && ev[0].key == 'P' && ev[0].alt);
 }

@@ -3,7 +3,7 @@
  * environment (unit), and swirl inside GNU screen (end to end, in tmux).
  */
 #include "e2e.h"
-#include "term.h"
+#include "probe.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -13,14 +13,16 @@
 static enum color_mode choose(const char *colorterm, const char *term, const char *sty,
                               const char *tmux, bool rgb, int colors)
 {
-    struct term_env e = {NULL, colorterm, term, sty, tmux, rgb, colors};
-    return term_color_choose(&e);
+    struct probe_env e = {.colorterm = colorterm, .term = term, .sty = sty, .tmux = tmux,
+                          .rgb = rgb, .colors = colors};
+    return probe_choose(&e, NULL);
 }
 
 TEST(term_colour_depth_from_the_environment)
 {
-    struct term_env mono = {"1", "truecolor", "xterm-256color", NULL, NULL, true, 256};
-    CHECK_INT(term_color_choose(&mono), COLOR_MONO);
+    struct probe_env mono = {.no_color = "1", .colorterm = "truecolor",
+                             .term = "xterm-256color", .rgb = true, .colors = 256};
+    CHECK_INT(probe_choose(&mono, NULL), COLOR_MONO);
     CHECK_INT(choose("truecolor", "xterm-256color", NULL, NULL, false, 256), COLOR_TRUE);
     CHECK_INT(choose("24bit", "xterm", NULL, NULL, false, 8), COLOR_TRUE);
     CHECK_INT(choose(NULL, "xterm-direct", NULL, NULL, true, 16777216), COLOR_TRUE);
@@ -30,11 +32,12 @@ TEST(term_colour_depth_from_the_environment)
     CHECK_INT(choose(NULL, "xterm", NULL, NULL, false, 8), COLOR_16);
     CHECK_INT(choose(NULL, "xterm-color", NULL, NULL, false, 8), COLOR_8);
     CHECK_INT(choose(NULL, "linux", NULL, NULL, false, 8), COLOR_8);
-    /* tmux: COLORTERM inherited from outside is believed (tmux converts). */
+    /* tmux, not asked: COLORTERM inherited from outside is not believed (tmux
+     * maps 24-bit to 256 itself unless it knows its client has RGB). */
     CHECK_INT(choose("truecolor", "tmux-256color", NULL, "/tmp/tmux-0/default,1,0", false, 256),
-              COLOR_TRUE);
+              COLOR_256);
     CHECK_INT(choose("truecolor", "screen-256color", NULL, "/tmp/tmux-0/default,1,0", false,
-                     256), COLOR_TRUE); /* an old tmux's TERM */
+                     256), COLOR_256); /* an old tmux's TERM */
 }
 
 TEST(term_gnu_screen_gets_256_colours_whatever_colorterm_says)
@@ -49,7 +52,7 @@ TEST(term_gnu_screen_gets_256_colours_whatever_colorterm_says)
     CHECK_INT(choose("truecolor", "screen-256color", "1.pts-0.h", "/tmp/t,1,0", false, 256),
               COLOR_256);
     CHECK_INT(choose("truecolor", "tmux-256color", "1.pts-0.h", "/tmp/t,1,0", false, 256),
-              COLOR_TRUE);
+              COLOR_256);
 }
 
 /* The background colour codes of one capture line. */

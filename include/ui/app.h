@@ -36,6 +36,7 @@ struct app_set {
 
 struct app_opts {
     enum color_mode color;
+    const char *color_why; /* what chose it ("asked the terminal", "--color"), or NULL */
     enum glyph_set glyphs;
     int fps;
     int tolerance;

@@ -9,6 +9,9 @@
  * to pace output). Unknown CSI sequences are skipped whole, and so are those
  * longer than 40 bytes (up to their final byte, however long); a malformed one is
  * dropped at the first byte that cannot belong to it, which is then parsed anew.
+ * A DCS string (ESC P and a parameter byte 0-9 : ; < = > ?) is a terminal's
+ * answer, one that came after swirl stopped waiting for it (probe.h): skipped
+ * whole up to its ST, however long; ESC P then anything else is Alt-P.
  * Invalid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, stray or
  * cut-short bytes) is dropped the same way, never decoded.
  * A lone ESC stays pending until more bytes come or input_flush() is called
@@ -57,7 +60,8 @@ struct input_event {
 struct input {
     unsigned char pend[64];
     size_t npend;
-    int skip;       /* inside an over-long CSI: dropping it up to its final byte */
+    int skip;       /* inside an over-long CSI (dropping it up to its final byte)
+                     * or DCS string (up to its ST) */
 };
 
 void input_init(struct input *in);

@@ -343,6 +343,17 @@ const struct app_binding app_bindings[] = {
 };
 const int app_nbindings = (int)(sizeof app_bindings / sizeof app_bindings[0]);
 
+/* What the picture is sent as: the colour depth and what chose it, and
+ * whether frames are synchronized (CSI ?2026). */
+static int help_output(const struct app *a, char (*lines)[APP_HELP_COLS], int n)
+{
+    const char *why = a->o.color_why;
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s, frames %ssynchronized", "colour",
+             palette_mode_name(a->o.color), why ? " (" : "", why ? why : "", why ? ")" : "",
+             a->o.sync ? "" : "not ");
+    return n;
+}
+
 int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
 {
     const struct scene_ops *s = app_scene(a);
@@ -358,6 +369,7 @@ int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
     lines[n++][0] = 0;
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "mouse", s->mouse);
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
+    n = help_output(a, lines, n);
     return n;
 }
 

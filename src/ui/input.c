@@ -13,7 +13,8 @@
  * have changed the answer; a unit it waits for is at most CSI_MAX - 1 bytes, so
  * the pending buffer never fills with one. A CSI that reaches CSI_MAX bytes
  * without its final byte is consumed and the rest of it skipped byte by byte
- * (in->skip), with no limit on its length and no buffer.
+ * (in->skip), with no limit on its length and no buffer. A DCS string (a
+ * terminal's late answer) is bounded and skipped the same way, up to its ST.
  */
 #include "input.h"
 
@@ -24,6 +25,8 @@
 _Static_assert(CSI_MAX < sizeof ((struct input *)0)->pend, "a CSI must fit the pending bytes");
 
 enum { NEED_MORE = -1 };
+/* What in->skip is inside: nothing, an over-long CSI, an over-long DCS string. */
+enum { SKIP_NONE, SKIP_CSI, SKIP_DCS };
 
 void input_init(struct input *in) { memset(in, 0, sizeof *in); }
 
@@ -181,14 +184,39 @@ static int parse_utf8(const unsigned char *p, size_t n, struct input_event *ev, 
     return (int)len;
 }
 
+/*
+ * A DCS string at p[0..n) (ESC P and a parameter byte): a terminal's answer
+ * (DECRQSS, XTGETTCAP, XTVERSION), never a key, skipped whole up to its ST
+ * (ESC \). A CAN or SUB cancels it; any other ESC ends it and is parsed anew.
+ * One of CSI_MAX bytes with no end yet is over-long: *over, and the rest is
+ * skipped as it comes.
+ */
+static int parse_dcs(const unsigned char *p, size_t n, int *over)
+{
+    for (size_t i = 2; i < n; i++) {
+        if (p[i] == 0x18 || p[i] == 0x1a)
+            return (int)i + 1;
+        if (p[i] == 27) {
+            if (i + 1 == n)
+                return NEED_MORE;
+            return p[i + 1] == '\\' ? (int)i + 2 : (int)i;
+        }
+        if (i + 1 == CSI_MAX) {
+            *over = SKIP_DCS;
+            return CSI_MAX;
+        }
+    }
+    return NEED_MORE;
+}
+
 /* Parses one unit at p[0..n); returns bytes consumed or NEED_MORE; *got tells
  * whether ev was filled, *over that the unit is the start of an over-long CSI
- * whose rest must be skipped. */
+ * (SKIP_CSI) or DCS string (SKIP_DCS) whose rest must be skipped. */
 static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, bool *got,
-                     bool *over)
+                     int *over)
 {
     *got = false;
-    *over = false;
+    *over = SKIP_NONE;
     if (p[0] != 27) {
         if (p[0] < 0x80) {
             key_event(ev, plain_key(p[0]), 0);
@@ -219,11 +247,17 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
             if (c < 0x20 || c > 0x3F)
                 return (int)i; /* malformed: drop it, reparse from c */
             if (i + 1 == CSI_MAX) { /* CSI_MAX bytes and no final byte yet */
-                *over = true;
+                *over = SKIP_CSI;
                 return CSI_MAX;
             }
         }
         return NEED_MORE;
+    }
+    if (p[1] == 'P') { /* a DCS string, or Alt-P (ESC P, then anything else) */
+        if (n < 3)
+            return NEED_MORE;
+        if (p[2] >= 0x30 && p[2] <= 0x3F)
+            return parse_dcs(p, n, over);
     }
     if (p[1] == 'O') {
         if (n < 3)
@@ -251,22 +285,38 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
 
 /* The unit at p[0..n) (see parse_one), after the rest of an over-long CSI: its
  * parameter and intermediate bytes are dropped, its final byte ends it, and any
- * other byte ends it and is parsed anew. */
+ * other byte ends it and is parsed anew. In the rest of an over-long DCS
+ * string every byte is dropped up to its ST, a CAN or SUB, or another ESC
+ * (parsed anew). */
 static int next_unit(struct input *in, const unsigned char *p, size_t n,
                      struct input_event *ev, bool *got)
 {
-    if (in->skip) {
-        if (p[0] >= 0x20 && p[0] <= 0x7E) {
-            *got = false;
-            in->skip = p[0] <= 0x3F;
+    if (in->skip == SKIP_DCS) {
+        *got = false;
+        if (p[0] == 0x18 || p[0] == 0x1a) {
+            in->skip = SKIP_NONE;
             return 1;
         }
-        in->skip = 0;
+        if (p[0] != 27)
+            return 1;
+        if (n < 2)
+            return NEED_MORE;
+        in->skip = SKIP_NONE;
+        if (p[1] == '\\')
+            return 2;
     }
-    bool over;
+    if (in->skip == SKIP_CSI) {
+        if (p[0] >= 0x20 && p[0] <= 0x7E) {
+            *got = false;
+            in->skip = p[0] <= 0x3F ? SKIP_CSI : SKIP_NONE;
+            return 1;
+        }
+        in->skip = SKIP_NONE;
+    }
+    int over;
     int used = parse_one(p, n, ev, got, &over);
     if (over)
-        in->skip = 1;
+        in->skip = over;
     return used;
 }
 
@@ -323,10 +373,13 @@ int input_flush(struct input *in, struct input_event *ev, int max)
     int count = drain(in, ev, max);
     if (count >= max && in->npend > 0)
         return count; /* no room left: the rest waits for the next call */
-    /* What is left is one unfinished unit: a lone ESC is the Esc key, anything
+    /* What is left is one unfinished unit: a lone ESC is the Esc key, ESC P
+     * alone is Alt-P (it waited to see whether a DCS string followed), anything
      * else a truncated sequence, dropped. */
     if (in->npend == 1 && in->pend[0] == 27)
         key_event(&ev[count++], IK_ESC, 0);
+    else if (in->npend == 2 && in->pend[0] == 27 && in->pend[1] == 'P' && !in->skip)
+        key_event(&ev[count++], 'P', 1);
     in->npend = 0;
     in->skip = 0;
     return count;

@@ -26,11 +26,16 @@
  * and the window has room (else skipped: the simulation still runs, and the
  * next frame shows the newest state). So over a slow link (e.g. SSH) a key, q
  * included, waits behind a tenth of a second of output, not seconds.
+ *
+ * Before the first frame the terminal (and tmux) is asked what it shows
+ * (probe.h, ask_terminal below): the colour depth and whether frames are
+ * synchronized come from the answers.
  */
 #include "term.h"
 #include "cast.h"
 #include "flow.h"
 #include "frame.h"
+#include "probe.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -46,16 +51,24 @@
 #include <unistd.h>
 
 #define MODES_ON "\x1b[?1002h\x1b[?1006h\x1b[?25l"
-#define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2026l\x1b[0m\x1b[?25h"
+#define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define PING "\x1b[5n"
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
 #define DRAIN_WAIT 0.3     /* on leaving, how long to wait for answers in flight */
+#define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
+#define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
+#define PROBE_WAIT 0.15    /* s: the most the terminal's answers are waited for */
+#define TMUX_WAIT 0.5      /* s: the most one tmux command may take */
 
 static volatile sig_atomic_t sig_quit, sig_tstp, sig_winch;
 static struct termios saved_tio;
 static bool have_tio, screen_active;
+/* A frame's CSI ?2026h is out and its l is not: whoever leaves the screen ends
+ * the update (only then: kitty complains of an end never begun, st of every
+ * mark it does not know). */
+static volatile sig_atomic_t sync_open;
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -105,6 +118,10 @@ static struct sigaction fatal_prev[NFATAL];
 static void on_fatal(int sig)
 {
     if (screen_active) {
+        if (sync_open) {
+            ssize_t c = write(STDOUT_FILENO, CUT_SYNC, sizeof CUT_SYNC - 1);
+            (void)c;
+        }
         ssize_t r = write(STDOUT_FILENO, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)r;
         if (have_tio)
@@ -146,6 +163,9 @@ static void screen_leave(void)
 {
     if (!screen_active)
         return;
+    if (sync_open)
+        write_all(STDOUT_FILENO, CUT_SYNC, sizeof CUT_SYNC - 1);
+    sync_open = 0;
     write_all(STDOUT_FILENO, MODES_OFF, sizeof MODES_OFF - 1);
     endwin();
     screen_active = false;
@@ -169,52 +189,6 @@ static void term_size(int *cols, int *rows)
     } else {
         getmaxyx(stdscr, *rows, *cols);
     }
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-    return s && strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* The depth terminfo's colors gives. */
-static enum color_mode by_colors(int n)
-{
-    return n >= 256 ? COLOR_256 : n >= 16 ? COLOR_16 : n >= 8 ? COLOR_8 : COLOR_MONO;
-}
-
-enum color_mode term_color_choose(const struct term_env *e)
-{
-    if (e->no_color && *e->no_color)
-        return COLOR_MONO;
-    /* GNU screen 4 turns 24-bit SGR into garbage, whatever COLORTERM the outer
-     * terminal exported: 256 colours at most (screen 5's `truecolor on` can't
-     * be told apart from here: --color truecolor). */
-    /* STY says screen runs somewhere above us, TERM says who is nearest: a
-     * tmux inside screen (TERM=tmux*) does its own conversion; TERM=screen*
-     * is screen's, or an old tmux's when TMUX is set and STY is not. */
-    bool sty = e->sty && *e->sty;
-    bool screen = (sty && !starts_with(e->term, "tmux")) ||
-                  (!e->tmux && starts_with(e->term, "screen"));
-    if (screen)
-        return by_colors(e->colors);
-    const char *ct = e->colorterm;
-    if (ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0))
-        return COLOR_TRUE;
-    /* terminfo's plain "xterm" says 8, but xterm (and every terminal that
-     * calls itself xterm: VTE, konsole, PuTTY, iTerm2, Windows Terminal) has
-     * the bright eight too, SGR 90-97/100-107; one that lacks them ignores them. */
-    if (e->term && strcmp(e->term, "xterm") == 0 && e->colors == 8)
-        return COLOR_16;
-    return e->rgb ? COLOR_TRUE : by_colors(e->colors);
-}
-
-enum color_mode term_detect_color(void)
-{
-    struct term_env e = {
-        getenv("NO_COLOR"), getenv("COLORTERM"), getenv("TERM"), getenv("STY"), getenv("TMUX"),
-        tigetflag("RGB") > 0 || tigetflag("Tc") > 0, tigetnum("colors"),
-    };
-    return term_color_choose(&e);
 }
 
 /*
@@ -263,6 +237,8 @@ struct term {
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
     bool dirty;          /* input since the last frame */
+    unsigned char typed[256]; /* keys typed while the terminal was being asked */
+    size_t ntyped;
 };
 
 /* Events to the app; the terminal's answers to our pings to the flow control. */
@@ -299,8 +275,21 @@ static void read_input(struct term *t, double now)
         dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
 }
 
+/* A frame cut short (Ctrl-Z, quit): a CAN ends any sequence it stopped in,
+ * the synchronized update it began is ended, and the rest is dropped (the
+ * screen is repainted whole on return). */
+static void cut_frame(struct term *t)
+{
+    if (t->out_sent == t->out.len)
+        return;
+    write_all(STDOUT_FILENO, sync_open ? CUT_SYNC : "\x18", sync_open ? sizeof CUT_SYNC - 1 : 1);
+    sync_open = 0;
+    t->out_sent = t->out.len;
+}
+
 static void suspend(struct term *t)
 {
+    cut_frame(t);
     drain_answers(&t->flow);
     screen_leave();
     install(SIGTSTP, SIG_DFL, NULL);
@@ -340,6 +329,7 @@ static void send_pending(struct term *t, double now)
             write_all(STDOUT_FILENO, PING, sizeof PING - 1);
         flow_wrote(&t->flow, n, now);
         t->out_sent += n;
+        sync_open = t->fr.enc.sync && t->out_sent >= sizeof BSU - 1 && t->out_sent < t->out.len;
     }
 }
 
@@ -393,6 +383,42 @@ static int open_recording(struct term *t)
     return 0;
 }
 
+/*
+ * The colour depth (unless --color gave it) and synchronized output (unless
+ * --no-sync), from what the terminal and tmux answer and the environment
+ * (probe.h). Asked once curses has the tty in program mode (no echo, no
+ * canonical input: the answers are never shown) and the screen is cleared,
+ * before the first frame; read off the fd before curses' getch() ever reads,
+ * so curses keeps none of them back. Keys typed meanwhile wait in t->typed.
+ */
+static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto)
+{
+    struct probe_env e = {
+        .no_color = getenv("NO_COLOR"), .colorterm = getenv("COLORTERM"),
+        .term = getenv("TERM"), .sty = getenv("STY"), .tmux = getenv("TMUX"),
+        .rgb = tigetflag("RGB") > 0 || tigetflag("Tc") > 0, .colors = tigetnum("colors"),
+        .xterm_version = getenv("XTERM_VERSION"), .vte_version = getenv("VTE_VERSION"),
+        .kitty_window_id = getenv("KITTY_WINDOW_ID"), .mlterm = getenv("MLTERM"),
+    };
+    if (color_auto && e.tmux && *e.tmux) {
+        static struct probe_tmux_text txt;
+        struct probe_tmux tm;
+        probe_ask_tmux(&tm, &txt, TMUX_WAIT);
+        e.tmux_pane = probe_tmux_pane(&tm);
+        e.tmux_rgb = probe_tmux_rgb(&tm);
+    }
+    /* The Linux console knows none of the questions (and no DCS string). */
+    bool console = e.term && strcmp(e.term, "linux") == 0;
+    if ((color_auto || o->sync) && !console)
+        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
+                                  sizeof t->typed);
+    if (color_auto)
+        o->color = probe_choose(&e, &o->color_why);
+    else
+        o->color_why = "--color";
+    o->sync = o->sync && probe_sync(&e.ans);
+}
+
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
 static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
 {
@@ -404,8 +430,6 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
         fprintf(stderr, "swirl: unknown terminal type '%s'\n", term ? term : "");
         return 2;
     }
-    if (color_auto)
-        o->color = term_detect_color();
     if (t->record && open_recording(t) != 0) { /* swirl will run: now the file */
         endwin();
         delscreen(t->scr);
@@ -421,6 +445,7 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     curs_set(0);
     atexit(at_exit);
     screen_enter();
+    ask_terminal(t, o, color_auto);
     return 0;
 }
 
@@ -446,6 +471,9 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     input_init(&t->in);
     flow_init(&t->flow);
     buf_init(&t->out);
+    struct input_event ev[sizeof t->typed];
+    dispatch(t, ev, input_feed(&t->in, t->typed, t->ntyped, ev, (int)sizeof t->typed),
+             frame_now());
     t->period = 1.0 / o->fps;
     t->t0 = t->next = t->last_byte = frame_now();
     if (record)
@@ -455,8 +483,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
 
 static int term_close(struct term *t)
 {
-    if (t->out_sent < t->out.len) /* a frame cut short: cancel any sequence in progress */
-        write_all(STDOUT_FILENO, "\x18", 1);
+    cut_frame(t);
     drain_answers(&t->flow);
     screen_leave();
     delscreen(t->scr);

@@ -1,0 +1,122 @@
+/*
+ * probe.h — what the terminal shows, asked of the terminal itself.
+ *
+ * Before the first frame swirl sets a 24-bit background and asks for it back
+ * (DECRQSS m), asks for the RGB and Tc capabilities (XTGETTCAP) and for mode
+ * 2026, synchronized output (DECRQM), and last for the primary device
+ * attributes (DA1), which every terminal answers: terminals answer in order, so
+ * DA1's answer is the fence after which nothing more is owed. Inside tmux it
+ * asks tmux too: whether the pane is ours and whether tmux passes 24-bit colour
+ * on to its clients. The answers and the environment then choose the colour
+ * depth and whether frames are wrapped in synchronized-output marks.
+ *
+ * Everything here is pure: bytes and strings in, verdicts out (the tty and the
+ * tmux commands are read by probe_io.c), so the tests feed recorded answers.
+ */
+#ifndef SWIRL_PROBE_H
+#define SWIRL_PROBE_H
+
+#include "palette.h"
+
+#include <stddef.h>
+
+/* The colour set and asked back: none of its channels is a level of the xterm
+ * cube or grey ramp, so a terminal that maps it to its palette cannot answer
+ * the same three numbers. */
+#define PROBE_R 123
+#define PROBE_G 45
+#define PROBE_B 67
+/* The questions, in order; the SGR 0 restores the attributes set. */
+#define PROBE_QUERY                                                           \
+    "\x1b[48;2;123;45;67m\x1bP$qm\x1b\\\x1b[0m"                               \
+    "\x1bP+q524742\x1b\\\x1bP+q5463\x1b\\"                                    \
+    "\x1b[?2026$p\x1b[c"
+
+enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_YES, PROBE_NO };
+
+/* What the terminal answered; all zero: nothing. */
+struct probe_answers {
+    bool fence;                /* DA1's answer came: nothing else will */
+    enum probe_verdict sgr;    /* DECRQSS m: YES our colour came back exactly,
+                                * NO another background came back */
+    int sgr_index;             /* NO with an indexed colour (48:5:N): N, else -1 */
+    enum probe_verdict tcap;   /* XTGETTCAP: YES RGB or Tc known, NO refused */
+    enum probe_verdict sync;   /* DECRQM 2026: YES set or reset, NO unknown */
+};
+
+/* Parses n bytes read from the terminal: answers go into *a (the zeroed
+ * struct, or one a previous call filled); every other byte (keys typed
+ * meanwhile, an answer cut short) is copied in order to rest, at most cap of
+ * them. Returns how many bytes went to rest. */
+size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
+                   unsigned char *rest, size_t cap);
+
+/* What tmux said (each string as its command printed it, or NULL). */
+struct probe_tmux {
+    const char *pane_tty;  /* display -p -t $TMUX_PANE '#{pane_tty}' */
+    const char *our_tty;   /* ttyname of our input */
+    const char *clients;   /* list-clients -F '#{client_termname}<TAB>#{client_termfeatures}' */
+    const char *features;  /* show -sv terminal-features: one entry a line */
+    const char *overrides; /* show -sv terminal-overrides: one entry a line */
+};
+/* Is the pane tmux runs ours (YES), someone else's (NO: e.g. GNU screen or a
+ * terminal started from the pane), or unknown (tmux not reached)? */
+enum probe_verdict probe_tmux_pane(const struct probe_tmux *t);
+/* Does tmux pass 24-bit colour on? With clients attached: YES when every one
+ * has the RGB feature (tmux >= 3.2 lists what it will send; an older tmux's
+ * client gets what terminal-overrides Tc/RGB grants its TERM). With none
+ * attached: YES when the configuration grants RGB to some terminal
+ * (terminal-features ...:RGB, terminal-overrides ...:Tc or :RGB). UNKNOWN when
+ * tmux was not reached. */
+enum probe_verdict probe_tmux_rgb(const struct probe_tmux *t);
+
+/* Everything the choice is made from. */
+struct probe_env {
+    const char *no_color, *colorterm, *term, *sty, *tmux; /* the variables, or NULL */
+    bool rgb;            /* terminfo RGB or Tc */
+    int colors;          /* terminfo colors (-1: none) */
+    /* Variables terminals set about themselves, believed only where TERM agrees. */
+    const char *xterm_version, *vte_version, *kitty_window_id, *mlterm;
+    enum probe_verdict tmux_pane; /* probe_tmux_pane */
+    enum probe_verdict tmux_rgb;  /* probe_tmux_rgb */
+    struct probe_answers ans;
+};
+
+/*
+ * The colour depth, and in *why (when not NULL) what decided it:
+ *  NO_COLOR: mono.
+ *  tmux nearest (the pane is ours; or, tmux unreached, TMUX set and TERM
+ *    tmux's): 24-bit when tmux itself answered so or passes RGB on, else at
+ *    most 256 (swirl's own mapping, not tmux's), whatever COLORTERM says.
+ *  GNU screen nearest (STY unless TERM=tmux*, or TERM=screen* with no tmux
+ *    nearest): at most 256.
+ *  The terminal's answers: 24-bit when DECRQSS gave our colour back or
+ *    XTGETTCAP knows RGB/Tc; when DECRQSS gave another colour, never 24-bit
+ *    (256 when it named a palette index from 16 up).
+ *  Where it did not answer: COLORTERM truecolor/24bit; XTERM_VERSION >= 331,
+ *    VTE_VERSION >= 3600 (TERM=xterm*), KITTY_WINDOW_ID (TERM=xterm-kitty),
+ *    MLTERM >= 3.9 (TERM=mlterm*), TERM=st*; terminfo RGB/Tc; terminfo colors
+ *    (16 for TERM=xterm, whose terminfo says 8).
+ */
+enum color_mode probe_choose(const struct probe_env *e, const char **why);
+
+/* Synchronized output only where DECRQM says the terminal has mode 2026. */
+bool probe_sync(const struct probe_answers *a);
+
+/* ---- probe_io.c: the asking itself (the tty, the tmux command) ---- */
+
+/* Asks the terminal on fd out and reads its answers from fd in (echo and
+ * canonical mode must be off, as curses leaves them: else nothing is asked),
+ * until DA1's answer or `seconds` pass. Bytes that are not answers go to rest
+ * (at most cap); returns how many. */
+size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
+                     unsigned char *rest, size_t cap);
+/* Room for what tmux prints. */
+struct probe_tmux_text {
+    char pane_tty[256], our_tty[256], clients[4096], features[4096], overrides[4096];
+};
+/* Asks the tmux server in TMUX (each command within `seconds`); a command
+ * that fails leaves its string NULL. */
+void probe_ask_tmux(struct probe_tmux *t, struct probe_tmux_text *txt, double seconds);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * probe_io.c — putting the questions of probe.h to the terminal and to tmux.
+ *
+ * The terminal: the questions are written to the tty and the answers read off
+ * it directly, with poll() against a deadline, before curses' input loop has
+ * read a byte (so curses holds nothing back, and getch() never sees them).
+ * Echo and canonical mode must already be off, as curses leaves them, or the
+ * tty would print the answers itself; then nothing is asked at all. Reading
+ * stops at DA1's answer, which every terminal gives and gives last.
+ *
+ * tmux: each question is one `tmux` command run with the caller's
+ * environment (TMUX names the server), stdin from /dev/null, stderr dropped,
+ * its output read through a pipe within a deadline; a command still running
+ * then is killed. Nothing here touches the terminal.
+ */
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ANSWER_BYTES 2048 /* far more than every answer together */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Milliseconds until `end` for poll(), at least 0. */
+static int ms_until(double end)
+{
+    double left = end - now();
+    return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+}
+
+static bool write_all(int fd, const char *p, size_t n, double end)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            struct pollfd pf = {fd, POLLOUT, 0};
+            if (errno != EAGAIN || poll(&pf, 1, ms_until(end)) <= 0)
+                return false;
+            continue;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
+                     unsigned char *rest, size_t cap)
+{
+    struct termios tio;
+    if (!isatty(in) || tcgetattr(in, &tio) != 0 || (tio.c_lflag & (ECHO | ICANON)))
+        return 0; /* the answers would be echoed, or not be readable yet */
+    double end = now() + seconds;
+    static const char query[] = PROBE_QUERY;
+    if (!write_all(out, query, sizeof query - 1, end))
+        return 0;
+    unsigned char buf[ANSWER_BYTES];
+    size_t n = 0;
+    while (n < sizeof buf) {
+        struct pollfd pf = {in, POLLIN, 0};
+        int r = poll(&pf, 1, ms_until(end));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0 || !(pf.revents & POLLIN))
+            break;
+        ssize_t got = read(in, buf + n, sizeof buf - n);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            break;
+        n += (size_t)got;
+        struct probe_answers seen = {0};
+        unsigned char scratch[ANSWER_BYTES];
+        probe_parse(&seen, buf, n, scratch, sizeof scratch);
+        if (seen.fence)
+            break;
+    }
+    return probe_parse(a, buf, n, rest, cap);
+}
+
+/* Runs tmux with args (NULL-terminated) and keeps its output in out (cap
+ * bytes, NUL-terminated); -1 when it could not run or overran, else its exit
+ * status. */
+static int run_tmux(const char *const *args, char *out, size_t cap, double seconds)
+{
+    int fd[2];
+    out[0] = 0;
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]);
+        close(fd[1]);
+        execvp("tmux", (char *const *)args);
+        _exit(127);
+    }
+    close(fd[1]);
+    double end = now() + seconds;
+    size_t n = 0;
+    bool whole = false;
+    for (;;) {
+        struct pollfd pf = {fd[0], POLLIN, 0};
+        int r = poll(&pf, 1, ms_until(end));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break; /* overran: killed below */
+        char scratch[256];
+        bool room = n + 1 < cap;
+        ssize_t got = read(fd[0], room ? out + n : scratch, room ? cap - 1 - n : sizeof scratch);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            whole = got == 0;
+            break;
+        }
+        if (room)
+            n += (size_t)got;
+    }
+    close(fd[0]);
+    out[n] = 0;
+    if (!whole)
+        kill(pid, SIGKILL);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return whole && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Marks between the commands' outputs (no tty, client or option prints one). */
+#define MARK_CLIENTS "@@swirl-clients@@"
+#define MARK_OVERRIDES "@@swirl-overrides@@"
+#define MARK_FEATURES "@@swirl-features@@"
+
+/* The output after the line `mark` up to the next mark (or the end), copied
+ * into out; NULL when the mark is not there (the commands stopped before). */
+static const char *section(const char *all, const char *mark, char *out, size_t cap)
+{
+    const char *p = strstr(all, mark);
+    if (!p)
+        return NULL;
+    p += strlen(mark);
+    p += *p == '\n';
+    const char *end = strstr(p, "@@swirl-");
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    snprintf(out, cap, "%.*s", (int)n, p);
+    return out;
+}
+
+void probe_ask_tmux(struct probe_tmux *t, struct probe_tmux_text *txt, double seconds)
+{
+    memset(t, 0, sizeof *t);
+    const char *pane = getenv("TMUX_PANE");
+    bool has_pane = pane && *pane;
+    const char *tty = ttyname(STDIN_FILENO);
+    if (tty) {
+        snprintf(txt->our_tty, sizeof txt->our_tty, "%s", tty);
+        t->our_tty = txt->our_tty;
+    }
+    /* One tmux client for every question (a client costs more than its
+     * commands). A command that fails stops the rest: terminal-features, which
+     * tmux < 3.2 lacks, comes last. Without TMUX_PANE: every client of the
+     * server, no pane. */
+    const char *fmt = "#{client_termname}\t#{client_termfeatures}";
+    const char *args[40];
+    int n = 0;
+    args[n++] = "tmux";
+#define CMD(...)                                                              \
+    do {                                                                      \
+        const char *c_[] = {__VA_ARGS__};                                     \
+        if (n > 1)                                                            \
+            args[n++] = ";";                                                  \
+        for (size_t i_ = 0; i_ < sizeof c_ / sizeof c_[0]; i_++)              \
+            args[n++] = c_[i_];                                               \
+    } while (0)
+    if (has_pane) {
+        CMD("display", "-p", "-t", pane, "#{pane_tty}");
+        CMD("display", "-p", "-t", pane, MARK_CLIENTS);
+        CMD("list-clients", "-t", pane, "-F", fmt);
+    } else {
+        CMD("display", "-p", MARK_CLIENTS);
+        CMD("list-clients", "-F", fmt);
+    }
+    CMD("display", "-p", MARK_OVERRIDES);
+    CMD("show", "-sv", "terminal-overrides");
+    CMD("display", "-p", MARK_FEATURES);
+    CMD("show", "-sv", "terminal-features");
+#undef CMD
+    args[n] = NULL;
+    static char all[sizeof txt->clients + sizeof txt->features + sizeof txt->overrides + 512];
+    int status = run_tmux(args, all, sizeof all, seconds);
+    if (status < 0)
+        return;
+    const char *clients = strstr(all, MARK_CLIENTS);
+    if (has_pane && clients && clients > all) {
+        snprintf(txt->pane_tty, sizeof txt->pane_tty, "%.*s", (int)(clients - all), all);
+        t->pane_tty = txt->pane_tty;
+    }
+    /* A section counts once the mark after it shows that its command ran. */
+    if (strstr(all, MARK_OVERRIDES))
+        t->clients = section(all, MARK_CLIENTS, txt->clients, sizeof txt->clients);
+    if (strstr(all, MARK_FEATURES))
+        t->overrides = section(all, MARK_OVERRIDES, txt->overrides, sizeof txt->overrides);
+    if (status == 0) /* terminal-features known: tmux >= 3.2 */
+        t->features = section(all, MARK_FEATURES, txt->features, sizeof txt->features);
+}
