@@ -84,7 +84,8 @@ static const struct field fields[] = {
 static const struct field *field_of(const struct scene_ops *s, int i)
 {
     for (int k = 0; k < NFIELDS; k++)
-        if (strcmp(fields[k].scene, s->name) == 0 && strcmp(fields[k].label, s->params[i].label) == 0)
+        if (strcmp(fields[k].scene, s->name) == 0 &&
+            strcmp(fields[k].label, s->params[i].label) == 0)
             return &fields[k];
     return NULL;
 }
