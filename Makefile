@@ -4,6 +4,11 @@
 #   make run        build and start swirl in this terminal
 #   make test       build and run every test (unit + end-to-end in tmux)
 #   make sanitize   ASan+UBSan build running the unit tests and a headless run of each scene
+#   make mutants    break the code on purpose, one break at a time (tests/mutants.txt), in a
+#                   copy under build/mutants/, and check that a unit test catches each
+#                   (a hang counts, once the runner's timeout ends it); fails if one
+#                   survives or a break's text is no longer found once in its file.
+#                   MUTANTS="name ..." picks breaks; logs in build/mutants/logs/
 #   make bench      print the benchmark figures (ratios measured in one run)
 #   make fuzz       libFuzzer run over the input parser for FUZZ_SECONDS (default 60)
 #   make demo       regenerate demo.cast with the headless recorder
@@ -73,7 +78,7 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 # The program of this tree: ./swirl for build/, $(B)/swirl for the others.
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
-.PHONY: all run test unit sanitize tsan bench fuzz demo shots install uninstall clean
+.PHONY: all run test unit sanitize tsan mutants bench fuzz demo shots install uninstall clean
 
 all: swirl
 
@@ -117,6 +122,16 @@ test: swirl build/swirl-test build/slowpty
 # Unit tests only (no tmux).
 unit: build/swirl-test
 	./build/swirl-test --unit -j $(JOBS) --times build/test-times $(TESTS)
+
+# Mutation testing (tests/mutants.sh): each break of tests/mutants.txt alone, in a
+# copy of the tree under build/mutants/ (the objects already built come along, so
+# a break compiles one file and links); the unit tests run there with --fail-fast
+# and a timeout of MUTANT_TIMEOUT seconds a test. The objects are built first so
+# the copy starts up to date.
+MUTANTS        ?=
+MUTANT_TIMEOUT ?= 60
+mutants: build/swirl-test
+	JOBS=$(JOBS) TIMEOUT=$(MUTANT_TIMEOUT) MAKE="$(MAKE)" ./tests/mutants.sh $(MUTANTS)
 
 # Sanitizer build in its own tree (build-san/) so it never mixes with the normal
 # objects: ASan, UBSan and the float-to-int overflow check (GCC's "undefined" leaves

@@ -629,6 +629,37 @@ TEST(app_keyboard_pointer_hold_ignores_autorepeat)
     }
 }
 
+/* The keyboard pointer's button under X's autorepeat (the first repeat 660 ms
+ * after the press, then one every 40 ms): a hold of two seconds is one press,
+ * as the window runs from the key's last repeat, not from its press; a press
+ * 1.5 s after the key was let go is a new one; and the other key (Enter after
+ * Space) is never the first one's repeat. */
+TEST(app_keyboard_pointer_autorepeat_window_runs_from_the_last_repeat)
+{
+    struct fix x;
+    init(&x, 0, 60, 20);
+    press(&x.a, 'm');
+    for (int hold = 0; hold < 3; hold++) {
+        bool want = hold % 2 == 0; /* each hold presses, or lets go */
+        press(&x.a, ' ');
+        CHECK_MSG(x.a.ptr.down == want, "hold %d: the press did not count", hold);
+        app_advance(&x.a, 0.660, fake_clock);
+        for (int r = 0; r < 34; r++) { /* 660 ms + 34 x 40 ms: a 2 s hold */
+            press(&x.a, ' ');
+            CHECK_MSG(x.a.ptr.down == want, "hold %d: the repeat %.2f s after the press counted",
+                      hold, 0.660 + 0.040 * r);
+            app_advance(&x.a, 0.040, fake_clock);
+        }
+        app_advance(&x.a, 1.5, fake_clock); /* let go; the next press 1.5 s later */
+    }
+    press(&x.a, ' ');
+    CHECK(!x.a.ptr.down);
+    app_advance(&x.a, 0.1, fake_clock);
+    press(&x.a, IK_ENTER); /* 0.1 s after Space, but another key */
+    CHECK_MSG(x.a.ptr.down, "Enter after Space was taken for Space's repeat");
+    done(&x);
+}
+
 static double slow_now;
 /* A clock on which every reading is 10 ms after the last: each step "costs"
  * 10 ms. */

@@ -8,9 +8,13 @@
  * in one run with a neighbour bleeds into that neighbour's cell, so the tests
  * can check that what the encoder leaves on screen never depends on how the
  * screen was reached (no streaks), and that the sweep and a still picture
- * leave it exact.
+ * leave it exact. Last, the encoder as the app's frames use it (frame.h): the
+ * --tolerance the options give is the one the frames are encoded with, and a
+ * paused picture is sent exact.
  */
+#include "app.h"
 #include "encode.h"
+#include "frame.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -163,6 +167,40 @@ TEST(encode_tolerance_skips_small_changes_until_they_add_up)
     encode_free(&e);
     cells_free(&s);
     buf_free(&b);
+}
+
+/* The tolerance is the gap let stand, no less and no more: a colour exactly
+ * `tolerance` off what the screen shows, in any one channel of either half,
+ * sends nothing; one more sends the cell. */
+TEST(encode_tolerance_lets_exactly_its_gap_stand)
+{
+    static const int tols[] = {1, 4, APP_DEFAULT_TOLERANCE, 40};
+    for (size_t k = 0; k < sizeof tols / sizeof tols[0]; k++)
+        for (int half = 0; half < 2; half++)
+            for (int ch = 0; ch < 3; ch++)
+                for (int more = 0; more < 2; more++) {
+                    int tol = tols[k], d = tol + more;
+                    struct cells s;
+                    struct encoder e;
+                    struct buf b;
+                    sample(&s);
+                    struct cell *c = cells_at(&s, 0, 0);
+                    c->fg = RGB(60, 70, 80), c->bg = RGB(160, 170, 180); /* halves apart */
+                    encode_init(&e, COLOR_TRUE, tol, false);
+                    buf_init(&b);
+                    encode_frame(&e, &s, &b);
+                    rgb_t *col = half ? &c->bg : &c->fg;
+                    int v[3] = {rgb_r(*col), rgb_g(*col), rgb_b(*col)};
+                    v[ch] += ch == 1 ? -d : d; /* up or down: both are a gap */
+                    *col = RGB(v[0], v[1], v[2]);
+                    buf_clear(&b);
+                    CHECK_MSG(encode_frame(&e, &s, &b) == more,
+                              "tolerance %d, %s channel %d %d off: %s", tol, half ? "bg" : "fg",
+                              ch, d, more ? "not sent" : "sent");
+                    encode_free(&e);
+                    cells_free(&s);
+                    buf_free(&b);
+                }
 }
 
 TEST(encode_invalidate_repaints_everything)
@@ -756,4 +794,106 @@ TEST(encode_leaves_no_streaks)
     CHECK_MSG(!term_same(&t, &fresh), "the model shows no streaks without the NULs");
     term_free(&t);
     term_free(&fresh);
+}
+
+/* ---- the encoder behind frame_next ----------------------------------------- */
+
+static double zero_clock(void) { return 0.0; }
+
+/* The dye scene stirred by --auto, its frames (frame_next, as the terminal
+ * loop and the recorder run it) replayed on the model terminal. */
+struct run {
+    struct app a;
+    struct frame f;
+    struct term t;
+    struct buf out;
+    size_t bytes;
+};
+
+static void run_init(struct run *r, int tolerance)
+{
+    struct app_opts o;
+    app_opts_default(&o);
+    o.tolerance = tolerance;
+    o.autopilot = true;
+    o.sync = false;
+    CHECK(app_init(&r->a, &o, 48, 16) == 0);
+    frame_init(&r->f, &r->a, true);
+    term_init(&r->t, 48, 16);
+    buf_init(&r->out);
+    r->bytes = 0;
+}
+
+/* One frame of dt (0: the app as it is); returns the gap between the cells it
+ * composed and the model terminal's screen after its bytes. */
+static int run_frame(struct run *r, double dt, bool dirty)
+{
+    buf_clear(&r->out);
+    r->bytes += frame_next(&r->f, &r->a, dt, zero_clock, dirty, &r->out);
+    term_feed(&r->t, r->out.p, r->out.len);
+    return term_gap(&r->t, &r->f.cells);
+}
+
+static void run_free(struct run *r)
+{
+    buf_free(&r->out);
+    term_free(&r->t);
+    frame_free(&r->f);
+    app_free(&r->a);
+}
+
+/* --tolerance (the app's options) is the tolerance the frames are encoded
+ * with: 0 leaves every frame exact on screen, 40 leaves colours off by up to
+ * 40 (and no more) for fewer bytes, and the encoder holds the number given. */
+TEST(encode_tolerance_option_reaches_the_frames)
+{
+    static const int tols[] = {0, APP_DEFAULT_TOLERANCE, 40, 255};
+    for (size_t k = 0; k < sizeof tols / sizeof tols[0]; k++) {
+        struct run r;
+        run_init(&r, tols[k]);
+        CHECK_INT(r.f.enc.tolerance, tols[k]);
+        run_free(&r);
+    }
+    size_t bytes[2];
+    for (int k = 0; k < 2; k++) {
+        int tol = k ? 40 : 0, worst = 0;
+        struct run r;
+        run_init(&r, tol);
+        for (int f = 0; f < 40; f++) {
+            int gap = run_frame(&r, f ? 1.0 / 30 : 0.0, false);
+            worst = gap > worst ? gap : worst;
+        }
+        CHECK_INT(r.t.errors, 0);
+        if (tol == 0)
+            CHECK_MSG(worst == 0, "--tolerance 0: a colour %d off on screen", worst);
+        else
+            CHECK_MSG(worst > 0 && worst <= 40, "--tolerance 40: the worst colour %d off", worst);
+        bytes[k] = r.bytes;
+        run_free(&r);
+    }
+    CHECK_MSG(bytes[1] * 3 < bytes[0] * 2, "--tolerance 40 sent %zu bytes, 0 sent %zu", bytes[1],
+              bytes[0]);
+}
+
+/* Paused, the picture is sent exact: with a tolerance of 40 the screen is a
+ * little off while the dye moves, and the first frame after the pause puts
+ * every cell right (the encoder's exact mode), the next sends nothing. */
+TEST(encode_paused_frame_is_sent_exact)
+{
+    struct run r;
+    run_init(&r, 40);
+    int gap = 0;
+    for (int f = 0; f < 60 && !(f >= 20 && gap > 0); f++)
+        gap = run_frame(&r, f ? 1.0 / 30 : 0.0, false);
+    CHECK_MSG(gap > 0, "the moving picture was exact on screen: nothing for the pause to do");
+    struct input_event e = {.type = INPUT_KEY, .key = ' '};
+    app_input(&r.a, &e);
+    CHECK(r.a.paused);
+    gap = run_frame(&r, 1.0 / 30, true);
+    CHECK(r.f.enc.exact);
+    CHECK_MSG(gap == 0, "paused: a colour %d off on screen", gap);
+    CHECK_INT(r.t.errors, 0);
+    buf_clear(&r.out);
+    CHECK_INT(frame_next(&r.f, &r.a, 1.0 / 30, zero_clock, false, &r.out), 0);
+    run_free(&r);
 }

@@ -2,7 +2,7 @@
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
  * Usage: swirl-test [--unit] [--threads-only] [-j N] [--timeout S] [--times FILE]
- *                   [--list] [SUBSTRING...]
+ *                   [--fail-fast] [--list] [SUBSTRING...]
  *
  * Each selected test runs in a child process of its own (a crash or a hang fails
  * that test alone), at most N at once (default: the online CPUs), each killed
@@ -12,6 +12,10 @@
  * status is 0 only when nothing failed. With --times, the tests start slowest
  * first by the times FILE kept from the last run (so the run ends together on
  * every job), and FILE is written anew.
+ * With --fail-fast the first failure
+ * ends the run: the tests still running are stopped (not counted) and no
+ * more start, and the last line adds how many did not run (tests/mutants.sh
+ * wants only whether something fails, and soon).
  */
 #include "test.h"
 
@@ -107,7 +111,7 @@ static double now(void)
 }
 
 struct opts {
-    bool unit_only, threads_only, list;
+    bool unit_only, threads_only, list, fail_fast;
     int jobs;
     double timeout;
     const char *times;
@@ -136,6 +140,7 @@ struct slot {
     int fd;
     double t0;
     bool killed;
+    bool stopped;        /* killed by --fail-fast: not reported */
     char *out;
     size_t len, cap;
 };
@@ -249,6 +254,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->threads_only = true;
         else if (strcmp(s, "--list") == 0)
             o->list = true;
+        else if (strcmp(s, "--fail-fast") == 0)
+            o->fail_fast = true;
         else if (strcmp(s, "-j") == 0 && a + 1 < argc)
             o->jobs = atoi(argv[++a]);
         else if (strncmp(s, "-j", 2) == 0 && s[2])
@@ -259,7 +266,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->times = argv[++a];
         else if (s[0] == '-') {
             fprintf(stderr, "usage: swirl-test [--unit] [--threads-only] [-j N] "
-                            "[--timeout S] [--times FILE] [--list] [SUBSTRING...]\n");
+                            "[--timeout S] [--times FILE] [--fail-fast] [--list] [SUBSTRING...]\n");
             return 2;
         } else
             o->filters[o->nfilters++] = argv[a];
@@ -357,10 +364,20 @@ int main(int argc, char **argv)
             secs[i] = last[i];
     }
     struct slot *slots = calloc((size_t)o.jobs, sizeof *slots);
-    int next = 0, running = 0, count[3] = {0};
+    int next = 0, running = 0, count[3] = {0}, not_run = 0;
+    bool stopping = false;
 
-    while (next < n || running > 0) {
-        for (int j = 0; j < o.jobs && next < n; j++) {
+    while ((next < n && !stopping) || running > 0) {
+        if (o.fail_fast && count[FAILED] && !stopping) {
+            stopping = true; /* the first failure: stop what runs, start nothing */
+            not_run = n - next;
+            for (int j = 0; j < o.jobs; j++)
+                if (slots[j].pid) {
+                    kill(-slots[j].pid, SIGKILL);
+                    slots[j].stopped = true;
+                }
+        }
+        for (int j = 0; j < o.jobs && next < n && !stopping; j++) {
             if (slots[j].pid)
                 continue;
             if (!slot_start(&slots[j], order[next])) {
@@ -405,7 +422,12 @@ int main(int argc, char **argv)
             /* What the test started in its group (a swirl, a shell) goes with it. */
             kill(-s->pid, SIGKILL);
             secs[s->test] = now() - s->t0;
-            count[slot_report(s, status, o.timeout)]++;
+            if (s->stopped) {
+                not_run++;
+                s->len = 0;
+            } else {
+                count[slot_report(s, status, o.timeout)]++;
+            }
             s->pid = 0;
             running--;
         }
@@ -418,10 +440,11 @@ int main(int argc, char **argv)
     free(slots);
     free(o.filters);
     printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
+    printf("%d passed, %d failed", count[PASSED], count[FAILED]);
     if (count[SKIPPED])
-        printf("%d passed, %d failed, %d skipped\n", count[PASSED], count[FAILED],
-               count[SKIPPED]);
-    else
-        printf("%d passed, %d failed\n", count[PASSED], count[FAILED]);
+        printf(", %d skipped", count[SKIPPED]);
+    if (not_run)
+        printf(", %d not run (--fail-fast)", not_run);
+    putchar('\n');
     return count[FAILED] ? 1 : 0;
 }

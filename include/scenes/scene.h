@@ -73,7 +73,21 @@ struct scene_ops {
     const struct param_def *params;
     int nparams;
     int (*param_changed)(void *s, int i);
+    /* The scene's state by name, written apart from the parameter table, so
+     * that the tests can check each definition against the field it must
+     * write (tests/test_plumbing.c): the solver ("fluid", "pbf" or "cloth":
+     * its struct, whose prm the solver reads) and the scene's own fields by
+     * their names in its struct; NULL for a name it does not know. */
+    void *(*member)(void *s, const char *name);
 };
+
+/* One name of a scene's member() and where it is. */
+struct scene_member {
+    const char *name;
+    void *at;
+};
+/* The `at` of the member called name among m[0..n), or NULL. */
+void *scene_member_pick(const struct scene_member *m, int n, const char *name);
 
 extern const struct scene_ops scene_dye, scene_pbf, scene_cloth;
 /* All scenes in key order: 1 dye, 2 pbf, 3 cloth. */

@@ -26,7 +26,10 @@
 #define APP_SETS_MAX 32  /* --set options */
 #define APP_HELP_LINES 48 /* the help overlay's lines, at most */
 #define APP_HELP_COLS 96
-#define APP_KEY_REPEAT 0.5 /* s: a key again this soon is the terminal's autorepeat */
+/* s: the same key again this soon after its last press or repeat is the
+ * terminal's autorepeat (X: the first repeat 660 ms after the press, then one
+ * every 40 ms; other terminals repeat sooner) */
+#define APP_KEY_REPEAT 0.75
 
 /* A --set NAME=VALUE, resolved against the first scene's parameters. */
 struct app_set {
@@ -74,6 +77,7 @@ struct app {
     int sel;             /* selected parameter in the panel */
     int help_top;        /* first line of the help shown (it scrolls when tall) */
     double kbd_button_at; /* app time of the last Space/Enter of the keyboard pointer */
+    int kbd_button_key;  /* ... and which of the two it was */
     /* Pointer: where events put it, and what the scene has been told. */
     struct {
         float x, y;

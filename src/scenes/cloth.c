@@ -674,6 +674,17 @@ static int cloth_param_changed(void *p, int i)
     return 0; /* the solver reads the rest at every step, the drawing every frame */
 }
 
+static void *cloth_member(void *p, const char *name)
+{
+    struct cloth_scene *s = p;
+    const struct scene_member m[] = {
+        {"cloth", &s->c},
+        {"throw_release", &s->throw_release},
+        {"strain_look", &s->strain_look},
+    };
+    return scene_member_pick(m, (int)(sizeof m / sizeof m[0]), name);
+}
+
 const struct scene_ops scene_cloth = {
     .name = "cloth",
     .title = "Position Based Dynamics: a cloth hanging from its corners",
@@ -695,4 +706,5 @@ const struct scene_ops scene_cloth = {
     .params = cloth_params,
     .nparams = NPARAMS,
     .param_changed = cloth_param_changed,
+    .member = cloth_member,
 };

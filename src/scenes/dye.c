@@ -448,6 +448,19 @@ static int dye_param_changed(void *s, int i)
     return 0; /* the solver reads the rest at every step */
 }
 
+static void *dye_member(void *s, const char *name)
+{
+    struct dye *d = s;
+    const struct scene_member m[] = {
+        {"fluid", &d->f},
+        {"force", &d->force},
+        {"radius", &d->radius},
+        {"scale", &d->scale},
+        {"shading", &d->shading},
+    };
+    return scene_member_pick(m, (int)(sizeof m / sizeof m[0]), name);
+}
+
 const struct scene_ops scene_dye = {
     .name = "dye",
     .title = "Stable Fluids: coloured dye swirling in a fluid",
@@ -469,4 +482,5 @@ const struct scene_ops scene_dye = {
     .params = dye_params,
     .nparams = NPARAMS,
     .param_changed = dye_param_changed,
+    .member = dye_member,
 };

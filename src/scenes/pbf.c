@@ -590,6 +590,17 @@ static int pbf_param_changed(void *p, int i)
     return 0; /* the solver reads the rest at every step */
 }
 
+static void *pbf_member(void *p, const char *name)
+{
+    struct pbf_scene *s = p;
+    const struct scene_member m[] = {
+        {"pbf", &s->sim},
+        {"block_w", &s->block_w},
+        {"block_h", &s->block_h},
+    };
+    return scene_member_pick(m, (int)(sizeof m / sizeof m[0]), name);
+}
+
 const struct scene_ops scene_pbf = {
     .name = "pbf",
     .title = "Position Based Fluids: water in a box",
@@ -611,4 +622,5 @@ const struct scene_ops scene_pbf = {
     .params = pbf_params,
     .nparams = NPARAMS,
     .param_changed = pbf_param_changed,
+    .member = pbf_member,
 };

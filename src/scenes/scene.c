@@ -48,6 +48,14 @@ bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir)
     return scene_param_get(ops, st, i) != v;
 }
 
+void *scene_member_pick(const struct scene_member *m, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(m[i].name, name) == 0)
+            return m[i].at;
+    return NULL;
+}
+
 int scene_param_find(const struct scene_ops *ops, const char *name)
 {
     char buf[64];

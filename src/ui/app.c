@@ -294,14 +294,17 @@ static int act_arrow(struct app *a, int k)
     return APP_NONE;
 }
 /* Space: the keyboard pointer's button when it is on, else pause. A press
- * takes the button down or lets it go; a held key's autorepeats (the same key
- * again within APP_KEY_REPEAT) change nothing, so holding it is one press. */
+ * takes the button down or lets it go; a held key's autorepeats change
+ * nothing, so holding it is one press. A repeat is the same key again within
+ * APP_KEY_REPEAT of its last press or repeat: the window is measured from the
+ * last one, so a hold of any length is one press. */
 static int act_space(struct app *a, int k)
 {
     if (!a->kbd)
         return act_pause(a, k);
-    bool repeat = a->now - a->kbd_button_at < APP_KEY_REPEAT;
+    bool repeat = k == a->kbd_button_key && a->now - a->kbd_button_at < APP_KEY_REPEAT;
     a->kbd_button_at = a->now;
+    a->kbd_button_key = k;
     if (!repeat)
         pointer_set(a, a->ptr.x, a->ptr.y, !a->ptr.down, 0);
     a->ptr.last_real = a->now;
