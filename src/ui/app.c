@@ -78,6 +78,18 @@ static void let_go(struct app *a)
     a->ptr.scene_down = false;
 }
 
+/* A new scene starts clean: nothing the pointer did in the last one (held,
+ * where it went, how fast) reaches its first step. A button still held is a
+ * new stroke when it moves again (a drag report, the autopilot), and the path
+ * starts afresh at the pointer's next position, so no chord from the old
+ * scene's last position is taken for a throw or a push. */
+static void pointer_forget(struct app *a)
+{
+    a->ptr.down = a->ptr.pressed = a->ptr.held = a->ptr.scene_down = false;
+    a->ptr.has = false;
+    path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
+}
+
 int app_switch(struct app *a, int i)
 {
     i = clampi(i, 0, SCENE_COUNT - 1);
@@ -92,8 +104,10 @@ int app_switch(struct app *a, int i)
         return -1;
     if (a->cur >= 0 && a->cur != i && a->ptr.scene_down)
         let_go(a);
-    if (a->cur != i)
+    if (a->cur != i) {
         a->picture++; /* a new picture: nothing of the old may linger */
+        pointer_forget(a);
+    }
     a->cur = i;
     a->sel = 0;
     a->shown_at = a->now;
@@ -411,11 +425,14 @@ static void autopilot(struct app *a)
     pointer_set(a, x, y, down, button);
 }
 
-static void demo_tour(struct app *a)
+/* The tour's scene for the frame ending at app time t: switched before the
+ * frame's steps are counted, so its first frame has the new scene's steps and
+ * its autopilot starts one frame in, as a scene started afresh does. */
+static void demo_tour(struct app *a, double t)
 {
     if (!a->demo)
         return;
-    int want = (int)((a->now - a->demo_t0) / DEMO_SCENE_SECONDS) % SCENE_COUNT;
+    int want = (int)((t - a->demo_t0) / DEMO_SCENE_SECONDS) % SCENE_COUNT;
     if (want != a->cur) {
         app_switch(a, want);
         app_scene(a)->restart(a->st[a->cur]);
@@ -428,8 +445,8 @@ static void demo_tour(struct app *a)
  * whatever a step costs. */
 static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
+    demo_tour(a, a->now + dt);
     a->now += dt;
-    demo_tour(a);
     autopilot(a);
     if (app_too_small(a) || n <= 0)
         return 0.0;
@@ -484,6 +501,7 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
 
 void app_advance_within(struct app *a, double dt, double (*clock)(void), double budget)
 {
+    demo_tour(a, a->now + dt);
     int spf = app_scene(a)->steps_per_frame(a->st[a->cur]);
     int n;
     if (a->paused) {
