@@ -148,3 +148,106 @@ TEST(motion_a_drag_held_over_a_scene_switch_does_not_reach_the_new_scene)
     for (int k = 0; k < 3; k++)
         CHECK_NEAR(held[k], fresh[k], 1e-6 * (1.0 + fabs(fresh[k])));
 }
+
+/* ---- A dye scene left alone stays alive ------------------------------------ */
+
+static int brightest(rgb_t c)
+{
+    int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
+    return r > g ? (r > b ? r : b) : (g > b ? g : b);
+}
+
+/* The share of the canvas's pixels brighter than 60 (of 255), as drawn. */
+static double lit_share(struct app *a, struct frame *f)
+{
+    compose_frame(a, &f->st, &f->img, &f->cells);
+    long lit = 0;
+    for (int y = 0; y < f->img.h; y++)
+        for (int x = 0; x < f->img.w; x++)
+            lit += brightest(image_get(&f->img, x, y)) > 60;
+    return (double)lit / ((double)f->img.w * f->img.h);
+}
+
+TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
+{
+    struct app_opts o;
+    app_opts_default(&o);
+    o.sync = false;
+    struct app a;
+    struct frame f;
+    CHECK(app_init(&a, &o, 80, 24) == 0);
+    frame_init(&f, &a, true);
+    /* Nobody here for 30 s: the opening splats fade within 8 s, and after
+     * that the dye is the idle autopilot's. It never goes dark. */
+    double least_dye = 1e9, least_lit = 1.0;
+    for (int s = 1; s <= 30; s++) {
+        frames(&a, APP_REF_FPS);
+        double dye = stat(&a, "dye"), lit = lit_share(&a, &f);
+        if (s >= 6) {
+            least_dye = dye < least_dye ? dye : least_dye;
+            least_lit = lit < least_lit ? lit : least_lit;
+        }
+    }
+    CHECK_MSG(least_dye > 0.5, "dye down to %g", least_dye);
+    CHECK_MSG(least_lit > 0.05, "a share of %g of the canvas lit", least_lit);
+    CHECK(a.idle_on && a.ptr.down);
+
+    /* A drag, where the autopilot's pointer is not: from its first frame the
+     * pointer is the person's, the dye follows it, and the stroke is not joined
+     * to the autopilot's (no dye laid along the way between the two). */
+    int col = a.ptr.x < 40 ? 70 : 10, row = a.ptr.y < 23 ? 19 : 3;
+    float ax = a.ptr.x, ay = a.ptr.y;
+    int before[7];
+    (void)lit_share(&a, &f);
+    for (int k = 0; k < 7; k++) { /* the way between the two, away from both ends */
+        float t = 0.2f + 0.1f * (float)k;
+        before[k] = brightest(image_get(&f.img, (int)(ax + t * (col + 0.5f - ax)),
+                                        (int)(ay + t * (2 * row + 1 - ay))));
+    }
+    struct input_event e = mouse_ev(MOUSE_PRESS, col, row, 0);
+    app_input(&a, &e);
+    frames(&a, 1);
+    CHECK(!a.idle_on);
+    (void)lit_share(&a, &f);
+    int joined = 0;
+    for (int k = 0; k < 7; k++) {
+        float t = 0.2f + 0.1f * (float)k;
+        joined += brightest(image_get(&f.img, (int)(ax + t * (col + 0.5f - ax)),
+                                      (int)(ay + t * (2 * row + 1 - ay)))) > before[k] + 40;
+    }
+    CHECK_MSG(joined <= 1, "%d of 7 pixels between the autopilot's pointer and the press lit up",
+              joined);
+    CHECK_NEAR(a.ptr.x, col + 0.5, 1e-6);
+    CHECK_NEAR(a.ptr.y, 2 * row + 1, 1e-6);
+    int step = col < 40 ? 1 : -1;
+    for (int k = 1; k <= 10; k++) {
+        e = mouse_ev(MOUSE_DRAG, col + step * k, row, 0);
+        app_input(&a, &e);
+        frames(&a, 1);
+        CHECK_NEAR(a.ptr.x, col + step * k + 0.5, 1e-6); /* the autopilot keeps off */
+    }
+    e = mouse_ev(MOUSE_RELEASE, col + step * 10, row, 0);
+    app_input(&a, &e);
+    frames(&a, 1);
+    CHECK(!a.ptr.down);
+    (void)lit_share(&a, &f);
+    int on_stroke = 0;
+    for (int k = 0; k <= 10; k++)
+        on_stroke += brightest(image_get(&f.img, col + step * k, 2 * row + 1)) > 120;
+    CHECK_MSG(on_stroke >= 9, "%d of the stroke's 11 pixels bright", on_stroke);
+    /* Left alone again, the autopilot waits its few seconds, then comes back. */
+    frames(&a, 3 * APP_REF_FPS);
+    CHECK(!a.idle_on && !a.ptr.down);
+    CHECK_NEAR(a.ptr.x, col + step * 10 + 0.5, 1e-6);
+    frames(&a, 2 * APP_REF_FPS);
+    CHECK(a.idle_on && a.ptr.down);
+    /* A key that acts on the scene takes it back as much: 'c' clears the dye,
+     * and the autopilot lays none after it. */
+    e = key_ev('c');
+    app_input(&a, &e);
+    frames(&a, APP_REF_FPS);
+    CHECK(!a.idle_on && !a.ptr.down);
+    CHECK_MSG(stat(&a, "dye") < 1e-6, "dye %g a second after c", stat(&a, "dye"));
+    frame_free(&f);
+    app_free(&a);
+}
