@@ -6,6 +6,7 @@
  * exact image within a bounded number of frames.
  */
 #include "app.h"
+#include "cloth.h"
 #include "compose.h"
 #include "frame.h"
 #include "test.h"
@@ -15,6 +16,12 @@
 #include <string.h>
 
 static double no_clock(void) { return 0.0; }
+
+static void run_cloth(struct cloth *c, int n)
+{
+    for (int k = 0; k < n; k++)
+        cloth_step(c);
+}
 
 static void frames(struct app *a, int n)
 {
@@ -248,6 +255,146 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
     frames(&a, APP_REF_FPS);
     CHECK(!a.idle_on && !a.ptr.down);
     CHECK_MSG(stat(&a, "dye") < 1e-6, "dye %g a second after c", stat(&a, "dye"));
+    frame_free(&f);
+    app_free(&a);
+}
+
+/* ---- A thrown cloth hangs again -------------------------------------------- */
+
+#define CLOTH_BACKGROUND RGB(16, 18, 26) /* the cloth scene's (cloth.c) */
+
+/* The canvas pixels the cloth covers, as drawn. */
+static long cloth_area(struct app *a, struct frame *f)
+{
+    compose_frame(a, &f->st, &f->img, &f->cells);
+    long n = 0;
+    for (int i = 0; i < f->img.w * f->img.h; i++)
+        n += f->img.px[i] != CLOTH_BACKGROUND;
+    return n;
+}
+
+/* Cells turned over (their corners in mirror order): what a fold leaves. */
+static int turned_over(const struct cloth *c)
+{
+    int w = c->prm.w, n = 0;
+    for (int a = 0; a + w + 1 < c->n; a++) {
+        if (a % w == w - 1)
+            continue;
+        float ux = c->x[a + w] - c->x[a + 1], uy = c->y[a + w] - c->y[a + 1];
+        float vx = c->x[a + w + 1] - c->x[a], vy = c->y[a + w + 1] - c->y[a];
+        n += ux * vy - uy * vx < 0.0f;
+    }
+    return n;
+}
+
+TEST(motion_cloth_thrown_over_its_pins_falls_back_and_hangs)
+{
+    static const int size[][2] = {{80, 24}, {160, 50}};
+    for (int k = 0; k < 2; k++) {
+        int cols = size[k][0], rows = size[k][1];
+        struct app_opts o;
+        app_opts_default(&o);
+        o.sync = false;
+        o.scene = 2;
+        struct app a;
+        struct frame f;
+        CHECK(app_init(&a, &o, cols, rows) == 0);
+        frame_init(&f, &a, true);
+        frames(&a, 2 * APP_REF_FPS);
+        long rest = cloth_area(&a, &f);
+        double rest_cy = stat(&a, "cy"), rest_strain = stat(&a, "mean_strain");
+        /* The hem's middle, up past the pins to the top row in a third of a
+         * second, and let go on the way. */
+        int col = cols / 2, row = (int)(0.76 * (rows - 1));
+        struct input_event e = mouse_ev(MOUSE_PRESS, col, row, 0);
+        app_input(&a, &e);
+        frames(&a, 1);
+        for (int s = 1; s <= 10; s++) {
+            e = mouse_ev(MOUSE_DRAG, col, row - row * s / 10, 0);
+            app_input(&a, &e);
+            frames(&a, 1);
+        }
+        e = mouse_ev(MOUSE_RELEASE, col, 0, 0);
+        app_input(&a, &e);
+        frames(&a, 2);
+        long thrown = cloth_area(&a, &f);
+        CHECK_MSG(thrown < rest * 6 / 10, "%dx%d: thrown, the cloth still covers %ld of %ld", cols,
+                  rows, thrown, rest);
+        frames(&a, 12 * APP_REF_FPS);
+        /* It fell open and hangs as it did: its area, its centre, its strain.
+         * (Folded over and held by its own constraints, it covered some 60 %
+         * of that, its centre a metre up.) */
+        long later = cloth_area(&a, &f);
+        CHECK_MSG(labs(later - rest) < rest / 10, "%dx%d: 12 s after, %ld pixels of %ld at rest",
+                  cols, rows, later, rest);
+        CHECK_NEAR(stat(&a, "cy"), rest_cy, 0.3);
+        CHECK_MSG(stat(&a, "mean_strain") < 3.0 * rest_strain + 0.005,
+                  "%dx%d: mean strain %g, %g at rest", cols, rows, stat(&a, "mean_strain"),
+                  rest_strain);
+        frame_free(&f);
+        app_free(&a);
+    }
+}
+
+TEST(motion_cloth_folded_onto_itself_opens_unless_the_seed_is_kept)
+{
+    /* The solver alone: the seed preset's cloth (by colour), its hem's middle
+     * lifted over the pins and let go. Distances alone hold a fold as well as
+     * a flat cloth (a cell turned over is its mirror image); upright opens it. */
+    for (int up = 0; up < 2; up++) {
+        struct cloth_params p;
+        cloth_params_seed(&p);
+        p.by_colour = true;
+        p.upright = up;
+        struct cloth c;
+        CHECK_INT(cloth_init(&c, &p), 0);
+        run_cloth(&c, 480);
+        int g = (p.h - 1) * p.w + p.w / 2;
+        float x0 = c.x[g], y0 = c.y[g];
+        cloth_grab(&c, g, x0, y0);
+        for (int f = 1; f <= 10; f++) {
+            cloth_move_grab(&c, x0, y0 + (0.3f - y0) * (float)f / 10.0f);
+            run_cloth(&c, 8);
+        }
+        cloth_release(&c, true, 0.0f, 3.0f * (0.3f - y0));
+        run_cloth(&c, 2400);
+        int over = turned_over(&c);
+        if (up)
+            CHECK_MSG(over == 0, "upright: %d cells still turned over", over);
+        else
+            CHECK_MSG(over > 100, "the seed's cloth: only %d cells turned over", over);
+        cloth_free(&c);
+    }
+}
+
+TEST(motion_torn_off_cloth_hangs_again)
+{
+    /* --auto with tearing on tears the cloth off both pins, over and over: each
+     * time, a whole cloth hangs again a few seconds after the last of it fell
+     * out of view (else it fell for ever). */
+    struct app_opts o;
+    app_opts_default(&o);
+    o.sync = false;
+    o.scene = 2;
+    o.autopilot = true;
+    struct app a;
+    struct frame f;
+    CHECK(app_init(&a, &o, 80, 24) == 0);
+    frame_init(&f, &a, true);
+    long rest = cloth_area(&a, &f);
+    struct input_event e = key_ev('t');
+    app_input(&a, &e);
+    int gone = 0, longest = 0, falls = 0;
+    for (int t = 0; t < 4 * 40; t++) { /* quarter seconds */
+        frames(&a, APP_REF_FPS / 4 + (t % 2)); /* 7 and 8 frames: 30 a second */
+        bool away = cloth_area(&a, &f) < rest / 20;
+        falls += away && gone == 0;
+        gone = away ? gone + 1 : 0;
+        longest = gone > longest ? gone : longest;
+    }
+    CHECK_MSG(falls >= 2, "torn off only %d times in 40 s", falls);
+    CHECK_MSG(longest <= 4 * 4, "gone for %.2f s", longest / 4.0);
+    CHECK_MSG(gone == 0 || falls > 2, "gone at the end");
     frame_free(&f);
     app_free(&a);
 }
