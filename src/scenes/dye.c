@@ -50,8 +50,8 @@
 #define SPLAT_PEAK 16.0f    /* dye at a burst splat's centre */
 #define GOLDEN 0.618034f    /* hue step between splats: never two alike */
 #define SQRT_PI 1.7724539f
-#define DYE_IDLE 4.0        /* s left alone before the autopilot stirs (the start's
-                             * splats are dim by then, gone by 8 s) */
+#define DYE_IDLE 5.0        /* s left alone before the autopilot stirs: the start's
+                             * hint has faded, its splats are dim (gone by 8 s) */
 static const rgb_t background = RGB(6, 6, 12);
 
 struct dye {
