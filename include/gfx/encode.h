@@ -18,10 +18,11 @@
  * what was last sent to it, whatever was sent around it, and the screen is what
  * a full repaint of the shadow would show. An unchanged frame
  * appends nothing. With `sweep` on, one row per frame, in turn, is compared with
- * no tolerance where the picture has settled (a cell as it was the frame
- * before), so differences the tolerance let stand (a faded trail a shade off
- * the background, say) are put right within a pass over the rows instead of
- * staying for good, while cells still moving are left to the tolerance. With
+ * no tolerance, so differences the tolerance let stand (a faded trail a shade
+ * off the background, say) are put right within a pass over the rows instead
+ * of staying for good, and that while the picture moves: a cell is never
+ * further off than the tolerance, nor off at all for longer than a pass (a
+ * moving picture costs a row of exact cells a frame more, 2-4 %). With
  * `exact` on (a still picture: the caller sets it while paused), every cell is
  * compared with no tolerance, so the last frame sent leaves the screen exact. A
  * frame that sends something may be wrapped in synchronized-output marks (CSI
@@ -43,7 +44,6 @@ struct encoder {
     int sweep_row;
     int cols, rows;
     struct cell *shadow;
-    struct cell *last;   /* the cells of the previous frame (what has settled) */
     bool valid;          /* shadow matches the screen */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */

@@ -65,6 +65,9 @@ struct scene_ops {
      * shown) on a w x h canvas; deterministic, as the scene's state is. */
     void (*autopilot)(void *s, double t, int w, int h, float *x, float *y, bool *down,
                       int *button);
+    /* Left alone this many seconds (no key, no pointer), the scene is handed
+     * to its autopilot until the next real input; 0: never (it rests). */
+    double idle_auto;
     /* Parameters: each definition's offset is into the scene's state (the
      * void * the other operations get), and param_changed() is called after
      * one was written there, to restart or re-derive what depends on it; it

@@ -43,6 +43,13 @@ struct cloth_params {
     int substeps;        /* 1 in the seed */
     bool tearing;        /* off in the seed */
     float tear_strain;   /* |len-rest|/rest beyond which a constraint breaks */
+    bool upright;        /* no cell turns over: a cell whose area falls below
+                          * UPRIGHT_AREA of its rest area (folded flat, or
+                          * turned over) is pushed back open once a substep,
+                          * so a cloth folded onto itself falls open as one in
+                          * three dimensions would (in the plane the fold is a
+                          * mirror image the distances alone hold); off in the
+                          * seed */
     bool by_colour;      /* read by cloth_init: sweep the constraints by colour
                           * (cloth_grid.c: the same projections in an order
                           * made for vectors and threads) instead of in the
@@ -85,6 +92,9 @@ struct cloth {
     struct cloth_grid *grid; /* by_colour: the constraints by colour, else NULL
                               * (and then no link[]) */
     int *scratch;        /* nc_cap ints, for tearing without allocating */
+    unsigned char *cell_whole; /* per cell (its top-left particle): all six of
+                          * its constraints alive (upright holds only those) */
+    int cell_nc;         /* the nc cell_whole was made for (-1: not yet) */
     float wmass;         /* the prm.mass that w was derived from */
     bool wdirty;         /* w changed since link[] (or grid) copied it */
     int lanes_max;       /* by_colour: the widest vector loops it may use, 4

@@ -86,8 +86,11 @@ struct app {
         bool held;        /* down at some time since the last step */
         int button;
         double last_real; /* app time of the last real pointer event */
+        bool driven;      /* the autopilot put it where it is (not a person) */
     } ptr;
-    bool auto_on;
+    double last_input;   /* app time of the last key or pointer event */
+    bool auto_on;        /* --auto or --demo: the autopilot drives the pointer */
+    bool idle_on;        /* the scene was left alone: its autopilot keeps it going */
     double owed;         /* steps owed to the scene (fractional) */
     double now;          /* app time in seconds (advanced by frames) */
     double shown_at;     /* when the current scene was shown (hint) */

@@ -39,8 +39,7 @@ void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sy
 void encode_free(struct encoder *e)
 {
     free(e->shadow);
-    free(e->last);
-    e->shadow = e->last = NULL;
+    e->shadow = NULL;
 }
 
 void encode_invalidate(struct encoder *e)
@@ -97,11 +96,6 @@ static bool cell_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
         return true;
     }
     return false;
-}
-
-static bool same_cell(const struct cell *a, const struct cell *b)
-{
-    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
 }
 
 /* Does the screen need `now` where it shows `old`? Picture cells compare by the
@@ -252,7 +246,6 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
     size_t n = (size_t)s->cols * (size_t)s->rows;
     if (s->cols != e->cols || s->rows != e->rows || !e->shadow) {
         e->shadow = buf_xrealloc(e->shadow, n * sizeof *e->shadow);
-        e->last = buf_xrealloc(e->last, n * sizeof *e->last);
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;
@@ -274,8 +267,9 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         for (int c = 0; c < s->cols; c++) {
             size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
             const struct cell *now = &s->c[i];
-            /* The sweep puts right a cell that has settled (as it was last frame). */
-            int ctol = r == swept && same_cell(&e->last[i], now) ? 0 : tol;
+            /* The sweep puts right what the tolerance let stand in its row,
+             * moving or not: every cell is exact once a pass over the rows. */
+            int ctol = r == swept ? 0 : tol;
             if (e->valid && !cell_differs(&e->shadow[i], now, ctol))
                 continue;
             /* The shadow records what the screen shows. */
@@ -285,7 +279,6 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         }
     }
     e->sweep_row = (e->sweep_row + 1) % s->rows;
-    memcpy(e->last, s->c, n * sizeof *e->last);
     if (sent == 0 && e->valid) {
         out->len = start; /* nothing changed: nothing at all is written */
         return 0;

@@ -43,6 +43,9 @@
 #define SEED_WIDTH_M 7.8f   /* the seed's cloth: 39 spacings of 0.2 m */
 #define TRAIL 12            /* stroke points the scissors cut along (again: cloth) */
 #define ANCHOR_SPACINGS 2.0f /* ... each moving with a particle this near */
+#define MEND_SECONDS 2.0f   /* the cloth fallen out of view this long: a whole one
+                             * hangs again (torn or cut off its pins) ... */
+#define MEND_SCRAP 0.05f    /* ... all but this share of its particles, at most */
 
 /* ---- the look ---------------------------------------------------------------- */
 #define BACKGROUND RGB(16, 18, 26)
@@ -115,6 +118,7 @@ struct cloth_scene {
     float blade_x, blade_y;
     struct blade_point trail[TRAIL]; /* the blade's last points (scissors) */
     int ntrail;
+    float gone_for;      /* seconds the cloth has been out of view (mend_when_gone) */
 };
 
 #define AT(field) offsetof(struct cloth_scene, field)
@@ -200,6 +204,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     if (s->auto_size)
         size_for_canvas(&s->c.prm, w, h);
     s->throw_release = !o->preset_seed;
+    s->c.prm.upright = !o->preset_seed; /* thrown over its pins, it falls open */
     s->strain_look = o->preset_seed;
     if (build(s) != 0) {
         free(s);
@@ -240,6 +245,7 @@ static void cloth_restart(void *p)
     s->c.prm = want;
     if (build(s) != 0)
         s->c.prm = keep;
+    s->gone_for = 0.0f;
 }
 
 static int cloth_steps_per_frame(void *p) { return (void)p, STEPS_PER_FRAME; }
@@ -283,6 +289,31 @@ static void scissors(struct cloth_scene *s, const struct pointer *ptr)
     s->blade_x = ptr->x1, s->blade_y = ptr->y1;
 }
 
+/* Whether the cloth has fallen out of view but for a scrap (MEND_SCRAP of its
+ * particles: a pin's few): below the canvas in the view as it is and as fitted
+ * (zoomed in, the canvas's bottom edge is higher up the world). */
+static bool fallen_out_of_view(const struct cloth_scene *s)
+{
+    const struct view *v = &s->view;
+    float bottom = fminf(view_wy(v, (float)s->h), (TOP_PX - (float)s->h) / v->fit);
+    int left = 0, scrap = (int)(MEND_SCRAP * (float)s->c.n);
+    for (int i = 0; i < s->c.n; i++)
+        if (!(s->c.y[i] < bottom) && ++left > scrap)
+            return false;
+    return true;
+}
+
+static void cloth_restart(void *p);
+
+/* A cloth torn or cut off its pins would fall for ever: once it has been out
+ * of view for MEND_SECONDS, a whole one hangs again, as after `r`. */
+static void mend_when_gone(struct cloth_scene *s, float dt)
+{
+    s->gone_for = fallen_out_of_view(s) ? s->gone_for + dt : 0.0f;
+    if (s->gone_for >= MEND_SECONDS)
+        cloth_restart(s);
+}
+
 static void cloth_scene_step(void *p, const struct pointer *ptr)
 {
     struct cloth_scene *s = p;
@@ -305,6 +336,7 @@ static void cloth_scene_step(void *p, const struct pointer *ptr)
             cloth_release(&s->c, s->throw_release, ptr->vx / v->zoom, -ptr->vy / v->zoom);
     }
     cloth_step(&s->c);
+    mend_when_gone(s, s->c.prm.dt);
 }
 
 /* ---- drawing: the mesh ------------------------------------------------------------ */

@@ -50,6 +50,8 @@
 #define SPLAT_PEAK 16.0f    /* dye at a burst splat's centre */
 #define GOLDEN 0.618034f    /* hue step between splats: never two alike */
 #define SQRT_PI 1.7724539f
+#define DYE_IDLE 5.0        /* s left alone before the autopilot stirs: the start's
+                             * hint has faded, its splats are dim (gone by 8 s) */
 static const rgb_t background = RGB(6, 6, 12);
 
 struct dye {
@@ -479,6 +481,7 @@ const struct scene_ops scene_dye = {
     .hud = dye_hud,
     .json = dye_json,
     .autopilot = dye_autopilot,
+    .idle_auto = DYE_IDLE,
     .params = dye_params,
     .nparams = NPARAMS,
     .param_changed = dye_param_changed,

@@ -49,6 +49,9 @@
 #define ITER_MAX 1000
 #define SUBSTEP_MAX 1000
 #define COORD_MAX 1e6f
+/* upright: the least area a cell keeps, a share of its rest area (a cell
+ * squeezed flatter, or turned over, is pushed back to it). */
+#define UPRIGHT_AREA 0.3f
 
 /* ---- parameters and setup ---------------------------------------------------- */
 
@@ -159,7 +162,9 @@ int cloth_init(struct cloth *c, const struct cloth_params *p)
     c->rest = malloc(nc * sizeof *c->rest);
     c->lambda = malloc(nc * sizeof *c->lambda);
     c->scratch = malloc(nc * sizeof *c->scratch);
-    if (!c->x || !c->y || !c->xold || !c->yold || !c->vx || !c->vy || !c->w ||
+    c->cell_whole = malloc(n);
+    c->cell_nc = -1;
+    if (!c->cell_whole || !c->x || !c->y || !c->xold || !c->yold || !c->vx || !c->vy || !c->w ||
         !c->fixed || !c->xy || !c->c1 || !c->c2 || !c->rest || !c->lambda ||
         !c->scratch)
         goto fail;
@@ -183,7 +188,7 @@ void cloth_free(struct cloth *c)
 {
     void *arrays[] = {c->x, c->y, c->xold, c->yold, c->vx, c->vy, c->w,
                       c->fixed, c->xy, c->c1, c->c2, c->rest, c->lambda, c->link,
-                      c->link_con, c->level, c->scratch};
+                      c->link_con, c->level, c->scratch, c->cell_whole};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     cloth_grid_free(c);
@@ -311,6 +316,64 @@ static void tear(struct cloth *c)
     c->torn += drop_marked(c);
 }
 
+/* cell_whole from the constraints alive: a cell counts when its top, bottom,
+ * both sides and both diagonals are all there (a cut or a tear through it
+ * leaves it out, so upright never holds a cut shut). Made in place over
+ * cloth_edges' bits, in index order: the cell at a reads the bits at a, a + 1
+ * and a + w, none of which an earlier cell has overwritten. */
+static void find_whole_cells(struct cloth *c)
+{
+    unsigned char *e = c->cell_whole;
+    const unsigned all = CLOTH_RIGHT | CLOTH_DOWN | CLOTH_DIAG | CLOTH_ANTI;
+    int w = c->prm.w;
+    cloth_edges(c, e);
+    for (int a = 0; a < c->n; a++)
+        e[a] = a % w < w - 1 && a + w + 1 < c->n && (e[a] & all) == all &&
+               (e[a + 1] & CLOTH_DOWN) && (e[a + w] & CLOTH_RIGHT);
+    c->cell_nc = c->nc;
+}
+
+/*
+ * upright: each whole cell (a, b = a+1, d = a+w, e = a+w+1) keeps its area
+ * A = (d - b) x (e - a) / 2 (s^2 at rest, negative turned over) at least
+ * UPRIGHT_AREA s^2. A cell below that is projected once, as PBD projects a
+ * constraint: every corner moves along its gradient of A by its inverse mass,
+ * together just enough to reach the bound. Row after row, in index order, on
+ * positions (px[k*stride], py[k*stride]).
+ */
+static void hold_upright(struct cloth *c, float *px, float *py, int stride)
+{
+    if (c->cell_nc != c->nc)
+        find_whole_cells(c);
+    const float s = c->prm.spacing, least = UPRIGHT_AREA * s * s, tiny = 1e-12f * s * s;
+    const float *w = c->w;
+    for (int a = 0; a < c->n; a++) {
+        if (!c->cell_whole[a])
+            continue;
+        const int q[4] = {a, a + 1, a + c->prm.w, a + c->prm.w + 1}; /* a b d e */
+        const size_t at[4] = {(size_t)q[0] * (size_t)stride, (size_t)q[1] * (size_t)stride,
+                              (size_t)q[2] * (size_t)stride, (size_t)q[3] * (size_t)stride};
+        const float ux = px[at[2]] - px[at[1]], uy = py[at[2]] - py[at[1]]; /* d - b */
+        const float vx = px[at[3]] - px[at[0]], vy = py[at[3]] - py[at[0]]; /* e - a */
+        const float C = 0.5f * (ux * vy - uy * vx) - least;
+        if (!(C < 0.0f))
+            continue;
+        /* dA/d(d) = -dA/d(b) = (vy, -vx)/2, dA/d(e) = -dA/d(a) = (-uy, ux)/2 */
+        const float g[4][2] = {{0.5f * uy, -0.5f * ux}, {-0.5f * vy, 0.5f * vx},
+                               {0.5f * vy, -0.5f * vx}, {-0.5f * uy, 0.5f * ux}};
+        float sum = 0.0f;
+        for (int k = 0; k < 4; k++)
+            sum += w[q[k]] * (g[k][0] * g[k][0] + g[k][1] * g[k][1]);
+        if (!(sum > tiny))
+            continue; /* collapsed to a point, or held still: no way to open it */
+        const float lambda = -C / sum;
+        for (int k = 0; k < 4; k++) {
+            px[at[k]] += lambda * w[q[k]] * g[k][0];
+            py[at[k]] += lambda * w[q[k]] * g[k][1];
+        }
+    }
+}
+
 void cloth_step(struct cloth *c)
 {
     const struct cloth_params *p = &c->prm;
@@ -338,13 +401,19 @@ void cloth_step(struct cloth *c)
             for (int it = 0; it < iters; it++)
                 cloth_grid_sweep(c, at, ml2);
             cloth_grid_store(c);
-        } else if (at > 0.0f) {
-            cloth_link_reset_lambda(c);
-            for (int it = 0; it < iters; it++)
-                cloth_link_sweep_xpbd(c, at, ml2);
+            if (p->upright)
+                hold_upright(c, c->x, c->y, 1);
         } else {
-            for (int it = 0; it < iters; it++)
-                cloth_link_sweep_pbd(c, ml2);
+            if (at > 0.0f) {
+                cloth_link_reset_lambda(c);
+                for (int it = 0; it < iters; it++)
+                    cloth_link_sweep_xpbd(c, at, ml2);
+            } else {
+                for (int it = 0; it < iters; it++)
+                    cloth_link_sweep_pbd(c, ml2);
+            }
+            if (p->upright)
+                hold_upright(c, c->xy, c->xy + 1, 2);
         }
         update_velocities(c, h);
     }

@@ -42,6 +42,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     a->auto_on = o->autopilot || o->demo;
     a->demo = o->demo;
     a->ptr.last_real = -1e9;
+    a->last_input = -1e9;
     a->kbd_button_at = -1e9;
     a->cur = -1;
     if (app_switch(a, o->scene) != 0) {
@@ -77,6 +78,18 @@ static void let_go(struct app *a)
     a->ptr.scene_down = false;
 }
 
+/* A new scene starts clean: nothing the pointer did in the last one (held,
+ * where it went, how fast) reaches its first step. A button still held is a
+ * new stroke when it moves again (a drag report, the autopilot), and the path
+ * starts afresh at the pointer's next position, so no chord from the old
+ * scene's last position is taken for a throw or a push. */
+static void pointer_forget(struct app *a)
+{
+    a->ptr.down = a->ptr.pressed = a->ptr.held = a->ptr.driven = false;
+    a->ptr.has = false;
+    path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
+}
+
 int app_switch(struct app *a, int i)
 {
     i = clampi(i, 0, SCENE_COUNT - 1);
@@ -91,8 +104,11 @@ int app_switch(struct app *a, int i)
         return -1;
     if (a->cur >= 0 && a->cur != i && a->ptr.scene_down)
         let_go(a);
-    if (a->cur != i)
+    if (a->cur != i) {
         a->picture++; /* a new picture: nothing of the old may linger */
+        pointer_forget(a);
+        a->idle_on = false; /* left alone counts from when it is shown */
+    }
     a->cur = i;
     a->sel = 0;
     a->shown_at = a->now;
@@ -394,14 +410,30 @@ static int key(struct app *a, int k)
     return APP_NONE;
 }
 
+/* A person is here: the autopilot's stroke ends at once, not joined to theirs.
+ * A pointer event takes over from any autopilot; a key from all but --auto's
+ * (which keys do not stop), and it ends a scene's idle autopilot. The scene is
+ * told the old stroke let go at its next step (or it gets a new press there). */
+static void take_over(struct app *a, bool is_key)
+{
+    a->last_input = a->now;
+    if (is_key && a->o.autopilot && a->auto_on)
+        return;
+    a->idle_on = false;
+    if (a->ptr.driven)
+        pointer_forget(a);
+}
+
 int app_input(struct app *a, const struct input_event *ev)
 {
     switch (ev->type) {
     case INPUT_KEY:
         if (ev->alt)
             return APP_NONE;
+        take_over(a, true);
         return key(a, ev->key);
     case INPUT_MOUSE:
+        take_over(a, false);
         if (a->demo && ev->action == MOUSE_PRESS)
             key(a, 0);
         mouse(a, ev);
@@ -413,9 +445,21 @@ int app_input(struct app *a, const struct input_event *ev)
 
 /* ---- stepping ------------------------------------------------------------ */
 
+/* Whether the scene has been left alone long enough for its idle autopilot:
+ * no key and no pointer event for its idle_auto seconds since it was shown. */
+static bool left_alone(const struct app *a)
+{
+    double quiet = app_scene(a)->idle_auto;
+    double since = a->last_input > a->shown_at ? a->last_input : a->shown_at;
+    return quiet > 0.0 && !a->auto_on && !a->kbd && !a->paused && a->now - since >= quiet;
+}
+
 static void autopilot(struct app *a)
 {
-    if (!a->auto_on || a->now - a->ptr.last_real < REAL_POINTER_HOLD || a->kbd)
+    if (!a->idle_on && left_alone(a))
+        a->idle_on = true;
+    bool on = a->auto_on ? a->now - a->ptr.last_real >= REAL_POINTER_HOLD : a->idle_on;
+    if (!on || a->kbd)
         return;
     float x, y;
     bool down;
@@ -423,13 +467,17 @@ static void autopilot(struct app *a)
     app_scene(a)->autopilot(a->st[a->cur], a->now - a->shown_at, app_canvas_w(a),
                             app_canvas_h(a), &x, &y, &down, &button);
     pointer_set(a, x, y, down, button);
+    a->ptr.driven = true;
 }
 
-static void demo_tour(struct app *a)
+/* The tour's scene for the frame ending at app time t: switched before the
+ * frame's steps are counted, so its first frame has the new scene's steps and
+ * its autopilot starts one frame in, as a scene started afresh does. */
+static void demo_tour(struct app *a, double t)
 {
     if (!a->demo)
         return;
-    int want = (int)((a->now - a->demo_t0) / APP_DEMO_SCENE_SECONDS) % SCENE_COUNT;
+    int want = (int)((t - a->demo_t0) / APP_DEMO_SCENE_SECONDS) % SCENE_COUNT;
     if (want != a->cur) {
         app_switch(a, want);
         app_scene(a)->restart(a->st[a->cur]);
@@ -442,8 +490,8 @@ static void demo_tour(struct app *a)
  * whatever a step costs. */
 static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
+    demo_tour(a, a->now + dt);
     a->now += dt;
-    demo_tour(a);
     autopilot(a);
     if (app_too_small(a) || n <= 0)
         return 0.0;
@@ -498,6 +546,7 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void))
 
 void app_advance_within(struct app *a, double dt, double (*clock)(void), double budget)
 {
+    demo_tour(a, a->now + dt);
     int spf = app_scene(a)->steps_per_frame(a->st[a->cur]);
     int n;
     if (a->paused) {

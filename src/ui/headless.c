@@ -28,11 +28,13 @@ int headless_stats(const struct app_opts *o, int cols, int rows, long steps, lon
     struct buf line;
     buf_init(&line);
     const struct scene_ops *s = app_scene(&a);
-    int spf = s->steps_per_frame(a.st[a.cur]);
-    double step_dt = 1.0 / ((double)APP_REF_FPS * spf);
     double block = 0.0, total = 0.0;
     long in_block = 0;
     for (long k = 1; k <= steps; k++) {
+        /* A step stands for its share of a reference frame of the scene shown
+         * now (--demo changes scenes, and each has its own steps a frame). */
+        int spf = app_scene(&a)->steps_per_frame(a.st[a.cur]);
+        double step_dt = 1.0 / ((double)APP_REF_FPS * spf);
         double wall = app_run_steps(&a, step_dt, 1, frame_now);
         block += wall, total += wall, in_block++;
         if (k % every == 0 || k == steps) {
