@@ -78,7 +78,7 @@ static int ansi_index(rgb_t c)
     return -1;
 }
 
-/* A splat of dye at strength k over the dye scene's background (as dye.c
+/* A splat of dye at strength k over the dye scene's background (as dye_draw.c
  * draws it): the faint colours of a fading stroke. */
 static rgb_t faint_dye(float hue, float k)
 {

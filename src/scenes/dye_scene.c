@@ -1,25 +1,10 @@
 /*
- * dye.c — the dye scene: Stable Fluids with swirling coloured dye (seed 004).
- *
- * The dye grid is the canvas (one dye cell per pixel); the velocity grid is the
- * canvas divided by `grid scale` (both fixed by --grid instead, for headless
- * runs). A drag stamps Gaussian splats along the pointer's path in this step,
- * half a radius apart, and what they lay is per distance travelled, so a stroke
- * across the screen in half a second leaves as bright a ribbon as a slow one:
- * dye of a hue that turns along the stroke (and slowly with time), and a push
- * along the path that follows the pointer at a fraction of its speed (capped,
- * so a flick stirs hard without blowing the ribbon away), with a swirl around
- * it. A button held still keeps feeding a growing, turning bloom. The first
- * frame and every `b` burst show dense splats of well separated hues.
- *
- * Drawing: the dye's brightest channel goes through a tone curve with a toe
- * (faint smears sink into the dark background, dense dye saturates without
- * turning white), the channels keep their ratios and are pushed away from grey
- * when mixing made them dull, and optional shading lights the dye as a relief
- * of its own brightness (light from the upper left), as the WebGL fluid toys do.
+ * dye_scene.c — the dye scene: Stable Fluids with swirling coloured dye (seed
+ * 004). Setup, parameters, the pointer's strokes, keys, the autopilot and the
+ * statistics; the picture is dye_draw.c's. The dye grid is the canvas, one dye
+ * cell a pixel; the velocity grid is the canvas divided by `grid scale`.
  */
-#include "fluid.h"
-#include "scene.h"
+#include "dye_scene.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -39,12 +24,6 @@
 #define MAX_STAMPS 256
 #define HUE_TURN 1.5f       /* stroke per turn of the hue, in canvas long sides */
 #define HUE_RATE 0.05f      /* ... and turns per second */
-#define EXPOSURE 1.0f       /* tone curve: (1 - exp(-EXPOSURE * dye))^TOE */
-#define TOE 5.5f
-#define TONE_STEPS 512      /* the tone curve's table ... */
-#define TONE_TOP 16.0f      /* ... up to this much dye (beyond: as bright) */
-#define SAT_MIN 0.8f        /* mixed colours are drawn at least this saturated */
-#define SHADE 4.0f          /* relief: slope per unit of brightness per pixel */
 #define BURST_SPLATS 7
 #define START_SPLATS 6
 #define SPLAT_PEAK 16.0f    /* dye at a burst splat's centre */
@@ -52,25 +31,6 @@
 #define SQRT_PI 1.7724539f
 #define DYE_IDLE 5.0        /* s left alone before the autopilot stirs: the start's
                              * hint has faded, its splats are dim (gone by 8 s) */
-static const rgb_t background = RGB(6, 6, 12);
-
-struct dye {
-    struct scene_opts opt;
-    struct fluid f;     /* f.prm holds the solver's parameters: the panel's too */
-    float force;        /* the stroke's push, times FOLLOW x the pointer's velocity */
-    float radius;       /* splat radius, canvas pixels */
-    int scale;          /* canvas pixels per velocity cell */
-    bool shading;       /* draw the dye lit as a relief */
-    bool resize_failed; /* the last resize ran out of memory: the old grid stays */
-    int w, h;           /* canvas */
-    struct rng rng;
-    double t;           /* scene time, seconds */
-    float hue;          /* the stroke's hue, turns */
-    float held;         /* seconds the button has been held still */
-    float tone[TONE_STEPS + 1]; /* the tone curve (tone_init) */
-    float *lit;         /* the brightness of each pixel drawn, for shading */
-    size_t nlit;
-};
 
 #define AT(field) offsetof(struct dye, field)
 enum { P_SCALE = 8 };
@@ -120,16 +80,6 @@ static void hue_rgb(float h, float amount, float rgb[3])
     rgb[2] = (float)rgb_b(c) / 255.0f * amount;
 }
 
-/* The tone curve, tabulated: brightness 0 to 1 of dye whose brightest channel
- * is m, a toe at the dark end, saturating without a knee at the bright end. */
-static void tone_init(struct dye *d)
-{
-    for (int i = 0; i <= TONE_STEPS; i++) {
-        float m = (float)i * (TONE_TOP / (float)TONE_STEPS);
-        d->tone[i] = powf(1.0f - expf(-EXPOSURE * m), TOE);
-    }
-}
-
 /* Dense splats of hues a golden turn apart, thrown gently in random directions. */
 static void random_splats(struct dye *d, int n)
 {
@@ -157,7 +107,7 @@ static void *dye_create(const struct scene_opts *o, int w, int h)
     d->radius = 4.5f;
     d->scale = 1;
     d->shading = true;
-    tone_init(d);
+    dye_tone_init(d);
     d->w = w, d->h = h;
     struct fluid_params fp;
     fluid_params_default(&fp);
@@ -296,93 +246,6 @@ static void dye_step(void *s, const struct pointer *p)
         stroke(d, p);
     fluid_step(&d->f);
     d->t += d->f.prm.dt;
-}
-
-/* ---- drawing ------------------------------------------------------------- */
-
-static float tone(const struct dye *d, float m)
-{
-    float u = clampf(m, 0.0f, TONE_TOP) * ((float)TONE_STEPS / TONE_TOP);
-    int i = (int)u;
-    if (i >= TONE_STEPS)
-        return d->tone[TONE_STEPS];
-    return lerpf(d->tone[i], d->tone[i + 1], u - (float)i);
-}
-
-/* The dye cell under pixel (x,y) of a w x h image. */
-static const float *dye_under(const struct fluid *f, int x, int y, int w, int h)
-{
-    int i = f->dw == w ? x : (int)(((float)x + 0.5f) * (float)f->dw / (float)w);
-    int j = f->dh == h ? y : (int)(((float)y + 0.5f) * (float)f->dh / (float)h);
-    i = clampi(i, 0, f->dw - 1), j = clampi(j, 0, f->dh - 1);
-    return f->dye + 3 * ((size_t)j * (size_t)f->dw + (size_t)i);
-}
-
-static float brightest(const float *c) { return fmaxf(c[0], fmaxf(c[1], c[2])); }
-
-/* Room for the brightness of n pixels (kept from frame to frame). */
-static bool lit_room(struct dye *d, size_t n)
-{
-    if (n <= d->nlit)
-        return true;
-    float *p = realloc(d->lit, n * sizeof *p);
-    if (!p)
-        return false; /* out of memory: drawn without shading */
-    d->lit = p, d->nlit = n;
-    return true;
-}
-
-/* Light on the relief of the brightness L around pixel (x,y) of a w x h image:
- * 1 where it is flat, more on slopes that face the light (upper left), less
- * on those turned away. */
-static float shade_at(const float *L, int x, int y, int w, int h)
-{
-    size_t at = (size_t)y * (size_t)w + (size_t)x;
-    float l = L[at - (x > 0)], r = L[at + (x + 1 < w)];
-    float u = L[at - (y > 0 ? (size_t)w : 0)], dn = L[at + (y + 1 < h ? (size_t)w : 0)];
-    float gx = 0.5f * SHADE * (r - l), gy = 0.5f * SHADE * (dn - u);
-    const float lx = -0.5f, ly = -0.6f, lz = 0.62f; /* unit, towards the light */
-    float lit = (-gx * lx - gy * ly + lz) / sqrtf(gx * gx + gy * gy + 1.0f);
-    return clampf(lit / lz, 0.5f, 1.5f);
-}
-
-/* The pixel for dye c: hue and saturation kept (and restored where mixing
- * greyed them), brightness toned and shaded, over the background. */
-static rgb_t dye_pixel(const struct dye *d, const float *c, float shade)
-{
-    float r = fmaxf(c[0], 0.0f), g = fmaxf(c[1], 0.0f), b = fmaxf(c[2], 0.0f);
-    float m = fmaxf(r, fmaxf(g, b)), lo = fminf(r, fminf(g, b));
-    if (!(m > 1e-6f) || !isfinite(m))
-        return background;
-    float sat = 1.0f - lo / m, v = fminf(tone(d, m) * shade, 1.0f);
-    float boost = sat > 1e-3f && sat < SAT_MIN ? fminf(SAT_MIN / sat, 4.0f) : 1.0f;
-    float ch[3] = {r / m, g / m, b / m}, bg[3] = {(float)rgb_r(background),
-                                                 (float)rgb_g(background),
-                                                 (float)rgb_b(background)};
-    int out[3];
-    for (int k = 0; k < 3; k++) {
-        float q = clampf(1.0f - (1.0f - ch[k]) * boost, 0.0f, 1.0f);
-        out[k] = clampi((int)(bg[k] * (1.0f - v) + 255.0f * v * q + 0.5f), 0, 255);
-    }
-    return RGB(out[0], out[1], out[2]);
-}
-
-static void dye_draw(void *s, struct image *im)
-{
-    struct dye *d = s;
-    const struct fluid *f = &d->f;
-    int w = im->w, h = im->h;
-    bool shading = d->shading && lit_room(d, (size_t)w * (size_t)h);
-    if (shading)
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++)
-                d->lit[(size_t)y * (size_t)w + (size_t)x] =
-                    tone(d, brightest(dye_under(f, x, y, w, h)));
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            im->px[(size_t)y * (size_t)w + (size_t)x] =
-                dye_pixel(d, dye_under(f, x, y, w, h),
-                          shading ? shade_at(d->lit, x, y, w, h) : 1.0f);
 }
 
 static bool dye_key(void *s, int key)
