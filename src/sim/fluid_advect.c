@@ -149,7 +149,7 @@ void fluid_confine_and_copy(struct fluid *f)
  * faces around it, so the first stage of the back-trace needs no interpolation.
  * One row of faces a loop, reading only u0, v0 and writing only out: it
  * vectorises (the bilinear taps become gathers). */
-FLUID_NOINLINE static void advect_u_row(float *restrict out, const float *restrict u0,
+SIMD_NOINLINE static void advect_u_row(float *restrict out, const float *restrict u0,
                          const float *restrict v0, int nx, int ny, int j, float dt)
 {
     for (int i = 1; i < nx; i++) {
@@ -161,7 +161,7 @@ FLUID_NOINLINE static void advect_u_row(float *restrict out, const float *restri
     }
 }
 
-FLUID_NOINLINE static void advect_v_row(float *restrict out, const float *restrict u0,
+SIMD_NOINLINE static void advect_v_row(float *restrict out, const float *restrict u0,
                          const float *restrict v0, int nx, int ny, int j, float dt)
 {
     const float *ua = u0 + (j - 1) * (nx + 1), *ub = u0 + j * (nx + 1), *vr = v0 + j * nx;
@@ -298,7 +298,7 @@ struct dye_grid {
 /* Where the dye at cells i0..i1-1 of dye row j came from, in dye-node
  * coordinates (px, py). One loop of back-traces over arrays passed as
  * parameters: it vectorises. */
-FLUID_NOINLINE static void dye_feet(const float *restrict u, const float *restrict v,
+SIMD_NOINLINE static void dye_feet(const float *restrict u, const float *restrict v,
                                     struct dye_grid g, int j, int i0, int i1,
                                     float *restrict px, float *restrict py)
 {

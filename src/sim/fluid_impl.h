@@ -16,6 +16,7 @@
 
 #include "fluid.h"
 #include "pool.h"
+#include "simd.h"
 #include "swirl.h"
 
 #include <stddef.h>
@@ -26,14 +27,6 @@ enum {
     FLUID_MAX_N = 4096,      /* velocity grid side at most */
     FLUID_MAX_DYE = 8192,    /* dye grid side at most */
 };
-
-/* On a function holding a loop that must stay a loop of its own: inlined into
- * its caller's loop nest, GCC 12 no longer vectorises it. */
-#if defined(__GNUC__)
-#define FLUID_NOINLINE __attribute__((noinline))
-#else
-#define FLUID_NOINLINE
-#endif
 
 #define U(f, i, j) ((f)->u[(size_t)(j) * (size_t)((f)->nx + 1) + (size_t)(i)])
 #define V(f, i, j) ((f)->v[(size_t)(j) * (size_t)(f)->nx + (size_t)(i)])

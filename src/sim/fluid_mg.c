@@ -97,7 +97,7 @@ static void smooth(struct fluid *f, struct fluid_level *L, int sweeps, float shi
 
 /* r = b - A p along a row of n cells: p's row, the rows above and below it (NULL
  * at a wall) and b's. The loops are plain so that they vectorise. */
-FLUID_NOINLINE static void residual_row(float *restrict r, const float *restrict p,
+SIMD_NOINLINE static void residual_row(float *restrict r, const float *restrict p,
                                         const float *restrict up, const float *restrict down,
                                         const float *restrict b, int n)
 {
@@ -168,7 +168,7 @@ static double residual_norm2(struct fluid *f, struct fluid_level *L, float shift
 
 /* A coarse row gets the sum of its children in a fine row of n: cb[I] +=
  * r[2I], then r[2I+1]. */
-FLUID_NOINLINE static void restrict_row(float *restrict cb, const float *restrict r, int n)
+SIMD_NOINLINE static void restrict_row(float *restrict cb, const float *restrict r, int n)
 {
     int half = n / 2;
     for (int i = 0; i < half; i++) {
@@ -180,7 +180,7 @@ FLUID_NOINLINE static void restrict_row(float *restrict cb, const float *restric
 }
 
 /* A fine row of n gets its parents' correction: p[i] += cp[i / 2]. */
-FLUID_NOINLINE static void prolong_row(float *restrict p, const float *restrict cp, int n)
+SIMD_NOINLINE static void prolong_row(float *restrict p, const float *restrict cp, int n)
 {
     int half = n / 2;
     for (int i = 0; i < half; i++) {
