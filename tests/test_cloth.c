@@ -3,10 +3,10 @@
  * projection against hand-computed shares, the packed solver against a plain
  * in-order Gauss-Seidel sweep of cloth_project and the sweep by colour
  * (cloth_grid.c) against the same in colour order (on threads too), the
- * vector loops of every width against each other, the seed
- * page's own numbers, iteration dependence, XPBD, tearing, the scissors
- * (cloth_cut) and the surface for drawing. The pointer, statistics, extremes
- * and the scene are in test_cloth_scene.c.
+ * vector loops of every width against each other, the seed page's own
+ * numbers, iteration dependence, XPBD, tearing, the scissors (cloth_cut) and
+ * the surface for drawing. The pointer, statistics, extremes and the scene are
+ * in test_cloth_scene.c.
  */
 #include "cloth.h"
 #include "fixtures.h"

@@ -1,35 +1,7 @@
 /*
  * cloth_grid.c — the cloth's Gauss-Seidel sweep by colour (prm.by_colour), the
- * order the scene uses off the seed preset.
- *
- * The grid's constraints come in four families, each slot named by the particle
- * p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one below),
- * DIAG (p, below right) and ANTI (p+1, below p). The rows are cut into bands
- * of at least BAND_ROWS rows (cloth_colour_bands, a function of the height
- * alone), and a sweep takes the constraints so:
- *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
- *    of constraints that share no particle;
- *  - DOWN in the seed's own order within each band, row after row from the
- *    top (each column is a chain of its own, so a correction travels down a
- *    whole band in one sweep as on the seed page: by colour, a yanked cloth's
- *    pull would reach a particle or two a sweep, and the cloth would gather
- *    into a rope along the pull), then those from one band into the next;
- *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
- * Every pass is shared out by bands, the same bands to the same threads pass
- * after pass (pool.c deals the parts out in contiguous shares), so each
- * thread's rows stay in its own cache. Within a colour the order is
- * immaterial, and the bands' DOWN chains share no particle, so the bits are
- * those of one thread. It converges like the seed's in-order sweep (the same
- * projections, Gauss-Seidel), but it is not the seed's order, so the seed
- * preset keeps that.
- *
- * Within a row a pass's constraints sit at consecutive slots (every other slot
- * for RIGHT): the projection is a loop over plain arrays, eight or four lanes
- * at a time, on the grid's own copy of the positions and inverse masses, its
- * rows padded to whole cache lines so that two bands share no line. A slot's
- * rest length is 0 when it holds no constraint (torn, cut, or off the grid),
- * which the projection skips; con[] maps it to the constraint's index in
- * c1/c2.
+ * order the scene uses off the seed preset: the constraints in slots of a grid
+ * of their own, swept in passes of constraints that share no particle.
  */
 #include "cloth_internal.h"
 #include "pool.h"
@@ -40,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid's constraints come in four families, each slot named by the
+ * particle p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one
+ * below), DIAG (p, below right) and ANTI (p+1, below p). */
 enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
 /* Rows are padded to whole cache lines (ROW_ALIGN floats): where two bands
@@ -52,7 +27,11 @@ enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
 /* The sweeps' own copy of the particles and the constraints' slots, every array
  * h rows of `stride` floats, cache-line aligned: particle (i,j) and the slots
- * of its cell at i*stride + j. */
+ * of its cell at i*stride + j. Within a row a pass's constraints sit at
+ * consecutive slots (every other slot for RIGHT), so the projection is a loop
+ * over plain arrays, many lanes at a time. A slot's rest length is 0 when it
+ * holds no constraint (torn, cut, or off the grid), which the projection
+ * skips; con[] maps it to the constraint's index in c1/c2. */
 struct cloth_grid {
     int stride;
     size_t size;             /* h * stride */
@@ -384,10 +363,26 @@ int cloth_colour_bands(int h)
     return bands < 1 ? 1 : bands > BANDS_MAX ? BANDS_MAX : bands;
 }
 
-/* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
- * Seven passes, in this order: RIGHT (both colours), DOWN within the bands and
- * DOWN between them, DIAG even and odd, ANTI even and odd, each shared out to
- * the threads by bands. */
+/*
+ * One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
+ * The rows are cut into bands of at least BAND_ROWS rows (cloth_colour_bands,
+ * a function of the height alone), and a sweep takes the constraints so:
+ *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
+ *    of constraints that share no particle;
+ *  - DOWN in the seed's own order within each band, row after row from the
+ *    top (each column is a chain of its own, so a correction travels down a
+ *    whole band in one sweep as on the seed page: by colour, a yanked cloth's
+ *    pull would reach a particle or two a sweep, and the cloth would gather
+ *    into a rope along the pull), then those from one band into the next;
+ *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
+ * Every pass is shared out by bands, the same bands to the same threads pass
+ * after pass (pool.c deals the parts out in contiguous shares), so each
+ * thread's rows stay in its own cache. Within a colour the order is
+ * immaterial, and the bands' DOWN chains share no particle, so the bits are
+ * those of one thread. It converges like the seed's in-order sweep (the same
+ * projections, Gauss-Seidel), but it is not the seed's order, so the seed
+ * preset keeps that.
+ */
 void cloth_grid_sweep(struct cloth *c, float at, float ml2)
 {
     static const struct {

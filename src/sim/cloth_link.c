@@ -1,16 +1,8 @@
 /*
  * cloth_link.c — the cloth's constraint projection: one constraint at a time
- * (cloth_project, the definition) and whole Gauss-Seidel sweeps over the packed
- * records of cloth_internal.h, four constraints at once with SSE2 (one lane after
- * another without it).
- *
- * Packing: the records hold the constraints of c1/c2 sorted by level (one more
- * than the highest level of any earlier constraint sharing a particle), each
- * level padded to whole records with empty lanes. So every particle still
- * receives its corrections in the original sequence and a sweep gives bit for bit
- * the in-order result, while the four lanes of a record share no particle. The
- * sweeps work on xy, the positions interleaved (x0 y0 x1 y1 ...), so a particle
- * is one 8-byte load. Only cloth_link_build allocates.
+ * (cloth_project, the definition) and Gauss-Seidel sweeps in the seed's order
+ * over the packed records of cloth_internal.h, a record (four constraints) at
+ * a time.
  */
 #include "cloth_internal.h"
 #include "pool.h"
@@ -24,6 +16,14 @@
 /* ---- packing ------------------------------------------------------------------ */
 
 /*
+ * The records hold the constraints of c1/c2 sorted by level (one more than the
+ * highest level of any earlier constraint sharing a particle), each level
+ * padded to whole records with empty lanes. So every particle still receives
+ * its corrections in the original sequence and a sweep gives bit for bit the
+ * in-order result, while the four lanes of a record share no particle. The
+ * sweeps work on xy, the positions interleaved (x0 y0 x1 y1 ...), so a
+ * particle is one 8-byte load. Only cloth_link_build allocates.
+ *
  * Allocates and fills link[]. Levels rise along each particle's sequence of
  * constraints, so constraints of one level touch disjoint particles; sorting
  * stably by level and padding every level to whole records gives records of
@@ -151,8 +151,8 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk)
  * them along d = pa - pb so that |d| becomes rest, shared by inverse mass:
  * dx_a = -wa/(wa+wb) C d/|d|, dx_b = +wb/(wa+wb) C d/|d|, C = |d| - rest.
  * Skipped below the seed's minimum length and when both are immovable. With
- * equal masses this is the seed's K-doubling rule. The SSE sweeps do the same
- * operations in the same order, lane by lane.
+ * equal masses this is the seed's K-doubling rule. The vector sweeps do the
+ * same operations in the same order, lane by lane.
  */
 static inline void project_pbd(float *restrict xa, float *restrict ya,
                                float *restrict xb, float *restrict yb, float wa,

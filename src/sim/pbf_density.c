@@ -99,10 +99,10 @@ SIMD_CLONE(water_sums, 8, WATER_SUMS_PARAMS, WATER_SUMS_ARGS)
 /* The same for the boundary slots, each term weighted by the neighbour's psi
  * (out[0..2]: W, grad W). */
 SIMD_NOINLINE static void boundary_sums(struct kernel kn, const float *restrict x,
-                                   const float *restrict y, const float *restrict psi,
-                                   const int *restrict nbr, float *restrict pgx,
-                                   float *restrict pgy, const struct group *gr, int nslot,
-                                   float out[3][L])
+                                        const float *restrict y, const float *restrict psi,
+                                        const int *restrict nbr, float *restrict pgx,
+                                        float *restrict pgy, const struct group *gr, int nslot,
+                                        float out[3][L])
 {
     float xi[L], yi[L], sw[L] = {0}, sx[L] = {0}, sy[L] = {0};
     memcpy(xi, gr->xi, sizeof xi);
@@ -232,7 +232,10 @@ static void lambda_part(struct pbf_job *j, struct pbf_part *pt)
 
 /* Position corrections dx_i = 1/rho0 (sum over water j of m (lambda_i + lambda_j
  * [+ s_corr_ij]) grad W_ij + sum over boundary j of psi_j lambda_i grad W_ij),
- * from the cached gradients, applied at once to every particle not held. */
+ * from the cached gradients, applied at once to every particle not held. The
+ * corrections are Jacobi (from the positions the iteration started with: the
+ * caches were filled from them) and land in x at once, as no pass between
+ * reads x. */
 static void correction_part(struct pbf_job *j, struct pbf_part *pt)
 {
     struct pbf *s = j->s;

@@ -1,12 +1,7 @@
 /*
- * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the step
- * (pbf_solve.c) share: the kernel, the s_corr unit, where a held particle is
- * held, the re-sort of the water by cell.
- *
- * Kernel: the seed's 2D cubic spline with support h = 4r,
- * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
- * k = 40 / (7 pi h^2); its gradient uses l = 240 / (7 pi h^2) (see kernel_pair
- * for the form evaluated and for r -> 0).
+ * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the
+ * step (pbf_solve.c, pbf_density.c) share: the kernel, the s_corr unit, where a
+ * held particle is held, the re-sort by cell, and the passes of a step.
  */
 #ifndef SWIRL_PBF_INTERNAL_H
 #define SWIRL_PBF_INTERNAL_H
@@ -18,6 +13,10 @@
 #include <math.h>
 #include <stdbool.h>
 
+/* The kernel: the seed's 2D cubic spline with support h = 4r,
+ * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
+ * k = 40 / (7 pi h^2); its gradient uses l = 240 / (7 pi h^2) (see kernel_pair
+ * for the form evaluated and for r -> 0). */
 #define PI_D 3.14159265358979323846
 #define KERNEL_K_NUM 40.0         /* k = 40 / (7 pi h^2) */
 #define KERNEL_L_NUM 240.0        /* l = 240 / (7 pi h^2) */

@@ -173,12 +173,12 @@ static void lists_part(struct pbf_job *j, struct pbf_part *pt)
  * the solver's kernel loop, written for the auto-vectorizer of GCC -O2 (whose
  * "very cheap" model wants no runtime alias check and no scalar remainder): no
  * branches, restrict parameters (which GCC forgets when the function is
- * inlined, hence NOINLINE) and an unsigned trip count that is a multiple of the
- * block. It needs -fno-math-errno to vectorize sqrtf; without it the loop is
- * scalar and gives the same bits.
+ * inlined, hence SIMD_NOINLINE) and an unsigned trip count that is a multiple
+ * of the block. It needs -fno-math-errno to vectorize sqrtf; without it the
+ * loop is scalar and gives the same bits.
  */
 SIMD_NOINLINE static void kernel_many(struct kernel kn, float *restrict w, float *restrict gx,
-                                 float *restrict gy, int nblock)
+                                      float *restrict gy, int nblock)
 {
     const unsigned n = (unsigned)nblock * L;
     for (unsigned e = 0; e < n; e++) {
@@ -230,7 +230,8 @@ static void accel_guard(struct pbf *s, const struct pbf_part *pt)
 /* XSPH viscosity a_i += viscosity/dt sum_j V_j W_ij (v_j - v_i) with
  * V_j = m/rho_j, and (when confinement is on) the vorticity
  * omega_i = sum_j V_j grad W_ij x (v_j - v_i), counter-clockwise positive; both
- * over water neighbours at the final positions. Leaves grad W_ij in the caches
+ * over water neighbours at the final positions. Gathers first and then runs the
+ * kernel over the flat caches (group_kernels), and leaves grad W_ij in them
  * for the vorticity pass. */
 static void viscosity_part(struct pbf_job *j, struct pbf_part *pt)
 {
@@ -339,7 +340,10 @@ static void cut_ranges(struct pbf *s)
 }
 
 /* The grid (its frame laid and the points placed by predict, except where the
- * held ones are now), then the lists. */
+ * held ones are now), then the lists. The grid's frame is the box grown by h,
+ * where the prediction keeps the water, so the prediction's ranges can place
+ * their particles into its cells; only the counting sort of the cells runs on
+ * one thread. */
 static bool build_lists(struct pbf_job *j)
 {
     struct pbf *s = j->s;
@@ -356,6 +360,8 @@ static bool build_lists(struct pbf_job *j)
     return true;
 }
 
+/* Only the water moves (slots 0..nfluid-1). Nothing here allocates once the
+ * lists have reached their size. */
 void pbf_step(struct pbf *s)
 {
     if (s->nfluid < 1 || !(s->prm.dt > 0.0f) || !isfinite(s->prm.dt))
