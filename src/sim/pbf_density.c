@@ -56,10 +56,10 @@ static struct group group_at(const struct pbf *s, struct pbf_part *pt, int g, in
  * same iteration: positions do not move in between), and the lanes' sums of W,
  * grad W and |grad W|^2 (out[0..3]). Written for the vectorizer: restrict
  * parameters and lane-wise sums, which need no reassociation. */
-SIMD_INLINE void water_sums_body(struct kernel kn, const float *restrict x, const float *restrict y,
-                          const int *restrict nbr, float *restrict pw, float *restrict pgx,
-                          float *restrict pgy, const struct group *gr, int nslot,
-                          float out[4][L])
+SIMD_INLINE void water_sums_body(struct kernel kn, const float *restrict x,
+                                 const float *restrict y, const int *restrict nbr,
+                                 float *restrict pw, float *restrict pgx, float *restrict pgy,
+                                 const struct group *gr, int nslot, float out[4][L])
 {
     float xi[L], yi[L], sw[L] = {0}, sx[L] = {0}, sy[L] = {0}, s2[L] = {0};
     memcpy(xi, gr->xi, sizeof xi);
@@ -86,7 +86,8 @@ SIMD_INLINE void water_sums_body(struct kernel kn, const float *restrict x, cons
     memcpy(out[3], s2, sizeof s2);
 }
 
-#define WATER_SUMS_PARAMS                                                                 \
+/* water_sums_x4 (or _x1) and water_sums_x8. */
+#define WATER_SUMS_PARAMS                                                                  \
     (struct kernel kn, const float *restrict x, const float *restrict y,                   \
      const int *restrict nbr, float *restrict pw, float *restrict pgx, float *restrict pgy, \
      const struct group *gr, int nslot, float out[4][L])
@@ -130,9 +131,9 @@ SIMD_NOINLINE static void boundary_sums(struct kernel kn, const float *restrict 
  * (lambda_i + lambda_j [+ s_corr_ij]) grad W_ij (out[0..1]); s_corr only when
  * scorr_k is not 0 (W_ij is read then). */
 SIMD_INLINE void water_moves_body(const float *restrict lambda, const int *restrict nbr,
-                           const float *restrict pw, const float *restrict pgx,
-                           const float *restrict pgy, const float *li, float scorr_k,
-                           float inv_w_dq, int nslot, float out[2][L])
+                                  const float *restrict pw, const float *restrict pgx,
+                                  const float *restrict pgy, const float *li, float scorr_k,
+                                  float inv_w_dq, int nslot, float out[2][L])
 {
     float lam[L], sx[L] = {0}, sy[L] = {0};
     memcpy(lam, li, sizeof lam);
@@ -158,7 +159,8 @@ SIMD_INLINE void water_moves_body(const float *restrict lambda, const int *restr
     memcpy(out[1], sy, sizeof sy);
 }
 
-#define WATER_MOVES_PARAMS                                                                \
+/* water_moves_x4 (or _x1) and water_moves_x8. */
+#define WATER_MOVES_PARAMS                                                                 \
     (const float *restrict lambda, const int *restrict nbr, const float *restrict pw,      \
      const float *restrict pgx, const float *restrict pgy, const float *li, float scorr_k, \
      float inv_w_dq, int nslot, float out[2][L])
