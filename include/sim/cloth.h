@@ -97,9 +97,11 @@ struct cloth {
     int cell_nc;         /* the nc cell_whole was made for (-1: not yet) */
     float wmass;         /* the prm.mass that w was derived from */
     bool wdirty;         /* w changed since link[] (or grid) copied it */
-    int lanes_max;       /* by_colour: the widest vector loops it may use, 4
-                          * (SSE2), 8 (AVX) or 16 (AVX-512); 0: the widest the
-                          * CPU has. The same bits either way (tests compare) */
+    int lanes_max;       /* the widest vector loops the sweeps may use: by
+                          * colour 1 (plain C), 4 (SSE2), 8 (AVX2) or 16
+                          * (AVX-512), in the seed's order 1 or 4; 0: the
+                          * widest the CPU has. The same bits either way
+                          * (tests compare) */
 };
 
 /* Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of

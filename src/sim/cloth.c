@@ -1,26 +1,7 @@
 /*
  * cloth.c — Position Based Dynamics cloth (pbd.html), with XPBD, substeps and
- * tearing as options: parameters, setup, the step, the pointer and statistics.
- * The constraint projection and its packed records are in cloth_link.c.
- *
- * Particles are structure-of-arrays floats indexed i*w + j (row i from the top,
- * column j from the left): position x,y, the position before the step xold,yold,
- * velocity vx,vy and inverse mass w (0 for pinned and grabbed particles, which the
- * step neither integrates nor corrects). Coordinates are the seed's metres with y
- * up: particle (i,j) starts at (spacing*j, -spacing*i), so the cloth hangs below
- * the x axis from its top corners. During the constraint sweeps the positions
- * live interleaved in xy (x0 y0 x1 y1 ...), so a particle is one 8-byte load.
- *
- * Constraints are distance constraints kept twice. c1/c2/rest/lambda hold them in
- * the seed's order (rows, columns, then both diagonals of each cell): the order
- * the Gauss-Seidel sweep is defined by, and the one tearing preserves. link[]
- * holds the same constraints as the solver visits them, four to a record with
- * copies of the two inverse masses (see cloth_link.c): in the seed's order each
- * row of constraints is one chain, each correction waiting on the one before; by
- * level there is independent work everywhere.
- *
- * Nothing here allocates after cloth_init. The step reads c->prm every time, so
- * the scene may change dt, iterations, gravity, mass and the options live.
+ * tearing as options: parameters, setup, the step, the pointer, the scissors
+ * and statistics. The projections are in cloth_link.c and cloth_grid.c.
  */
 #include "cloth_internal.h"
 #include "sim_common.h"
@@ -96,7 +77,16 @@ static void mark_fixed(struct cloth *c)
     }
 }
 
-/* Where particle i sits in the flat, unstretched grid. */
+/*
+ * Particles are structure-of-arrays floats indexed i*w + j (row i from the top,
+ * column j from the left): position x,y, the position before the step xold,yold,
+ * velocity vx,vy and inverse mass w (0 for pinned and grabbed particles, which the
+ * step neither integrates nor corrects). Coordinates are the seed's metres with y
+ * up: particle (i,j) starts at (spacing*j, -spacing*i), so the cloth hangs below
+ * the x axis from its top corners.
+ *
+ * Where particle i sits in the flat, unstretched grid.
+ */
 static void grid_position(const struct cloth *c, int i, float *x, float *y)
 {
     int cols = clampi(c->prm.w, 1, c->n); /* prm.w is only meant to change by re-init */
@@ -113,7 +103,17 @@ static void add_constraint(struct cloth *c, int a, int b, float rest)
     c->lambda[k] = 0.0f;
 }
 
-/* The seed's constraints, in the seed's order. */
+/*
+ * Constraints are distance constraints kept twice. c1/c2/rest/lambda hold them in
+ * the seed's order (rows, columns, then both diagonals of each cell): the order
+ * the Gauss-Seidel sweep is defined by, and the one tearing preserves. link[]
+ * (cloth_link.c) or the grid (cloth_grid.c, by colour) holds the same
+ * constraints as the solver visits them: in the seed's order each row of
+ * constraints is one chain, each correction waiting on the one before; by
+ * level or by colour there is independent work everywhere.
+ *
+ * The seed's constraints, in the seed's order.
+ */
 static void build_constraints(struct cloth *c)
 {
     int w = c->prm.w, h = c->prm.h;
@@ -211,7 +211,8 @@ static float alpha_tilde(float compliance, float dt)
 }
 
 /* Symplectic Euler prediction of the free particles under gravity, then (for
- * link[]'s sweeps) every position into the solver's interleaved copy. */
+ * link[]'s sweeps) every position into the solver's interleaved copy xy
+ * (x0 y0 x1 y1 ...: a particle is one 8-byte load). */
 static void predict(struct cloth *c, float h, float g)
 {
     bool interleave = !c->grid;
@@ -237,8 +238,9 @@ static void predict(struct cloth *c, float h, float g)
 }
 
 /* Positions back from the interleaved copy (link[]'s sweeps), and
- * v = (x - xold)/h for the free particles. One that went non-finite goes back to where the step started it
- * (or, should that be non-finite too, to its place in the flat grid), at rest. */
+ * v = (x - xold)/h for the free particles. One that went non-finite goes back
+ * to where the step started it (or, should that be non-finite too, to its
+ * place in the flat grid), at rest. */
 static void update_velocities(struct cloth *c, float h)
 {
     int n = c->n;
@@ -374,6 +376,9 @@ static void hold_upright(struct cloth *c, float *px, float *py, int stride)
     }
 }
 
+/* Nothing here allocates (only cloth_init does), and the step reads c->prm
+ * every time, so the scene may change dt, iterations, gravity, mass and the
+ * options live. */
 void cloth_step(struct cloth *c)
 {
     const struct cloth_params *p = &c->prm;

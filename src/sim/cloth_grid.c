@@ -1,44 +1,20 @@
 /*
  * cloth_grid.c — the cloth's Gauss-Seidel sweep by colour (prm.by_colour), the
- * order the scene uses off the seed preset.
- *
- * The grid's constraints come in four families, each slot named by the particle
- * p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one below),
- * DIAG (p, below right) and ANTI (p+1, below p). The rows are cut into bands
- * of at least BAND_ROWS rows (cloth_colour_bands, a function of the height
- * alone), and a sweep takes the constraints so:
- *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
- *    of constraints that share no particle;
- *  - DOWN in the seed's own order within each band, row after row from the
- *    top (each column is a chain of its own, so a correction travels down a
- *    whole band in one sweep as on the seed page: by colour, a yanked cloth's
- *    pull would reach a particle or two a sweep, and the cloth would gather
- *    into a rope along the pull), then those from one band into the next;
- *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
- * Every pass is shared out by bands, the same bands to the same threads pass
- * after pass (pool.c deals the parts out in contiguous shares), so each
- * thread's rows stay in its own cache. Within a colour the order is
- * immaterial, and the bands' DOWN chains share no particle, so the bits are
- * those of one thread. It converges like the seed's in-order sweep (the same
- * projections, Gauss-Seidel), but it is not the seed's order, so the seed
- * preset keeps that.
- *
- * Within a row a pass's constraints sit at consecutive slots (every other slot
- * for RIGHT): the projection is a loop over plain arrays, eight or four lanes
- * at a time, on the grid's own copy of the positions and inverse masses, its
- * rows padded to whole cache lines so that two bands share no line. A slot's
- * rest length is 0 when it holds no constraint (torn, cut, or off the grid),
- * which the projection skips; con[] maps it to the constraint's index in
- * c1/c2.
+ * order the scene uses off the seed preset: the constraints in slots of a grid
+ * of their own, swept in passes of constraints that share no particle.
  */
 #include "cloth_internal.h"
 #include "pool.h"
+#include "simd.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The grid's constraints come in four families, each slot named by the
+ * particle p at its cell's top left, (i,j): RIGHT (p, p+1), DOWN (p, the one
+ * below), DIAG (p, below right) and ANTI (p+1, below p). */
 enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
 /* Rows are padded to whole cache lines (ROW_ALIGN floats): where two bands
@@ -51,7 +27,11 @@ enum { RIGHT, DOWN, DIAG, ANTI, FAMILIES };
 
 /* The sweeps' own copy of the particles and the constraints' slots, every array
  * h rows of `stride` floats, cache-line aligned: particle (i,j) and the slots
- * of its cell at i*stride + j. */
+ * of its cell at i*stride + j. Within a row a pass's constraints sit at
+ * consecutive slots (every other slot for RIGHT), so the projection is a loop
+ * over plain arrays, many lanes at a time. A slot's rest length is 0 when it
+ * holds no constraint (torn, cut, or off the grid), which the projection
+ * skips; con[] maps it to the constraint's index in c1/c2. */
 struct cloth_grid {
     int stride;
     size_t size;             /* h * stride */
@@ -236,131 +216,70 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
     yb[i] -= sb * dy;
 }
 
-/*
- * The vector loops, from cloth_grid_run.h: run1 (consecutive slots) and run2
- * (every other slot), four lanes with SSE2 and, where the CPU has them, eight
- * with AVX or sixteen with AVX-512; without SSE2, one constraint after another.
- * All give the same bits.
- */
-#if defined(__SSE2__)
-#include <immintrin.h>
-
-#define RUN(name) name##_sse
-#define RUN_ATTR
-#define VF __m128
-#define VW 4
-#define VLOAD _mm_loadu_ps
-#define VSTORE _mm_storeu_ps
-#define VSET1 _mm_set1_ps
-#define VZERO _mm_setzero_ps
-#define VADD _mm_add_ps
-#define VSUB _mm_sub_ps
-#define VMUL _mm_mul_ps
-#define VDIV _mm_div_ps
-#define VSQRT _mm_sqrt_ps
-#define VAND _mm_and_ps
-#define VANDNOT _mm_andnot_ps
-#define VOR _mm_or_ps
-#define VGT _mm_cmpgt_ps
-#define VEVEN(lo, hi) _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
-#define VODD(lo, hi) _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
-#define VLO _mm_unpacklo_ps
-#define VHI _mm_unpackhi_ps
-#include "cloth_grid_run.h"
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#define HAVE_AVX 1
-/* Within each 128-bit half, as AVX shuffles: VEVEN and VODD order the lanes
- * 0 2 8 10 4 6 12 14 and VLO/VHI put them back. */
-#define RUN(name) name##_avx
-#define RUN_ATTR __attribute__((target("avx")))
-#define VF __m256
-#define VW 8
-#define VLOAD _mm256_loadu_ps
-#define VSTORE _mm256_storeu_ps
-#define VSET1 _mm256_set1_ps
-#define VZERO _mm256_setzero_ps
-#define VADD _mm256_add_ps
-#define VSUB _mm256_sub_ps
-#define VMUL _mm256_mul_ps
-#define VDIV _mm256_div_ps
-#define VSQRT _mm256_sqrt_ps
-#define VAND _mm256_and_ps
-#define VANDNOT _mm256_andnot_ps
-#define VOR _mm256_or_ps
-#define VGT(a, b) _mm256_cmp_ps(a, b, _CMP_GT_OQ)
-#define VEVEN(lo, hi) _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
-#define VODD(lo, hi) _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
-#define VLO _mm256_unpacklo_ps
-#define VHI _mm256_unpackhi_ps
-#include "cloth_grid_run.h"
-
-/* Sixteen lanes with AVX-512 (F and DQ): compares give a mask, made a vector of
- * all-ones lanes for the selects; shuffles and unpacks again work within each
- * 128-bit quarter. */
-#define RUN(name) name##_512
-#define RUN_ATTR __attribute__((target("avx512f,avx512dq")))
-#define VF __m512
-#define VW 16
-#define VLOAD _mm512_loadu_ps
-#define VSTORE _mm512_storeu_ps
-#define VSET1 _mm512_set1_ps
-#define VZERO _mm512_setzero_ps
-#define VADD _mm512_add_ps
-#define VSUB _mm512_sub_ps
-#define VMUL _mm512_mul_ps
-#define VDIV _mm512_div_ps
-#define VSQRT _mm512_sqrt_ps
-#define VAND _mm512_and_ps
-#define VANDNOT _mm512_andnot_ps
-#define VOR _mm512_or_ps
-#define VGT(a, b) _mm512_castsi512_ps(_mm512_movm_epi32(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)))
-#define VEVEN(lo, hi) _mm512_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))
-#define VODD(lo, hi) _mm512_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1))
-#define VLO _mm512_unpacklo_ps
-#define VHI _mm512_unpackhi_ps
-#include "cloth_grid_run.h"
-#endif
-
-#else /* no SSE: one constraint after another */
-
-static void run1_sse(float *restrict xa, float *restrict ya, float *restrict xb,
-                     float *restrict yb, const float *restrict wa, const float *restrict wb,
-                     const float *restrict rest, float *restrict lam, int m, int xpbd,
-                     float at, float ml2)
+/* The loops of every width (cloth_grid_lanes.h): m constraints at consecutive
+ * slots (project_slots) or at every other slot (project_alternate, RIGHT).
+ * All give the same bits; 1 lane is project_one, constraint after constraint. */
+static void project_slots_x1(float *restrict xa, float *restrict ya, float *restrict xb,
+                             float *restrict yb, const float *restrict wa,
+                             const float *restrict wb, const float *restrict rest,
+                             float *restrict lam, int m, int xpbd, float at, float ml2)
 {
     for (int t = 0; t < m; t++)
         project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2);
 }
 
-static void run2_sse(float *restrict x, float *restrict y, const float *restrict w,
-                     const float *restrict rest, float *restrict lam, int m, int xpbd,
-                     float at, float ml2)
+static void project_alternate_x1(float *restrict x, float *restrict y, const float *restrict w,
+                                 const float *restrict rest, float *restrict lam, int m,
+                                 int xpbd, float at, float ml2)
 {
     for (int t = 0; t < m; t++)
         project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2);
 }
 
+#if SIMD_HAVE_4
+#define W 4
+#include "cloth_grid_lanes.h"
 #endif
-#ifndef HAVE_AVX
-#define HAVE_AVX 0
+#if SIMD_HAVE_8
+#define W 8
+#include "cloth_grid_lanes.h"
+#endif
+#if SIMD_HAVE_16
+#define W 16
+#include "cloth_grid_lanes.h"
 #endif
 
-/* The loops of each width: SSE2 (or plain C), AVX, AVX-512. */
 static const struct loops {
-    void (*one)(float *restrict xa, float *restrict ya, float *restrict xb, float *restrict yb,
-                const float *restrict wa, const float *restrict wb, const float *restrict rest,
-                float *restrict lam, int m, int xpbd, float at, float ml2);
-    void (*two)(float *restrict x, float *restrict y, const float *restrict w,
-                const float *restrict rest, float *restrict lam, int m, int xpbd, float at,
-                float ml2);
+    int lanes;
+    void (*slots)(float *restrict xa, float *restrict ya, float *restrict xb,
+                  float *restrict yb, const float *restrict wa, const float *restrict wb,
+                  const float *restrict rest, float *restrict lam, int m, int xpbd, float at,
+                  float ml2);
+    void (*alternate)(float *restrict x, float *restrict y, const float *restrict w,
+                      const float *restrict rest, float *restrict lam, int m, int xpbd,
+                      float at, float ml2);
 } loops[] = {
-    {run1_sse, run2_sse},
-#if HAVE_AVX
-    {run1_avx, run2_avx},
-    {run1_512, run2_512},
+#if SIMD_HAVE_16
+    {16, project_slots_x16, project_alternate_x16},
 #endif
+#if SIMD_HAVE_8
+    {8, project_slots_x8, project_alternate_x8},
+#endif
+#if SIMD_HAVE_4
+    {4, project_slots_x4, project_alternate_x4},
+#endif
+    {1, project_slots_x1, project_alternate_x1},
 };
+
+/* The widest loops of at most lanes_max lanes (0: any) that the CPU runs. */
+static const struct loops *loops_for(int lanes_max)
+{
+    const int lanes = simd_lanes(lanes_max);
+    size_t k = 0;
+    while (loops[k].lanes > lanes)
+        k++;
+    return &loops[k];
+}
 
 /* One pass: family f (for DIAG and ANTI, the rows of one parity), what the
  * projection needs, and which loops. */
@@ -369,7 +288,7 @@ struct pass {
     int f, parity;
     bool edge; /* DOWN: the cell rows between bands, not those within */
     float at, ml2;
-    int wide; /* which loops: 0 SSE2, 1 AVX, 2 AVX-512 */
+    const struct loops *run;
 };
 
 /* The offsets of a and b from the slot p, per family (rows `stride` apart). */
@@ -393,12 +312,11 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
     float *x = g->x + p, *y = g->y + p, *lam = g->lambda[ps->f] + p;
     const float *wt = g->w + p, *rest = g->rest[ps->f] + p;
     int xpbd = ps->at > 0.0f;
-    const struct loops *run = &loops[ps->wide];
     if (stride == 2)
-        run->two(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+        ps->run->alternate(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
     else
-        run->one(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd, ps->at,
-                 ps->ml2);
+        ps->run->slots(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
+                       ps->at, ps->ml2);
 }
 
 /* The pass's constraints whose cell's top row lies in rows [r0, r1): RIGHT
@@ -445,25 +363,26 @@ int cloth_colour_bands(int h)
     return bands < 1 ? 1 : bands > BANDS_MAX ? BANDS_MAX : bands;
 }
 
-/* The widest loops (index into loops[]) of at most lanes_max lanes (0: any)
- * that the CPU runs. */
-static int widest(int lanes_max)
-{
-    int most = lanes_max > 0 ? lanes_max : 16;
-#if HAVE_AVX
-    if (most >= 16 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq"))
-        return 2;
-    if (most >= 8 && __builtin_cpu_supports("avx"))
-        return 1;
-#endif
-    (void)most;
-    return 0;
-}
-
-/* One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
- * Seven passes, in this order: RIGHT (both colours), DOWN within the bands and
- * DOWN between them, DIAG even and odd, ANTI even and odd, each shared out to
- * the threads by bands. */
+/*
+ * One sweep: XPBD with alpha_tilde at, or PBD when at is 0; ml2 is min_length2.
+ * The rows are cut into bands of at least BAND_ROWS rows (cloth_colour_bands,
+ * a function of the height alone), and a sweep takes the constraints so:
+ *  - RIGHT in two colours, the even columns j and then the odd ones, each a set
+ *    of constraints that share no particle;
+ *  - DOWN in the seed's own order within each band, row after row from the
+ *    top (each column is a chain of its own, so a correction travels down a
+ *    whole band in one sweep as on the seed page: by colour, a yanked cloth's
+ *    pull would reach a particle or two a sweep, and the cloth would gather
+ *    into a rope along the pull), then those from one band into the next;
+ *  - DIAG and ANTI, each in two colours, the even rows i and then the odd.
+ * Every pass is shared out by bands, the same bands to the same threads pass
+ * after pass (pool.c deals the parts out in contiguous shares), so each
+ * thread's rows stay in its own cache. Within a colour the order is
+ * immaterial, and the bands' DOWN chains share no particle, so the bits are
+ * those of one thread. It converges like the seed's in-order sweep (the same
+ * projections, Gauss-Seidel), but it is not the seed's order, so the seed
+ * preset keeps that.
+ */
 void cloth_grid_sweep(struct cloth *c, float at, float ml2)
 {
     static const struct {
@@ -474,12 +393,12 @@ void cloth_grid_sweep(struct cloth *c, float at, float ml2)
         {DIAG, 0, false},  {DIAG, 1, false},  {ANTI, 0, false}, {ANTI, 1, false},
     };
     int bands = cloth_colour_bands(c->prm.h);
-    int wide = widest(c->lanes_max);
+    const struct loops *run = loops_for(c->lanes_max);
     /* A small cloth stays on this thread: a pool_run costs about as much as a
      * few hundred projections. */
     struct pool *pool = c->prm.w * c->prm.h / 2 >= LANES * c->par_records ? c->pool : NULL;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        struct pass ps = {c, order[k].f, order[k].parity, order[k].edge, at, ml2, wide};
+        struct pass ps = {c, order[k].f, order[k].parity, order[k].edge, at, ml2, run};
         pool_run(pool, pass_part, &ps, bands);
     }
 }

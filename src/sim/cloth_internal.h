@@ -1,12 +1,7 @@
 /*
  * cloth_internal.h — private to src/sim/cloth*.c: the packed constraint records
- * and what the step (cloth.c) asks of the projection (cloth_link.c).
- *
- * A record holds four constraints that share no particle, one per lane: where
- * particles a and b sit in xy (2 * index), rest length, the XPBD multiplier of
- * the current substep and the particles' inverse masses. An empty lane has
- * a = b = 0 and weights 0, which the projection skips. link_con[4*r + lane] is
- * the constraint (index into c1/c2) in that lane, or -1.
+ * and what the step (cloth.c) asks of the projections (cloth_link.c, in the
+ * seed's order, and cloth_grid.c, by colour).
  */
 #ifndef SWIRL_CLOTH_INTERNAL_H
 #define SWIRL_CLOTH_INTERNAL_H
@@ -15,6 +10,11 @@
 
 #include <stdint.h>
 
+/* A record holds four constraints that share no particle, one per lane: where
+ * particles a and b sit in xy (2 * index), rest length, the XPBD multiplier of
+ * the current substep and the particles' inverse masses. An empty lane has
+ * a = b = 0 and weights 0, which the projection skips. link_con[4*r + lane] is
+ * the constraint (index into c1/c2) in that lane, or -1. */
 #define LANES 4
 struct cloth_link {
     uint32_t a[LANES], b[LANES];

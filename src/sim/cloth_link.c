@@ -1,31 +1,29 @@
 /*
  * cloth_link.c — the cloth's constraint projection: one constraint at a time
- * (cloth_project, the definition) and whole Gauss-Seidel sweeps over the packed
- * records of cloth_internal.h, four constraints at once with SSE2 (one lane after
- * another without it).
- *
- * Packing: the records hold the constraints of c1/c2 sorted by level (one more
- * than the highest level of any earlier constraint sharing a particle), each
- * level padded to whole records with empty lanes. So every particle still
- * receives its corrections in the original sequence and a sweep gives bit for bit
- * the in-order result, while the four lanes of a record share no particle. The
- * sweeps work on xy, the positions interleaved (x0 y0 x1 y1 ...), so a particle
- * is one 8-byte load. Only cloth_link_build allocates.
+ * (cloth_project, the definition) and Gauss-Seidel sweeps in the seed's order
+ * over the packed records of cloth_internal.h, a record (four constraints) at
+ * a time.
  */
 #include "cloth_internal.h"
 #include "pool.h"
+#include "simd.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* ---- packing ------------------------------------------------------------------ */
 
 /*
+ * The records hold the constraints of c1/c2 sorted by level (one more than the
+ * highest level of any earlier constraint sharing a particle), each level
+ * padded to whole records with empty lanes. So every particle still receives
+ * its corrections in the original sequence and a sweep gives bit for bit the
+ * in-order result, while the four lanes of a record share no particle. The
+ * sweeps work on xy, the positions interleaved (x0 y0 x1 y1 ...), so a
+ * particle is one 8-byte load. Only cloth_link_build allocates.
+ *
  * Allocates and fills link[]. Levels rise along each particle's sequence of
  * constraints, so constraints of one level touch disjoint particles; sorting
  * stably by level and padding every level to whole records gives records of
@@ -153,8 +151,8 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk)
  * them along d = pa - pb so that |d| becomes rest, shared by inverse mass:
  * dx_a = -wa/(wa+wb) C d/|d|, dx_b = +wb/(wa+wb) C d/|d|, C = |d| - rest.
  * Skipped below the seed's minimum length and when both are immovable. With
- * equal masses this is the seed's K-doubling rule. The SSE sweeps do the same
- * operations in the same order, lane by lane.
+ * equal masses this is the seed's K-doubling rule. The vector sweeps do the
+ * same operations in the same order, lane by lane.
  */
 static inline void project_pbd(float *restrict xa, float *restrict ya,
                                float *restrict xb, float *restrict yb, float wa,
@@ -212,128 +210,10 @@ void cloth_project(struct cloth *c, int k, float at)
                     c->rest[k], ml2);
 }
 
-/* ---- sweeps ------------------------------------------------------------------- */
+/* ---- sweeps, one lane at a time -------------------------------------------------- */
 
-#if defined(__SSE2__)
-
-/* The pair of floats at p, into the low or the high half of v. */
-#define LOAD_LO(v, p) _mm_loadl_pi((v), (const __m64 *)(p))
-#define LOAD_HI(v, p) _mm_loadh_pi((v), (const __m64 *)(p))
-#define STORE_LO(p, v) _mm_storel_pi((__m64 *)(p), (v))
-#define STORE_HI(p, v) _mm_storeh_pi((__m64 *)(p), (v))
-
-/* x and y of the four particles at offsets o[] of xy, as two vectors. */
-static inline void gather4(const float *xy, const uint32_t *o, __m128 *x, __m128 *y)
-{
-    __m128 lo = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[0]), xy + o[1]);
-    __m128 hi = LOAD_HI(LOAD_LO(_mm_setzero_ps(), xy + o[2]), xy + o[3]);
-    *x = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
-    *y = _mm_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1));
-}
-
-/* Writes back the lanes set in mask (all four in the usual case). */
-static inline void scatter4(float *xy, const uint32_t *o, __m128 x, __m128 y, int mask)
-{
-    __m128 lo = _mm_unpacklo_ps(x, y), hi = _mm_unpackhi_ps(x, y);
-    if (mask == 0xf) {
-        STORE_LO(xy + o[0], lo);
-        STORE_HI(xy + o[1], lo);
-        STORE_LO(xy + o[2], hi);
-        STORE_HI(xy + o[3], hi);
-        return;
-    }
-    if (mask & 1)
-        STORE_LO(xy + o[0], lo);
-    if (mask & 2)
-        STORE_HI(xy + o[1], lo);
-    if (mask & 4)
-        STORE_LO(xy + o[2], hi);
-    if (mask & 8)
-        STORE_HI(xy + o[3], hi);
-}
-
-/* One record's lanes, loaded: the offsets of a and b in xy, their positions
- * and inverse masses, d = a - b, |d|^2, wa + wb, and (all ones) the lanes that
- * the projection does not skip. */
-struct lanes {
-    uint32_t a[LANES], b[LANES];
-    __m128 xa, ya, xb, yb, wa, wb, dx, dy, d2, ws, on;
-};
-
-/* The prologue both sweeps share: gathers record l into v and returns v->on as
- * a bit mask (0: nothing to project). */
-static inline int load_lanes(const float *xy, const struct cloth_link *l, __m128 min2,
-                             struct lanes *v)
-{
-    /* Offsets in locals: the scatter's stores could alias l, so the compiler
-     * would otherwise load them twice. */
-    memcpy(v->a, l->a, sizeof v->a);
-    memcpy(v->b, l->b, sizeof v->b);
-    gather4(xy, v->a, &v->xa, &v->ya);
-    gather4(xy, v->b, &v->xb, &v->yb);
-    v->wa = _mm_loadu_ps(l->wa);
-    v->wb = _mm_loadu_ps(l->wb);
-    v->dx = _mm_sub_ps(v->xa, v->xb);
-    v->dy = _mm_sub_ps(v->ya, v->yb);
-    v->d2 = _mm_add_ps(_mm_mul_ps(v->dx, v->dx), _mm_mul_ps(v->dy, v->dy));
-    v->ws = _mm_add_ps(v->wa, v->wb);
-    v->on = _mm_and_ps(_mm_cmpgt_ps(v->d2, min2), _mm_cmpgt_ps(v->ws, _mm_setzero_ps()));
-    return _mm_movemask_ps(v->on);
-}
-
-/* The epilogue: a += wa s d, b -= wb s d, written back in the lanes of mask on. */
-static inline void move_lanes(float *xy, const struct lanes *v, __m128 s, int on)
-{
-    __m128 sa = _mm_mul_ps(v->wa, s), sb = _mm_mul_ps(v->wb, s);
-    __m128 xa = _mm_add_ps(v->xa, _mm_mul_ps(sa, v->dx));
-    __m128 ya = _mm_add_ps(v->ya, _mm_mul_ps(sa, v->dy));
-    __m128 xb = _mm_sub_ps(v->xb, _mm_mul_ps(sb, v->dx));
-    __m128 yb = _mm_sub_ps(v->yb, _mm_mul_ps(sb, v->dy));
-    scatter4(xy, v->a, xa, ya, on);
-    scatter4(xy, v->b, xb, yb, on);
-}
-
-/* project_pbd on records [r0, r1), four lanes at a time. */
-static void records_pbd(struct cloth *c, int r0, int r1, float ml2)
-{
-    float *xy = c->xy;
-    const struct cloth_link *l = c->link + r0, *end = c->link + r1;
-    const __m128 min2 = _mm_set1_ps(ml2);
-    for (; l < end; l++) {
-        struct lanes v;
-        int on = load_lanes(xy, l, min2, &v);
-        if (!on)
-            continue;
-        __m128 dl = _mm_sqrt_ps(v.d2);
-        __m128 s = _mm_div_ps(_mm_sub_ps(_mm_loadu_ps(l->rest), dl), _mm_mul_ps(dl, v.ws));
-        move_lanes(xy, &v, s, on);
-    }
-}
-
-/* project_xpbd on records [r0, r1), four lanes at a time. */
-static void records_xpbd(struct cloth *c, int r0, int r1, float at, float ml2)
-{
-    float *xy = c->xy;
-    struct cloth_link *l = c->link + r0, *end = c->link + r1;
-    const __m128 min2 = _mm_set1_ps(ml2), vat = _mm_set1_ps(at);
-    for (; l < end; l++) {
-        struct lanes v;
-        int on = load_lanes(xy, l, min2, &v);
-        if (!on)
-            continue;
-        __m128 lam = _mm_loadu_ps(l->lambda);
-        __m128 dl = _mm_sqrt_ps(v.d2);
-        __m128 num = _mm_sub_ps(_mm_sub_ps(_mm_loadu_ps(l->rest), dl), _mm_mul_ps(vat, lam));
-        __m128 s = _mm_div_ps(num, _mm_mul_ps(_mm_add_ps(v.ws, vat), dl));
-        __m128 dlam = _mm_mul_ps(s, dl);
-        _mm_storeu_ps(l->lambda, _mm_add_ps(lam, _mm_and_ps(dlam, v.on)));
-        move_lanes(xy, &v, s, on);
-    }
-}
-
-#else /* no SSE: the same projections one lane at a time */
-
-static void records_pbd(struct cloth *c, int r0, int r1, float ml2)
+/* project_pbd on records [r0, r1), lane after lane (an empty lane has a = b). */
+static void records_pbd_x1(struct cloth *c, int r0, int r1, float ml2)
 {
     float *xy = c->xy;
     for (int r = r0; r < r1; r++) {
@@ -346,7 +226,8 @@ static void records_pbd(struct cloth *c, int r0, int r1, float ml2)
     }
 }
 
-static void records_xpbd(struct cloth *c, int r0, int r1, float at, float ml2)
+/* project_xpbd on records [r0, r1), lane after lane. */
+static void records_xpbd_x1(struct cloth *c, int r0, int r1, float at, float ml2)
 {
     float *xy = c->xy;
     for (int r = r0; r < r1; r++) {
@@ -360,19 +241,144 @@ static void records_xpbd(struct cloth *c, int r0, int r1, float at, float ml2)
     }
 }
 
+/* ---- sweeps, a record at a time ---------------------------------------------------- */
+
+#if SIMD_HAVE_4
+
+/* x and y of the four particles at offsets o[] of xy, as two vectors. */
+SIMD_INLINE void gather4(const float *xy, const uint32_t *o, f32x4 *x, f32x4 *y)
+{
+    f32x4 lo = f32x4_load_hi2(f32x4_load_lo2(f32x4_zero(), xy + o[0]), xy + o[1]);
+    f32x4 hi = f32x4_load_hi2(f32x4_load_lo2(f32x4_zero(), xy + o[2]), xy + o[3]);
+    *x = f32x4_even(lo, hi);
+    *y = f32x4_odd(lo, hi);
+}
+
+/* Writes back the lanes set in mask (all four in the usual case). */
+SIMD_INLINE void scatter4(float *xy, const uint32_t *o, f32x4 x, f32x4 y, int mask)
+{
+    f32x4 lo = f32x4_zip_lo(x, y), hi = f32x4_zip_hi(x, y);
+    if (mask == 0xf) {
+        f32x4_store_lo2(xy + o[0], lo);
+        f32x4_store_hi2(xy + o[1], lo);
+        f32x4_store_lo2(xy + o[2], hi);
+        f32x4_store_hi2(xy + o[3], hi);
+        return;
+    }
+    if (mask & 1)
+        f32x4_store_lo2(xy + o[0], lo);
+    if (mask & 2)
+        f32x4_store_hi2(xy + o[1], lo);
+    if (mask & 4)
+        f32x4_store_lo2(xy + o[2], hi);
+    if (mask & 8)
+        f32x4_store_hi2(xy + o[3], hi);
+}
+
+/* One record's lanes, loaded: the offsets of a and b in xy, their positions
+ * and inverse masses, d = a - b, |d|^2, wa + wb, and (all ones) the lanes that
+ * the projection does not skip. */
+struct lanes {
+    uint32_t a[LANES], b[LANES];
+    f32x4 xa, ya, xb, yb, wa, wb, dx, dy, d2, ws, on;
+};
+
+/* The prologue both sweeps share: gathers record l into v and returns v->on as
+ * a bit mask (0: nothing to project). */
+SIMD_INLINE int load_lanes(const float *xy, const struct cloth_link *l, f32x4 min2,
+                           struct lanes *v)
+{
+    /* Offsets in locals: the scatter's stores could alias l, so the compiler
+     * would otherwise load them twice. */
+    memcpy(v->a, l->a, sizeof v->a);
+    memcpy(v->b, l->b, sizeof v->b);
+    gather4(xy, v->a, &v->xa, &v->ya);
+    gather4(xy, v->b, &v->xb, &v->yb);
+    v->wa = f32x4_load(l->wa);
+    v->wb = f32x4_load(l->wb);
+    v->dx = f32x4_sub(v->xa, v->xb);
+    v->dy = f32x4_sub(v->ya, v->yb);
+    v->d2 = f32x4_add(f32x4_mul(v->dx, v->dx), f32x4_mul(v->dy, v->dy));
+    v->ws = f32x4_add(v->wa, v->wb);
+    v->on = f32x4_and(f32x4_gt(v->d2, min2), f32x4_gt(v->ws, f32x4_zero()));
+    return f32x4_mask(v->on);
+}
+
+/* The epilogue: a += wa s d, b -= wb s d, written back in the lanes of mask on. */
+SIMD_INLINE void move_lanes(float *xy, const struct lanes *v, f32x4 s, int on)
+{
+    f32x4 sa = f32x4_mul(v->wa, s), sb = f32x4_mul(v->wb, s);
+    f32x4 xa = f32x4_add(v->xa, f32x4_mul(sa, v->dx));
+    f32x4 ya = f32x4_add(v->ya, f32x4_mul(sa, v->dy));
+    f32x4 xb = f32x4_sub(v->xb, f32x4_mul(sb, v->dx));
+    f32x4 yb = f32x4_sub(v->yb, f32x4_mul(sb, v->dy));
+    scatter4(xy, v->a, xa, ya, on);
+    scatter4(xy, v->b, xb, yb, on);
+}
+
+/* project_pbd on records [r0, r1), four lanes at a time: the same operations
+ * in the same order, lane by lane. */
+static void records_pbd_x4(struct cloth *c, int r0, int r1, float ml2)
+{
+    float *xy = c->xy;
+    const struct cloth_link *l = c->link + r0, *end = c->link + r1;
+    const f32x4 min2 = f32x4_set1(ml2);
+    for (; l < end; l++) {
+        struct lanes v;
+        int on = load_lanes(xy, l, min2, &v);
+        if (!on)
+            continue;
+        f32x4 dl = f32x4_sqrt(v.d2);
+        f32x4 s = f32x4_div(f32x4_sub(f32x4_load(l->rest), dl), f32x4_mul(dl, v.ws));
+        move_lanes(xy, &v, s, on);
+    }
+}
+
+/* project_xpbd on records [r0, r1), four lanes at a time. */
+static void records_xpbd_x4(struct cloth *c, int r0, int r1, float at, float ml2)
+{
+    float *xy = c->xy;
+    struct cloth_link *l = c->link + r0, *end = c->link + r1;
+    const f32x4 min2 = f32x4_set1(ml2), vat = f32x4_set1(at);
+    for (; l < end; l++) {
+        struct lanes v;
+        int on = load_lanes(xy, l, min2, &v);
+        if (!on)
+            continue;
+        f32x4 lam = f32x4_load(l->lambda);
+        f32x4 dl = f32x4_sqrt(v.d2);
+        f32x4 num = f32x4_sub(f32x4_sub(f32x4_load(l->rest), dl), f32x4_mul(vat, lam));
+        f32x4 s = f32x4_div(num, f32x4_mul(f32x4_add(v.ws, vat), dl));
+        f32x4 dlam = f32x4_mul(s, dl);
+        f32x4_store(l->lambda, f32x4_add(lam, f32x4_and(dlam, v.on)));
+        move_lanes(xy, &v, s, on);
+    }
+}
+
 #endif
 
 /* ---- sweeps, by level ---------------------------------------------------------- */
 
-/* Records [r0, r1) in order: PBD when at is 0, else XPBD. */
-static void records(struct cloth *c, int r0, int r1, float at, float ml2)
+/* Records [r0, r1) in order: PBD when at is 0, else XPBD; a record at a time
+ * (vec) or lane after lane. */
+static void records(struct cloth *c, int r0, int r1, float at, float ml2, bool vec)
 {
     if (r0 >= r1)
         return;
+#if SIMD_HAVE_4
+    if (vec) {
+        if (at > 0.0f)
+            records_xpbd_x4(c, r0, r1, at, ml2);
+        else
+            records_pbd_x4(c, r0, r1, ml2);
+        return;
+    }
+#endif
+    (void)vec;
     if (at > 0.0f)
-        records_xpbd(c, r0, r1, at, ml2);
+        records_xpbd_x1(c, r0, r1, at, ml2);
     else
-        records_pbd(c, r0, r1, ml2);
+        records_pbd_x1(c, r0, r1, ml2);
 }
 
 /* One level's records, cut into parts for the pool. */
@@ -380,6 +386,7 @@ struct level_job {
     struct cloth *c;
     int r0, r1;
     float at, ml2;
+    bool vec;
 };
 
 static void level_part(void *arg, int part, int nparts)
@@ -387,7 +394,7 @@ static void level_part(void *arg, int part, int nparts)
     const struct level_job *j = arg;
     int lo, hi;
     pool_span(j->r1 - j->r0, part, nparts, &lo, &hi);
-    records(j->c, j->r0 + lo, j->r0 + hi, j->at, j->ml2);
+    records(j->c, j->r0 + lo, j->r0 + hi, j->at, j->ml2, j->vec);
 }
 
 /*
@@ -400,8 +407,9 @@ static void level_part(void *arg, int part, int nparts)
  */
 static void sweep(struct cloth *c, float at, float ml2)
 {
+    const bool vec = simd_lanes(c->lanes_max) >= LANES;
     if (pool_threads(c->pool) < 2 || !c->level) {
-        records(c, 0, c->nlink, at, ml2);
+        records(c, 0, c->nlink, at, ml2, vec);
         return;
     }
     int from = 0; /* the first record not yet projected */
@@ -409,12 +417,12 @@ static void sweep(struct cloth *c, float at, float ml2)
         int r0 = c->level[l], r1 = c->level[l + 1];
         if (r1 - r0 < c->par_records)
             continue;
-        records(c, from, r0, at, ml2);
-        struct level_job job = {c, r0, r1, at, ml2};
+        records(c, from, r0, at, ml2, vec);
+        struct level_job job = {c, r0, r1, at, ml2, vec};
         pool_run(c->pool, level_part, &job, CLOTH_PARTS);
         from = r1;
     }
-    records(c, from, c->nlink, at, ml2);
+    records(c, from, c->nlink, at, ml2, vec);
 }
 
 void cloth_link_sweep_pbd(struct cloth *c, float ml2) { sweep(c, 0.0f, ml2); }

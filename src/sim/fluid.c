@@ -1,15 +1,7 @@
 /*
  * fluid.c — Stable Fluids on a MAC grid with a multigrid pressure solve and RGB
- * dye on a finer grid (see fluid.h for the layout and units): the state, one
- * step's order, splats, resize and the statistics. The passes themselves are in
- * fluid_advect.c (vorticity, advection, diffusion, decay) and fluid_mg.c (the
- * projection); fluid_impl.h says how they cut their work into bands.
- *
- * Grids: velocity cell (i,j) spans [i,i+1] x [j,j+1] in velocity cells; u(i,j) sits
- * at (i, j+0.5), v(i,j) at (i+0.5, j), pressure p(i,j) at the cell centre. Dye cell
- * (i,j) spans [i,i+1] x [j,j+1] in dye cells; sx = nx/dw and sy = ny/dh convert
- * dye cells to velocity cells. The multigrid levels halve the velocity grid until
- * a side is COARSEST cells short.
+ * dye on a finer grid: the state, one step's order, splats, resize and the
+ * statistics. The passes are in fluid_advect.c and fluid_mg.c.
  */
 #include "fluid_impl.h"
 
@@ -17,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COARSEST = 3 }; /* stop coarsening when a side is this short */
+/* The multigrid levels halve the velocity grid until a side is COARSEST cells
+ * short. */
+enum { COARSEST = 3 };
 
 void fluid_params_default(struct fluid_params *p)
 {

@@ -1,14 +1,7 @@
 /*
  * fluid_advect.c — the dye solver's passes around the projection: vorticity
  * confinement, self-advection of the velocity, implicit diffusion, and the dye's
- * advection, rescale and decay (layouts and units in fluid.h, bands in
- * fluid_impl.h).
- *
- * Grids: velocity cell (i,j) spans [i,i+1] x [j,j+1] in velocity cells; u(i,j)
- * sits at (i, j+0.5), v(i,j) at (i+0.5, j), the curl at the cell centre. Dye
- * cell (i,j) spans [i,i+1] x [j,j+1] in dye cells; sx = nx/dw and sy = ny/dh
- * convert dye cells to velocity cells. Each pass reads the fields of the pass
- * before (u0/v0 for the velocity, dye0 for the dye) and writes its band's rows.
+ * advection, rescale and decay (grids in fluid_impl.h).
  */
 #include "fluid_impl.h"
 
@@ -149,8 +142,8 @@ void fluid_confine_and_copy(struct fluid *f)
  * faces around it, so the first stage of the back-trace needs no interpolation.
  * One row of faces a loop, reading only u0, v0 and writing only out: it
  * vectorises (the bilinear taps become gathers). */
-FLUID_NOINLINE static void advect_u_row(float *restrict out, const float *restrict u0,
-                         const float *restrict v0, int nx, int ny, int j, float dt)
+SIMD_NOINLINE static void advect_u_row(float *restrict out, const float *restrict u0,
+                                       const float *restrict v0, int nx, int ny, int j, float dt)
 {
     for (int i = 1; i < nx; i++) {
         float x = (float)i, y = (float)j + 0.5f;
@@ -161,8 +154,8 @@ FLUID_NOINLINE static void advect_u_row(float *restrict out, const float *restri
     }
 }
 
-FLUID_NOINLINE static void advect_v_row(float *restrict out, const float *restrict u0,
-                         const float *restrict v0, int nx, int ny, int j, float dt)
+SIMD_NOINLINE static void advect_v_row(float *restrict out, const float *restrict u0,
+                                       const float *restrict v0, int nx, int ny, int j, float dt)
 {
     const float *ua = u0 + (j - 1) * (nx + 1), *ub = u0 + j * (nx + 1), *vr = v0 + j * nx;
     for (int i = 0; i < nx; i++) {
@@ -298,9 +291,9 @@ struct dye_grid {
 /* Where the dye at cells i0..i1-1 of dye row j came from, in dye-node
  * coordinates (px, py). One loop of back-traces over arrays passed as
  * parameters: it vectorises. */
-FLUID_NOINLINE static void dye_feet(const float *restrict u, const float *restrict v,
-                                    struct dye_grid g, int j, int i0, int i1,
-                                    float *restrict px, float *restrict py)
+SIMD_NOINLINE static void dye_feet(const float *restrict u, const float *restrict v,
+                                   struct dye_grid g, int j, int i0, int i1,
+                                   float *restrict px, float *restrict py)
 {
     int nx = g.nx, ny = g.ny;
     if (g.dw == nx && g.dh == ny) { /* a cell's velocity is the mean of its faces */

@@ -2,7 +2,18 @@
  * fluid_impl.h — what the three files of the dye solver share (private to
  * src/sim): fluid.c (state, step, splats, resize, statistics), fluid_advect.c
  * (vorticity, advection, diffusion, decay) and fluid_mg.c (the pressure solve).
- *
+ */
+#ifndef SWIRL_FLUID_IMPL_H
+#define SWIRL_FLUID_IMPL_H
+
+#include "fluid.h"
+#include "pool.h"
+#include "simd.h"
+#include "swirl.h"
+
+#include <stddef.h>
+
+/*
  * Bands: every heavy pass cuts its rows into FLUID_BANDS bands (pool_span) and
  * runs them with pool_run, one part a band. A band writes only its own rows and
  * reads what no band of the same pass writes, and a sum is kept per band and
@@ -11,15 +22,6 @@
  * waking a thread for run their bands here, in order: the same bands, the same
  * bits.
  */
-#ifndef SWIRL_FLUID_IMPL_H
-#define SWIRL_FLUID_IMPL_H
-
-#include "fluid.h"
-#include "pool.h"
-#include "swirl.h"
-
-#include <stddef.h>
-
 enum {
     FLUID_BANDS = 16,        /* parts of every pass: fixed, whatever the threads */
     FLUID_PAR_CELLS = 2048,  /* fewer cells than this: the bands run on this thread */
@@ -27,14 +29,12 @@ enum {
     FLUID_MAX_DYE = 8192,    /* dye grid side at most */
 };
 
-/* On a function holding a loop that must stay a loop of its own: inlined into
- * its caller's loop nest, GCC 12 no longer vectorises it. */
-#if defined(__GNUC__)
-#define FLUID_NOINLINE __attribute__((noinline))
-#else
-#define FLUID_NOINLINE
-#endif
-
+/* Grids: velocity cell (i,j) spans [i,i+1] x [j,j+1] in velocity cells; u(i,j)
+ * sits at (i, j+0.5), v(i,j) at (i+0.5, j), pressure p(i,j) and the curl at
+ * the cell centre. Dye cell (i,j) spans [i,i+1] x [j,j+1] in dye cells;
+ * sx = nx/dw and sy = ny/dh convert dye cells to velocity cells. Each pass
+ * reads the fields of the pass before (u0/v0 for the velocity, dye0 for the
+ * dye). */
 #define U(f, i, j) ((f)->u[(size_t)(j) * (size_t)((f)->nx + 1) + (size_t)(i)])
 #define V(f, i, j) ((f)->v[(size_t)(j) * (size_t)(f)->nx + (size_t)(i)])
 

@@ -1,17 +1,6 @@
 /*
  * fluid_mg.c — the dye solver's pressure projection: multigrid V-cycles on the
  * Poisson equation of a closed box (layouts in fluid.h, bands in fluid_impl.h).
- *
- * Level l holds p and b on an nx x ny grid of cells, row-major, cell (i,j) at
- * p[j*nx+i]; level l+1 halves each side (rounding up), its cell (I,J) covering
- * the children (2I..2I+1, 2J..2J+1). (A p)_ij = n_ij p_ij - sum of its n_ij
- * neighbours inside the box (closed walls: Neumann), b = -div u; then u -= grad p
- * on the interior faces. Smoothing is red-black Gauss-Seidel: the cells of one
- * colour see only the other colour, so a colour's rows can be updated in any
- * order, by any thread. Restriction sums the children's residuals (the unscaled
- * stencil on a grid twice as coarse) and removes their mean (the problem is
- * singular); prolongation is piecewise constant; the coarsest level gets many
- * sweeps.
  */
 #include "fluid_impl.h"
 
@@ -24,6 +13,11 @@ enum {
     COARSE_SWEEPS = 40,
 };
 
+/* Level l holds p and b on an nx x ny grid of cells, row-major, cell (i,j) at
+ * p[j*nx+i]; level l+1 halves each side (rounding up), its cell (I,J) covering
+ * the children (2I..2I+1, 2J..2J+1). (A p)_ij = n_ij p_ij - sum of its n_ij
+ * neighbours inside the box (closed walls: Neumann), b = -div u; then u -= grad p
+ * on the interior faces. A pass over a level is one of these jobs. */
 struct mg_job {
     struct fluid *f;
     struct fluid_level *L, *C; /* the level, and the next coarser one */
@@ -36,6 +30,9 @@ struct mg_job {
 static size_t cells_of(const struct fluid_level *L) { return (size_t)L->nx * (size_t)L->ny; }
 
 /* ---- smoothing -------------------------------------------------------------- */
+
+/* Red-black Gauss-Seidel: the cells of one colour see only the other colour,
+ * so a colour's rows can be updated in any order, by any thread. */
 
 /* The Gauss-Seidel value of cell k at (i,j): (b + sum of neighbours) / their
  * number; p itself when it has none (a 1x1 grid). */
@@ -97,9 +94,9 @@ static void smooth(struct fluid *f, struct fluid_level *L, int sweeps, float shi
 
 /* r = b - A p along a row of n cells: p's row, the rows above and below it (NULL
  * at a wall) and b's. The loops are plain so that they vectorise. */
-FLUID_NOINLINE static void residual_row(float *restrict r, const float *restrict p,
-                                        const float *restrict up, const float *restrict down,
-                                        const float *restrict b, int n)
+SIMD_NOINLINE static void residual_row(float *restrict r, const float *restrict p,
+                                       const float *restrict up, const float *restrict down,
+                                       const float *restrict b, int n)
 {
     r[0] = 0.0f;
     if (n > 1) {
@@ -166,9 +163,13 @@ static double residual_norm2(struct fluid *f, struct fluid_level *L, float shift
 
 /* ---- between levels --------------------------------------------------------- */
 
+/* Restriction sums the children's residuals (the unscaled stencil on a grid
+ * twice as coarse) and removes their mean (the problem is singular);
+ * prolongation is piecewise constant; the coarsest level gets many sweeps. */
+
 /* A coarse row gets the sum of its children in a fine row of n: cb[I] +=
  * r[2I], then r[2I+1]. */
-FLUID_NOINLINE static void restrict_row(float *restrict cb, const float *restrict r, int n)
+SIMD_NOINLINE static void restrict_row(float *restrict cb, const float *restrict r, int n)
 {
     int half = n / 2;
     for (int i = 0; i < half; i++) {
@@ -180,7 +181,7 @@ FLUID_NOINLINE static void restrict_row(float *restrict cb, const float *restric
 }
 
 /* A fine row of n gets its parents' correction: p[i] += cp[i / 2]. */
-FLUID_NOINLINE static void prolong_row(float *restrict p, const float *restrict cp, int n)
+SIMD_NOINLINE static void prolong_row(float *restrict p, const float *restrict cp, int n)
 {
     int half = n / 2;
     for (int i = 0; i < half; i++) {

@@ -1,34 +1,7 @@
 /*
- * nsearch.c — fixed-radius neighbour search with a counting-sort cell grid.
- *
- * Data: each build lays a grid of gw x gh square cells over the bounding box of
- * the finite points (or over the caller's frame, nsearch_frame), cell (cx, cy)
- * having index cy*gw + cx and its lower-left corner at (ox + cx*cell,
- * oy + cy*cell). Placing a point computes its cell (cell_of, clamped into the
- * grid: a point beyond an edge shares the edge cell with its neighbours there,
- * so the lists stay exact). Then the points are sorted by cell with a stable
- * counting sort: cell_start[c] counts, a prefix sum turns the counts into
- * offsets, and a scatter writes sorted[] so that the points of cell c are
- * sorted[cell_start[c] .. cell_start[c+1]-1] in increasing index, with their
- * coordinates beside them (sx, sy) and each point's place in rank[]. The cells of
- * one grid row are contiguous in sorted[], so the 3x3 block around a point is
- * three contiguous runs, and a query reads coordinates from them in order.
- *
- * The cell is the search radius widened to the reach of the criterion
- * dist2 - radius2 < 1e-6 (plus a relative margin for float rounding), so the
- * result is exactly the brute-force set. If a far-flung point would make the
- * grid huge, the cell doubles until the grid fits a budget proportional to the
- * point count: the lists stay exact, only the scan gets longer. Points with a NaN
- * or infinite coordinate go to a clamped cell and match nothing (their distances
- * are never below the radius). Cell coordinates are computed in double so that
- * a point's cell is exact to far below the margin.
- *
- * A query lists the neighbours of one point in cell-scan order (rows bottom to
- * top, cells left to right, then point index); nsearch_build's flat lists are
- * the queries of the first nquery points one after the other: neighbours of i
- * are nbr[start[i] .. start[i+1]-1]. Lane lists interleave the queries of a
- * group of points: slot k of every lane side by side, the lanes padded to the
- * longest. All arrays grow with realloc and are kept.
+ * nsearch.c — fixed-radius neighbour search with a counting-sort cell grid:
+ * exactly the brute-force neighbour sets, as flat lists or interleaved in
+ * lanes (see nsearch.h).
  */
 #include "nsearch.h"
 #include "sim_common.h"
@@ -101,6 +74,16 @@ static int fail(struct nsearch *ns, int nquery)
     return -1;
 }
 
+/* Each build lays a grid of gw x gh square cells over the bounding box of the
+ * finite points (or over the caller's frame, nsearch_frame), cell (cx, cy)
+ * having index cy*gw + cx and its lower-left corner at (ox + cx*cell,
+ * oy + cy*cell). Placing a point computes its cell (clamped into the grid: a
+ * point beyond an edge shares the edge cell with its neighbours there, so the
+ * lists stay exact). Points with a NaN or infinite coordinate go to a clamped
+ * cell and match nothing (their distances are never below the radius). Cell
+ * coordinates are computed in double so that a point's cell is exact to far
+ * below the margin. */
+
 /* Cell coordinate along one axis, clamped to [0, ncell-1]; NaN goes to 0. */
 static int cell_coord(float v, double lo, double inv_cell, int ncell)
 {
@@ -137,6 +120,12 @@ static struct bounds finite_bounds(const float *x, const float *y, int n)
     return b;
 }
 
+/* The cell is the search radius widened to the reach of the criterion
+ * dist2 - radius2 < 1e-6 (plus a relative margin for float rounding), so the
+ * result is exactly the brute-force set. If a far-flung point would make the
+ * grid huge, the cell doubles until the grid fits a budget proportional to the
+ * point count: the lists stay exact, only the scan gets longer. */
+
 /* The cell size: the criterion's reach, doubled while a grid over b would be
  * over the budget for n points. Sets gw and gh. */
 static double choose_cell(struct nsearch *ns, struct bounds b, float radius2, int n)
@@ -170,7 +159,10 @@ void nsearch_place(struct nsearch *ns, const float *x, const float *y, int i0, i
 /* Counting sort of the n points, placed, into the gw x gh cells: count per
  * cell, inclusive prefix sum (cell ends), then a backwards scatter that leaves
  * cell_start[c] at the start of cell c and the points of a cell in increasing
- * index. */
+ * index: sorted[cell_start[c] .. cell_start[c+1]-1], with their coordinates
+ * beside them (sx, sy) and each point's place in rank[]. The cells of one grid
+ * row are contiguous in sorted[], so the 3x3 block around a point is three
+ * contiguous runs, and a query reads coordinates from them in order. */
 void nsearch_sort(struct nsearch *ns, const float *x, const float *y)
 {
     const int ncell = ns->gw * ns->gh, n = ns->n;
@@ -253,6 +245,8 @@ static int match_run(const float *restrict sx, const float *restrict sy,
     return len;
 }
 
+/* A query lists the neighbours of one point in cell-scan order (rows bottom
+ * to top, cells left to right, then point index). */
 int nsearch_query(const struct nsearch *ns, int i, int *out)
 {
     const int *cs = ns->cell_start;
@@ -339,6 +333,12 @@ void nsearch_lanes_free(struct nsearch_lanes *ln)
     free(ln->scratch);
     memset(ln, 0, sizeof *ln);
 }
+
+/* nsearch_build's flat lists are the queries of the first nquery points one
+ * after the other: the neighbours of i are nbr[start[i] .. start[i+1]-1]. Lane
+ * lists (nsearch_lanes) interleave the queries of a group of points: slot k of
+ * every lane side by side, the lanes padded to the longest. All arrays grow
+ * with realloc and are kept. */
 
 /* The neighbour lists of the first nquery points, one query after the other;
  * 0 or -1. */

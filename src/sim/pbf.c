@@ -1,15 +1,7 @@
 /*
  * pbf.c — Position Based Fluids in 2D, the algorithm of pbf.html: parameters,
  * the kernel's public face, setup and release, the pointer and statistics. The
- * step is in pbf_solve.c; what both share in pbf_internal.h.
- *
- * Data: structure-of-arrays floats of length n. Particles 0..nfluid-1 are water,
- * nfluid..n-1 the static boundary particles, in the seed's order (per column the
- * bottom then the top wall particle, then per row the left then the right one).
- * Coordinates are metres with y up; the wall particles span [xmin, xmax] x
- * [ymin, ymax] with ymin = 0 and xmin = -box_w*d/2 (d = 2r), and the water is
- * kept inside that box shrunk by r on every side. psi[] holds each particle's
- * mass: m for water, the Akinci pseudo-mass for the boundary.
+ * step is in pbf_solve.c and pbf_density.c.
  */
 #include "pbf_internal.h"
 #include "sim_common.h"
@@ -66,6 +58,14 @@ void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *
 }
 
 /* ---- Lifetime ---------------------------------------------------------------- */
+
+/* Data: structure-of-arrays floats of length n. Particles 0..nfluid-1 are water,
+ * nfluid..n-1 the static boundary particles, in the seed's order (per column the
+ * bottom then the top wall particle, then per row the left then the right one).
+ * Coordinates are metres with y up; the wall particles span [xmin, xmax] x
+ * [ymin, ymax] with ymin = 0 and xmin = -box_w*d/2 (d = 2r), and the water is
+ * kept inside that box shrunk by r on every side. psi[] holds each particle's
+ * mass: m for water, the Akinci pseudo-mass for the boundary. */
 
 #define FLOAT_ARRAYS 15
 #define INT_ARRAYS 3

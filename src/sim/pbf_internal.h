@@ -1,21 +1,22 @@
 /*
- * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the step
- * (pbf_solve.c) share: the kernel, the s_corr unit, where a held particle is
- * held, the re-sort of the water by cell.
- *
- * Kernel: the seed's 2D cubic spline with support h = 4r,
- * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
- * k = 40 / (7 pi h^2); its gradient uses l = 240 / (7 pi h^2) (see kernel_pair
- * for the form evaluated and for r -> 0).
+ * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the
+ * step (pbf_solve.c, pbf_density.c) share: the kernel, the s_corr unit, where a
+ * held particle is held, the re-sort by cell, and the passes of a step.
  */
 #ifndef SWIRL_PBF_INTERNAL_H
 #define SWIRL_PBF_INTERNAL_H
 
 #include "pbf.h"
+#include "simd.h"
 #include "swirl.h"
 
 #include <math.h>
+#include <stdbool.h>
 
+/* The kernel: the seed's 2D cubic spline with support h = 4r,
+ * W(q) = k (6q^3 - 6q^2 + 1) for q = |r|/h <= 1/2, 2k (1-q)^3 for q <= 1,
+ * k = 40 / (7 pi h^2); its gradient uses l = 240 / (7 pi h^2) (see kernel_pair
+ * for the form evaluated and for r -> 0). */
 #define PI_D 3.14159265358979323846
 #define KERNEL_K_NUM 40.0         /* k = 40 / (7 pi h^2) */
 #define KERNEL_L_NUM 240.0        /* l = 240 / (7 pi h^2) */
@@ -71,17 +72,10 @@ static inline struct kernel kernel_make(float h)
  */
 #define KERNEL_TINY 1.0e-30f
 
-/* Inlined even into the solver's loops compiled for another target (see
- * pbf_solve.c), which GCC does not do by itself. */
-#if defined(__GNUC__)
-#define KERNEL_INLINE static inline __attribute__((always_inline))
-#else
-#define KERNEL_INLINE static inline
-#endif
+/* SIMD_INLINE: inlined into the loops of every width (pbf_density.c). */
+SIMD_INLINE float pos_part(float v) { return 0.5f * (v + fabsf(v)); }
 
-KERNEL_INLINE float pos_part(float v) { return 0.5f * (v + fabsf(v)); }
-
-KERNEL_INLINE void kernel_pair(struct kernel kn, float r2, float *w, float *g)
+SIMD_INLINE void kernel_pair(struct kernel kn, float r2, float *w, float *g)
 {
     const float rl = sqrtf(r2);
     const float q = rl * kn.inv_h;
@@ -108,5 +102,32 @@ static inline void held_point(const struct pbf *s, int g, float *x, float *y)
 /* Re-sorts the water by grid cell (pbf.c): slots, id/slot and the held slots
  * follow. */
 void pbf_sort_by_cell(struct pbf *s);
+
+/* One pass of the step over the ranges (pbf_solve.c): the state, the kernel,
+ * the widest loops the pass may use (simd_lanes), and whether the neighbour
+ * grid's frame is laid (the prediction then places the particles). */
+struct pbf_job {
+    struct pbf *s;
+    struct kernel kn;
+    int lanes;
+    bool grid;
+};
+
+typedef void (*pbf_part_fn)(struct pbf_job *j, struct pbf_part *pt);
+
+/* fn on every range, on the pool: each range writes only its own slots and
+ * lists (pbf_solve.c). */
+void pbf_run_parts(struct pbf_job *j, pbf_part_fn fn);
+
+/* The lanes of group g that hold water. */
+static inline int pbf_group_lanes(const struct pbf *s, int g)
+{
+    const int left = s->nfluid - g * PBF_LANES;
+    return left < PBF_LANES ? left : PBF_LANES;
+}
+
+/* The density constraint's iterations, on the neighbour lists just built; sets
+ * s->iter and s->avg_err (pbf_density.c). */
+void pbf_solve_density(struct pbf_job *j);
 
 #endif

@@ -1,25 +1,6 @@
 /*
- * pool.c — worker threads for the solvers (see pool.h).
- *
- * One job at a time: pool_run() publishes (fn, arg, nparts) and deals the parts
- * out in contiguous shares, thread t (the caller is 0, worker k is k+1) getting
- * parts [nparts*t/T, nparts*(t+1)/T), each share one word (lo << 32 | hi) on a
- * cache line of its own. A thread claims its own share's parts from the front,
- * then, when it is empty, the other shares' from the back (a CAS each), so a
- * slow or sleeping thread's parts get done by the others. Dealt this way, a
- * part a solver runs pass after pass mostly stays on one core, and the data it
- * wrote in one pass is in that core's cache for the next. A part's job fields
- * are read only after its claim succeeded, and the job cannot end before that
- * part is done, so the caller may overwrite them for the next job as soon as
- * `done` reaches nparts: no worker has to check in, and one that slept through
- * a whole job costs nothing. Between jobs a worker spins a little (a step's
- * passes come back to back), then sleeps on `wake`; the caller, once nothing
- * is left to claim, does the same for the last parts on `finished`. Every
- * sleep is guarded the same way: the sleeper raises a flag under the mutex and
- * then looks again (sequentially consistent), the other side changes the
- * state and then looks at the flag, so one of them always sees the other.
- * Workers block every signal but those of their own faults: the process's
- * signals go to the app's thread, whose handlers set flags it then acts on.
+ * pool.c — worker threads for the solvers (see pool.h): one job at a time,
+ * its parts dealt out to the threads in contiguous shares.
  */
 #include "pool.h"
 
@@ -36,7 +17,14 @@
 #define cpu_relax() ((void)0)
 #endif
 
-/* Before it sleeps, a thread that waits spins (a pause is about 40 ns on the
+/* Between jobs a worker spins a little (a step's passes come back to back),
+ * then sleeps on `wake`; the caller, once nothing is left to claim, does the
+ * same for the last parts on `finished`. Every sleep is guarded the same way:
+ * the sleeper raises a flag under the mutex and then looks again
+ * (sequentially consistent), the other side changes the state and then looks
+ * at the flag, so one of them always sees the other.
+ *
+ * Before it sleeps, a thread that waits spins (a pause is about 40 ns on the
  * Xeons we measured: some 100 us). A step's passes follow each other within
  * microseconds; frames are tens of milliseconds apart, so between frames every
  * worker sleeps. No sched_yield: on a core shared with a CPU-bound process it
@@ -46,7 +34,14 @@ enum { SPINS = 2500 };
 
 typedef void (*pool_fn)(void *arg, int part, int nparts);
 
-/* One thread's share of the current job: parts [lo, hi) not yet claimed. */
+/* pool_run() publishes (fn, arg, nparts) and deals the parts out in contiguous
+ * shares, thread t (the caller is 0, worker k is k+1) getting parts
+ * [nparts*t/T, nparts*(t+1)/T), each share one word (lo << 32 | hi) on a cache
+ * line of its own. Dealt this way, a part a solver runs pass after pass mostly
+ * stays on one core, and the data it wrote in one pass is in that core's cache
+ * for the next.
+ *
+ * One thread's share of the current job: parts [lo, hi) not yet claimed. */
 struct share {
     _Atomic uint64_t span;      /* lo << 32 | hi */
     char pad[64 - sizeof(uint64_t)];
@@ -83,7 +78,8 @@ static uint32_t span_lo(uint64_t s) { return (uint32_t)(s >> 32); }
 static uint32_t span_hi(uint64_t s) { return (uint32_t)(s & 0xffffffffu); }
 
 /* Claims a part of share t, its first one for the share's owner and its last
- * for any other thread: the part's index, or -1 when the share is empty. */
+ * for any other thread (a CAS each, so a slow or sleeping thread's parts get
+ * done by the others): the part's index, or -1 when the share is empty. */
 static int claim(struct pool *p, int t, bool own)
 {
     _Atomic uint64_t *w = &p->share[t].span;
@@ -98,7 +94,11 @@ static int claim(struct pool *p, int t, bool own)
 
 /* Runs claimed parts, share self's and then the others' in turn, until none
  * is left; the job is p's current one for as long as a claimed part has not
- * been counted done. */
+ * been counted done. A part's job fields are read only after its claim
+ * succeeded, and the job cannot end before that part is done, so the caller
+ * may overwrite them for the next job as soon as `done` reaches nparts: no
+ * worker has to check in, and one that slept through a whole job costs
+ * nothing. */
 static void work(struct pool *p, int self)
 {
     for (int k = 0; k < p->threads; k++) {

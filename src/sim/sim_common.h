@@ -1,14 +1,6 @@
 /*
- * sim_common.h — private to src/sim: small pieces more than one solver needs.
- *
- * Growing storage: the solvers allocate their working storage once and grow it
- * only when a size goes up. SIM_RESIZE(p, count) reallocates the array that the
- * pointer lvalue p points at to count elements of *p's type; when memory runs
- * out it returns -1 and leaves p, and the array, as they were. Callers keep
- * their own capacity.
- *
- * The pointer: sim_nearest finds the point nearest a position among
- * structure-of-arrays points (pbf_nearest, cloth_nearest).
+ * sim_common.h — private to src/sim: small pieces more than one solver needs
+ * (growing storage, the point nearest the pointer).
  */
 #ifndef SWIRL_SIM_COMMON_H
 #define SWIRL_SIM_COMMON_H
@@ -17,7 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Resizes the array whose pointer is stored at slot (an object pointer of any
+/* The solvers allocate their working storage once and grow it only when a size
+ * goes up; callers keep their own capacity. SIM_RESIZE(p, count) reallocates
+ * the array that the pointer lvalue p points at to count elements of *p's
+ * type; when memory runs out it returns -1 and leaves p, and the array, as
+ * they were.
+ *
+ * Resizes the array whose pointer is stored at slot (an object pointer of any
  * type, read and written as bytes) to count elements of size bytes; 0 or -1. */
 static inline int sim_resize(void *slot, size_t count, size_t size)
 {
@@ -34,7 +32,8 @@ static inline int sim_resize(void *slot, size_t count, size_t size)
 
 #define SIM_RESIZE(p, count) sim_resize(&(p), (count), sizeof *(p))
 
-/* The index of the point among (x[i], y[i]), i < n, nearest (px, py) and at most
+/* For the pointer (pbf_nearest, cloth_nearest): the index of the point among
+ * structure-of-arrays points (x[i], y[i]), i < n, nearest (px, py) and at most
  * maxdist from it, the lowest index of those equally near; -1 when there is
  * none (or maxdist is negative or NaN). */
 static inline int sim_nearest(const float *x, const float *y, int n, float px, float py,
