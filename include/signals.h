@@ -1,0 +1,29 @@
+/*
+ * signals.h — the signals that end swirl, for the terminal loop and the
+ * headless recorder alike.
+ *
+ * SIGINT, SIGTERM and SIGHUP only set signals_quit: the loop ends, cleans up
+ * (a recording is closed and put in place as usual) and exits with 128 + the
+ * signal. Every other signal whose default action ends the process (crashes,
+ * SIGQUIT, SIGPIPE, SIGUSR1/2, SIGALRM, SIGXCPU...) gets a handler that runs
+ * the caller's restore (the terminal), puts the recording in progress in place
+ * (cast_on_signal), puts back the handler that was there before ours (the
+ * default, or a sanitizer's, which then reports) and raises the signal again,
+ * so the exit status and a core dump stay what they would have been. A signal
+ * ignored by whoever started us (nohup) stays ignored.
+ */
+#ifndef SWIRL_SIGNALS_H
+#define SWIRL_SIGNALS_H
+
+#include <signal.h>
+
+/* The SIGINT, SIGTERM or SIGHUP that asked swirl to stop, 0 if none. */
+extern volatile sig_atomic_t signals_quit;
+
+/* restore (or NULL) runs first in the handler of a fatal signal, so it may
+ * make only async-signal-safe calls. */
+void signals_install(void (*restore)(void));
+/* sigaction with fn and an empty mask; prev (or NULL) gets what was there. */
+void signals_set(int sig, void (*fn)(int), struct sigaction *prev);
+
+#endif

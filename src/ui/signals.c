@@ -1,0 +1,67 @@
+/*
+ * signals.c — flags for the signals the loop handles, and a last act for the
+ * ones that end the process (see signals.h). The handlers make only
+ * async-signal-safe calls: the restore they are given, cast_on_signal (stat,
+ * link, rename, unlink, write), sigaction and raise.
+ */
+#include "signals.h"
+#include "cast.h"
+
+#include <stddef.h>
+#include <string.h>
+
+volatile sig_atomic_t signals_quit;
+
+static void (*restore_fn)(void);
+
+/* Signals that end the process by default, other than the three the loop
+ * handles; their handlers in force before ours. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT,
+                                    SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ, SIGPIPE, SIGUSR1,
+                                    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
+#ifdef SIGPWR
+                                    SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+                                    SIGSTKFLT,
+#endif
+};
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction fatal_prev[NFATAL];
+
+static void on_quit(int sig) { signals_quit = sig; }
+
+static void on_fatal(int sig)
+{
+    if (restore_fn)
+        restore_fn();
+    cast_on_signal();
+    for (size_t i = 0; i < NFATAL; i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_prev[i], NULL);
+    raise(sig); /* delivered once this handler returns, to the handler before ours */
+}
+
+void signals_set(int sig, void (*fn)(int), struct sigaction *prev)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, prev);
+}
+
+void signals_install(void (*restore)(void))
+{
+    restore_fn = restore;
+    signals_set(SIGINT, on_quit, NULL);
+    signals_set(SIGTERM, on_quit, NULL);
+    signals_set(SIGHUP, on_quit, NULL);
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction cur;
+        sigaction(fatal_signals[i], NULL, &cur);
+        if (cur.sa_handler == SIG_IGN || cur.sa_handler == on_fatal)
+            continue; /* ignored by whoever started us (nohup): leave it so */
+        signals_set(fatal_signals[i], on_fatal, &fatal_prev[i]);
+    }
+}
