@@ -15,7 +15,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/types.h>
 
 /* Appends s[0..n) as a JSON string literal (quotes included). Control bytes,
  * '"' and '\\' are escaped; invalid UTF-8 becomes U+FFFD. */
@@ -66,9 +65,8 @@ struct cast {
     atomic_llong good;   /* bytes of whole lines written (a signal handler reads it) */
     long long limit;
     bool overwrite;
-    bool had;            /* a file was at the path when it started: its identity */
-    dev_t dev;
-    ino_t ino;
+    int held;            /* the file at the path when it started, held open so its
+                          * identity (device, inode) cannot pass to another; -1: none */
     volatile sig_atomic_t stop; /* enum cast_stop */
     int err;             /* errno of the write that failed, 0 if none */
     double stopped_at;   /* the recording's time when it stopped */
@@ -104,7 +102,8 @@ int cast_close(struct cast *c, struct buf *msg);
  * did not go as asked is told on stderr. */
 void cast_on_signal(void);
 
-/* "3.2M": bytes in binary units, for the HUD and messages. */
+/* "340K", "3.2M", "256M", "1.5G": bytes in binary units (1K = 1024), for the
+ * HUD and messages. */
 void cast_size_text(long long bytes, char *out, size_t n);
 /* A size: a number with an optional K, M or G (binary: 1K = 1024), e.g.
  * "256M", "1.5G", "0" (0: no limit). Returns 0, or -1 for anything else. */

@@ -16,6 +16,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,7 +193,7 @@ static void free_names(struct cast *c)
 int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
 {
     memset(c, 0, sizeof *c);
-    c->fd = -1;
+    c->fd = c->held = -1;
     c->overwrite = s->overwrite;
     c->limit = s->limit > 0 ? s->limit : 0;
     c->path = strdup(path);
@@ -209,9 +210,13 @@ int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
     }
     c->etmp = escaped(c->tmp);
     snprintf(c->beside, c->nbeside + 8, "%s.", path);
-    struct stat st;
-    if (lstat(path, &st) == 0) /* the file cast_check let through: it may be replaced */
-        c->had = true, c->dev = st.st_dev, c->ino = st.st_ino;
+    /* The file cast_check let through (--overwrite): it may be replaced. Held
+     * open, its inode number cannot go to a file made there meanwhile. */
+#ifdef O_PATH
+    c->held = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+#else
+    c->held = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+#endif
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(fd, 0666 & ~mask) != 0) { /* as a file created the usual way */
@@ -228,6 +233,8 @@ int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
         e = e ? e : c->err;
         if (c->fd >= 0)
             close(c->fd);
+        if (c->held >= 0)
+            close(c->held);
         unlink(c->tmp);
         buf_free(&c->line);
         free_names(c);
@@ -307,8 +314,9 @@ static int put_at(const char *tmp, const char *dst)
 /* The file at the path is the one that was there at the start. */
 static bool same_as_at_start(const struct cast *c)
 {
-    struct stat st;
-    return c->had && lstat(c->path, &st) == 0 && st.st_dev == c->dev && st.st_ino == c->ino;
+    struct stat now, then;
+    return c->held >= 0 && fstat(c->held, &then) == 0 && lstat(c->path, &now) == 0 &&
+           now.st_dev == then.st_dev && now.st_ino == then.st_ino;
 }
 
 /* Writes k (1..999) after "PATH.". */
@@ -442,6 +450,9 @@ int cast_close(struct cast *c, struct buf *msg)
             say(msg, "writing %s failed: %s (the recording is in %s)", c->path, e, c->tmp);
     }
     int rc = w == AT_PATH && c->stop != CAST_FAILED ? 0 : -1;
+    if (c->held >= 0)
+        close(c->held);
+    c->held = -1;
     buf_free(&c->line);
     free_names(c);
     return rc;
@@ -450,7 +461,9 @@ int cast_close(struct cast *c, struct buf *msg)
 void cast_size_text(long long bytes, char *out, size_t n)
 {
     double m = (double)bytes / 1048576.0;
-    if (m < 9.95)
+    if (bytes < 1048576)
+        snprintf(out, n, "%lldK", bytes / 1024);
+    else if (m < 9.95)
         snprintf(out, n, "%.1fM", m);
     else if (m < 999.5)
         snprintf(out, n, "%.0fM", m);
