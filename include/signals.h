@@ -16,6 +16,7 @@
 #define SWIRL_SIGNALS_H
 
 #include <signal.h>
+#include <stdbool.h>
 
 /* The SIGINT, SIGTERM or SIGHUP that asked swirl to stop, 0 if none. */
 extern volatile sig_atomic_t signals_quit;
@@ -23,6 +24,20 @@ extern volatile sig_atomic_t signals_quit;
 /* restore (or NULL) runs first in the handler of a fatal signal, so it may
  * make only async-signal-safe calls. */
 void signals_install(void (*restore)(void));
+/*
+ * Ctrl-Z. SIGTSTP asks for a stop, which the loop takes when it gets to it
+ * (leaving the screen first); a SIGCONT that comes before then cancels it,
+ * since nobody would continue a process that stops itself after its SIGCONT.
+ * Each handler blocks the other signal, so they run in the order the signals
+ * came (the kernel keeps only the later of the two pending).
+ */
+void signals_install_stop(void);
+/* A SIGTSTP came and no SIGCONT since: stop now (raise SIGTSTP by default). */
+bool signals_stop_wanted(void);
+/* A SIGTSTP came since signals_stop_taken() (whether or not cancelled since). */
+bool signals_stop_asked(void);
+void signals_stop_taken(void);
+
 /* sigaction with fn and an empty mask; prev (or NULL) gets what was there. */
 void signals_set(int sig, void (*fn)(int), struct sigaction *prev);
 

@@ -42,6 +42,45 @@ static struct sigaction fatal_prev[NFATAL];
 
 static void on_quit(int sig) { signals_quit = sig; }
 
+/* stop_asked: for the loop to look at; stop_pending: no SIGCONT since. */
+static volatile sig_atomic_t stop_asked, stop_pending;
+
+static void on_tstp(int sig)
+{
+    (void)sig;
+    stop_pending = 1;
+    stop_asked = 1;
+}
+
+static void on_cont(int sig)
+{
+    (void)sig;
+    stop_pending = 0;
+}
+
+/* The handler of one of SIGTSTP and SIGCONT blocks the other: a SIGCONT that
+ * came just after a SIGTSTP was taken could otherwise run its handler first,
+ * and leave the flags saying stop. */
+static void install_blocking(int sig, void (*fn)(int), int other)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, other);
+    sigaction(sig, &sa, NULL);
+}
+
+void signals_install_stop(void)
+{
+    install_blocking(SIGTSTP, on_tstp, SIGCONT);
+    install_blocking(SIGCONT, on_cont, SIGTSTP);
+}
+
+bool signals_stop_wanted(void) { return stop_pending; }
+bool signals_stop_asked(void) { return stop_asked; }
+void signals_stop_taken(void) { stop_asked = 0; }
+
 static void on_fatal(int sig, siginfo_t *info, void *uc)
 {
     (void)uc;

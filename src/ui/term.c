@@ -54,7 +54,7 @@
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
 #define DRAIN_WAIT 0.3     /* on leaving, how long to wait for answers in flight */
 
-static volatile sig_atomic_t sig_tstp, sig_cont, sig_winch;
+static volatile sig_atomic_t sig_winch;
 static struct termios saved_tio;
 static bool have_tio;
 static volatile sig_atomic_t screen_active;
@@ -78,18 +78,6 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-/* A stop asked for, and whether a SIGCONT came since (then it is off). */
-static void on_tstp(int sig)
-{
-    (void)sig;
-    sig_cont = 0;
-    sig_tstp = 1;
-}
-static void on_cont(int sig)
-{
-    (void)sig;
-    sig_cont = 1;
-}
 static void on_winch(int sig)
 {
     (void)sig;
@@ -111,8 +99,7 @@ static void crash_restore(void)
 static void install_handlers(void)
 {
     signals_install(crash_restore);
-    signals_set(SIGTSTP, on_tstp, NULL);
-    signals_set(SIGCONT, on_cont, NULL);
+    signals_install_stop();
     signals_set(SIGWINCH, on_winch, NULL);
 }
 
@@ -275,15 +262,16 @@ static void read_input(struct term *t, double now)
 
 static void suspend(struct term *t)
 {
-    if (sig_cont) /* continued before we got here: nothing to stop for */
+    signals_stop_taken();
+    if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
     drain_answers(&t->flow);
     screen_leave();
     signals_set(SIGTSTP, SIG_DFL, NULL);
-    if (!sig_cont) /* the window left is between this test and the stop itself */
+    if (signals_stop_wanted()) /* the window left: between this test and the stop */
         raise(SIGTSTP);
     /* ... stopped here until SIGCONT ... */
-    signals_set(SIGTSTP, on_tstp, NULL);
+    signals_install_stop();
     screen_enter();
     frame_repaint(&t->fr);
     sig_winch = 1; /* the size may have changed meanwhile */
@@ -473,8 +461,7 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
         read_input(&t, now);
         if (t.a.quit || signals_quit)
             break;
-        if (sig_tstp) {
-            sig_tstp = 0;
+        if (signals_stop_asked()) {
             suspend(&t);
             now = frame_now();
         }
