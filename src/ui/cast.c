@@ -360,9 +360,9 @@ void cast_on_signal(void)
     if (!c)
         return;
     live = NULL;
+    int e = errno;
     if (c->fd >= 0 && ftruncate(c->fd, (off_t)atomic_load(&c->good)) != 0) {
     }
-    int e = errno;
     enum where w = place(c);
     if (w == AT_PATH && c->stop == CAST_FAILED) {
         say_raw("swirl: the recording stopped early on a write error (");
