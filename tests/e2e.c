@@ -263,3 +263,19 @@ char *e2e_slurp(const char *path, size_t *len)
     }
     return p;
 }
+
+bool e2e_valid_cast(const char *text)
+{
+    if (!text || strncmp(text, "{\"version\": 2", 13) != 0 || !strchr(text, '\n'))
+        return false;
+    for (const char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        const char *end = strchr(p + 1, '\n');
+        char *num;
+        strtod(p + 2, &num);
+        if (!end || p[1] != '[' || num == p + 2 || end[-1] != ']' ||
+            (strncmp(num, ", \"o\", \"", 8) != 0 && strncmp(num, ", \"r\", \"", 8) != 0) ||
+            end[-2] != '"')
+            return false;
+    }
+    return text[strlen(text) - 1] == '\n';
+}

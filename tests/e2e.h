@@ -72,5 +72,8 @@ void e2e_pixels(const struct e2e_cell *c, int *top, int *bot);
 
 /* A whole file, NUL-terminated (malloc'd; *len without the NUL), or NULL. */
 char *e2e_slurp(const char *path, size_t *len);
+/* An asciicast v2 recording: the header, then every line a whole event
+ * [t, "o" or "r", "..."], and a newline at the end. */
+bool e2e_valid_cast(const char *text);
 
 #endif

@@ -5,6 +5,7 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 struct cloth_params fx_cloth_params(int w, int h, int fixed)
 {
@@ -61,4 +62,34 @@ int fx_pbf_nonfinite(const struct pbf *s)
             !isfinite(s->vy[i]) || !isfinite(s->ax[i]) || !isfinite(s->ay[i]))
             bad++;
     return bad;
+}
+
+#define GUARD_PX 4096
+#define GUARD_VALUE 0xA5A5A5A5u /* no rgb_t: a drawing never writes it */
+
+void fx_image_guarded(struct image *im, int w, int h)
+{
+    rgb_t *all = malloc(((size_t)w * (size_t)h + 2 * GUARD_PX) * sizeof *all);
+    CHECK(all != NULL);
+    for (size_t i = 0; all && i < (size_t)w * (size_t)h + 2 * GUARD_PX; i++)
+        all[i] = GUARD_VALUE;
+    im->w = w, im->h = h;
+    im->px = all ? all + GUARD_PX : NULL;
+    if (all)
+        image_fill(im, 0);
+}
+
+bool fx_image_guards_intact(const struct image *im)
+{
+    const rgb_t *all = im->px - GUARD_PX, *after = im->px + (size_t)im->w * (size_t)im->h;
+    for (size_t i = 0; i < GUARD_PX; i++)
+        if (all[i] != GUARD_VALUE || after[i] != GUARD_VALUE)
+            return false;
+    return true;
+}
+
+void fx_image_guarded_free(struct image *im)
+{
+    free(im->px - GUARD_PX);
+    im->px = NULL;
 }

@@ -8,6 +8,7 @@
 #define SWIRL_FIXTURES_H
 
 #include "cloth.h"
+#include "image.h"
 #include "pbf.h"
 
 #include <stdbool.h>
@@ -30,5 +31,12 @@ void fx_pbf_init(struct pbf *s, const struct pbf_params *p, int bw, int bh, int 
 void fx_pbf_seed(struct pbf *s);
 /* Water particles with a non-finite position, velocity or acceleration. */
 int fx_pbf_nonfinite(const struct pbf *s);
+
+/* A w x h image whose pixels lie between two guard bands no drawing may touch
+ * (free with fx_image_guarded_free, not image_free). */
+void fx_image_guarded(struct image *im, int w, int h);
+/* The guard bands as they were set: nothing was drawn outside the image. */
+bool fx_image_guards_intact(const struct image *im);
+void fx_image_guarded_free(struct image *im);
 
 #endif

@@ -751,3 +751,31 @@ TEST(app_survives_random_event_streams)
         done(&x);
     }
 }
+
+/* A press, drag and release of buttons 8-11 move nothing in the scene: the
+ * pointer is not down, and a left drag in progress goes on. */
+TEST(app_buttons_8_to_11_do_not_press)
+{
+    struct fix x;
+    init(&x, 2, 80, 24); /* the cloth: a press would grab it */
+    frames(&x.a, 5);
+    for (int b = 0; b < 4; b++) {
+        struct input_event e = mouse_ev(MOUSE_PRESS, 40, 8);
+        e.button = INPUT_BUTTON_EXTRA + b;
+        app_input(&x.a, &e);
+        CHECK_MSG(!x.a.ptr.down && !x.a.ptr.pressed, "button %d pressed", 8 + b);
+        e.action = MOUSE_DRAG, e.x = 45;
+        app_input(&x.a, &e);
+        CHECK(!x.a.ptr.down);
+        frames(&x.a, 1);
+        CHECK(!x.a.ptr.scene_down);
+    }
+    struct input_event l = mouse_ev(MOUSE_PRESS, 40, 8);
+    app_input(&x.a, &l);
+    CHECK(x.a.ptr.down && x.a.ptr.button == 0);
+    struct input_event r = mouse_ev(MOUSE_RELEASE, 40, 8);
+    r.button = INPUT_BUTTON_EXTRA;
+    app_input(&x.a, &r);
+    CHECK_MSG(x.a.ptr.down, "button 8's release let go of the left drag");
+    done(&x);
+}

@@ -43,11 +43,12 @@ TEST(cast_file_times_never_go_back)
     CHECK(fd >= 0);
     close(fd);
     struct cast c;
-    CHECK(cast_open(&c, path, 10, 5, NULL, 0, NULL) == 0);
+    struct cast_setup cs = {.w = 10, .h = 5};
+    CHECK(cast_open(&c, path, &cs) == 0);
     cast_output(&c, 1.0, "a", 1);
     cast_output(&c, 0.5, "b", 1); /* a clock that stepped back */
     cast_resize(&c, 2.0, 12, 6);
-    CHECK(cast_close(&c) == 0);
+    CHECK(cast_close(&c, NULL) == 0);
     FILE *f = fopen(path, "r");
     char text[512] = "";
     size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
@@ -59,5 +60,5 @@ TEST(cast_file_times_never_go_back)
                        "[1.000000, \"o\", \"a\"]\n[1.000000, \"o\", \"b\"]\n"
                        "[2.000000, \"r\", \"12x6\"]\n") == 0);
     /* An unwritable path is an error, with nothing left behind. */
-    CHECK(cast_open(&c, "/nonexistent-dir/x.cast", 10, 5, NULL, 0, NULL) == -1);
+    CHECK(cast_open(&c, "/nonexistent-dir/x.cast", &cs) == -1);
 }

@@ -17,9 +17,11 @@
 #include "test.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- the solver: extremes, pointer, statistics, live parameters ---------------- */
 
@@ -611,6 +613,59 @@ TEST(cloth_scene_fabric_is_lit_by_its_folds)
     scene_cloth.draw(f.st, &f.im);
     CHECK(relief(&f.im) != folded && count(&f.im, is_blue) < blue);
     close_scene(&f);
+}
+
+/* The scene's cloth, found through its panel's table: "width" is c.prm.w. */
+static struct cloth *cloth_of(struct fixture *f)
+{
+    const struct param_def *d = &scene_cloth.params[scene_param_find(&scene_cloth, "width")];
+    return (struct cloth *)((char *)f->st + d->offset - offsetof(struct cloth, prm.w));
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A piece cut off and fallen for minutes, or the cloth seen zoomed in far:
+ * particles 1e12 pixels off (and worse) are drawn in no time, nothing is
+ * drawn outside the image, and the part still on the canvas is drawn. */
+TEST(cloth_scene_draws_particles_far_off_quickly_and_inside)
+{
+    static const float away[] = {1e12f, -1e12f, 3e9f, -3e9f, 1e25f, INFINITY, NAN};
+    double took = 0.0;
+    for (size_t k = 0; k < sizeof away / sizeof away[0]; k++)
+        for (int look = 0; look < 2; look++) {
+            struct fixture f;
+            CHECK(open_scene(&f, 100, 30, false));
+            idle(&f, 60);
+            CHECK_INT(set_param(&f, "strain-colours", look), 0);
+            struct cloth *c = cloth_of(&f);
+            CHECK_INT(c->n, (int)param(&f, "width") * (int)param(&f, "height"));
+            /* The lower half fallen far and spread out (no two particles at one
+             * float), its last row flung sideways as far. */
+            for (int i = c->n / 2; i < c->n; i++) {
+                c->y[i] -= away[k] * (1.0f + 0.01f * (float)(i % 13));
+                if (i + c->prm.w >= c->n)
+                    c->x[i] += away[k] * (1.0f + 0.01f * (float)(i % 11));
+            }
+            image_free(&f.im);
+            fx_image_guarded(&f.im, f.w, f.h);
+            double t0 = seconds_now();
+            scene_cloth.draw(f.st, &f.im);
+            took += seconds_now() - t0;
+            CHECK_MSG(fx_image_guards_intact(&f.im), "%g: drawn outside the image", away[k]);
+            int x0, y0, x1, y1;
+            CHECK_MSG(cloth_box(&f.im, &x0, &y0, &x1, &y1) > 100, "%g: the upper half is gone",
+                      away[k]);
+            fx_image_guarded_free(&f.im);
+            image_init(&f.im, 1, 1);
+            close_scene(&f);
+        }
+    /* One such frame took 12-23 s: a generous bound for all fourteen. */
+    CHECK_MSG(took < 10.0, "%.1f s to draw", took);
 }
 
 /* ---- through the app ------------------------------------------------------------ */

@@ -310,3 +310,26 @@ TEST(input_late_terminal_answers_give_no_key)
     ne = feed_split((const unsigned char *)"\x1bP", 2, 1, ev, 4);
     CHECK(ne == 1 && ev[0].key == 'P' && ev[0].alt);
 }
+
+/* Buttons 8-11 (back, forward...: SGR codes 128-131, in X10 too) are buttons
+ * of their own, never the left one their low bits would say. */
+TEST(input_buttons_8_to_11_are_not_the_left_button)
+{
+    struct input in;
+    struct input_event ev[8];
+    input_init(&in);
+    CHECK_INT(feed(&in, "\x1b[<128;5;5M\x1b[<160;6;5M\x1b[<128;6;5m\x1b[<131;1;1M", ev, 8),
+              4);
+    CHECK(ev[0].action == MOUSE_PRESS && ev[0].button == INPUT_BUTTON_EXTRA);
+    CHECK(ev[1].action == MOUSE_DRAG && ev[1].button == INPUT_BUTTON_EXTRA);
+    CHECK(ev[2].action == MOUSE_RELEASE && ev[2].button == INPUT_BUTTON_EXTRA);
+    CHECK(ev[3].action == MOUSE_PRESS && ev[3].button == INPUT_BUTTON_EXTRA + 3);
+    /* X10: CSI M, then 32 + 129 (button 9), column, row. */
+    char x10[] = {0x1b, '[', 'M', (char)(32 + 129), 33 + 4, 33 + 2, 0};
+    CHECK_INT(feed(&in, x10, ev, 8), 1);
+    CHECK(ev[0].action == MOUSE_PRESS && ev[0].button == INPUT_BUTTON_EXTRA + 1);
+    CHECK(ev[0].x == 4 && ev[0].y == 2);
+    /* The wheel (64, 65) is still the wheel. */
+    CHECK_INT(feed(&in, "\x1b[<64;5;5M", ev, 8), 1);
+    CHECK(ev[0].action == MOUSE_WHEEL && ev[0].button == 1);
+}

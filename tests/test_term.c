@@ -4,11 +4,14 @@
  */
 #include "e2e.h"
 #include "probe.h"
+#include "signals.h"
+#include "term.h"
 #include "test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static enum color_mode choose(const char *colorterm, const char *term, const char *sty,
                               const char *tmux, bool rgb, int colors)
@@ -103,4 +106,105 @@ TEST_E2E(term_swirl_inside_gnu_screen)
               e2e_screen());
     e2e_send_key("q");
     e2e_stop();
+}
+
+/* An unknown TERM is named in the error with its control characters escaped:
+ * `TERM=$'x\e]0;pwned\a'` must not retitle the window. */
+TEST_E2E(term_unknown_terminal_type_is_shown_escaped)
+{
+    if (system("command -v script >/dev/null 2>&1") != 0)
+        test_skip("no script(1)");
+    char err[64];
+    snprintf(err, sizeof err, "/tmp/swirl-term-%d.err", (int)getpid());
+    e2e_sh("TERM=\"$(printf 'x\\033]0;pwned\\007')\" script -qec './swirl 2>%s' /dev/null "
+           ">/dev/null 2>&1", err);
+    size_t n;
+    char *said = e2e_slurp(err, &n);
+    CHECK_MSG(said && strstr(said, "unknown terminal type 'x\\x1b]0;pwned\\x07'") &&
+                  !strchr(said, 0x1b) && !strchr(said, 0x07), "stderr: %s", said ? said : "");
+    free(said);
+    remove(err);
+}
+
+static char swirl_pid[32];
+/* The process state of swirl ("T" when stopped). */
+static const char *swirl_stat(void)
+{
+    static char st[64];
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "ps -o stat= -p %s", swirl_pid);
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(st, 1, sizeof st - 1, p) : 0;
+    if (p)
+        pclose(p);
+    st[n] = 0;
+    return st;
+}
+
+/* SIGTSTP and at once SIGCONT (a quick Ctrl-Z and bg, or a script): swirl
+ * does not stop for good once the loop gets to the stop; it takes keys. (The
+ * signals mostly come too close together to land between the handler and
+ * the loop's stop, where the bug was: term_sigcont_cancels_a_stop_not_yet_taken
+ * checks that part; this checks the whole runs on.) */
+TEST_E2E(term_quick_stop_and_continue_does_not_leave_swirl_stopped)
+{
+    /* swirl in a process group of its own whose parent, in the same session,
+     * only waits for it to end (sh -m makes its own group and takes the
+     * terminal, then execs swirl; the pane's sh has no job control). In the
+     * pane's own group, which is orphaned, the kernel would drop the stop. So
+     * a stop comes only from swirl itself, and nobody else continues it. */
+    CHECK(e2e_start(100, 30, "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
+                             "COLORTERM=truecolor sh -mc 'exec ./swirl'; "
+                             "echo SWIRL-EXIT=\\$?; sleep 60"));
+    CHECK_MSG(e2e_wait_for(e2e_plain, "ms/step"), "no HUD:\n%s", e2e_plain());
+    char pane[32];
+    snprintf(pane, sizeof pane, "%s", e2e_tmux("display -p -t e '#{pane_pid}'"));
+    pane[strcspn(pane, "\n")] = 0;
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "pgrep -s %s -x swirl", pane); /* the pane's session */
+    FILE *p = popen(cmd, "r");
+    size_t n = p ? fread(swirl_pid, 1, sizeof swirl_pid - 1, p) : 0;
+    if (p)
+        pclose(p);
+    swirl_pid[n] = 0;
+    swirl_pid[strcspn(swirl_pid, "\n")] = 0;
+    CHECK(swirl_pid[0]);
+    for (int k = 0; k < 3 && swirl_pid[0]; k++) {
+        e2e_sh("kill -TSTP %s; kill -CONT %s", swirl_pid, swirl_pid);
+        e2e_send_key("Space"); /* pause, then resume: the HUD says which */
+        bool took = e2e_wait_for(e2e_plain, "[paused]");
+        CHECK_MSG(took, "round %d: no keys taken (state '%s'):\n%s", k, swirl_stat(),
+                  e2e_plain());
+        if (!took)
+            break;
+        e2e_send_key("Space");
+        CHECK_MSG(e2e_wait_gone(e2e_plain, "[paused]"), "round %d: state %s", k, swirl_stat());
+        CHECK_MSG(!strchr(swirl_stat(), 'T'), "round %d: stopped", k);
+    }
+    e2e_send_key("q");
+    CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+    if (swirl_pid[0])
+        e2e_sh("kill -CONT %s 2>/dev/null", swirl_pid); /* were it left stopped */
+    e2e_stop();
+}
+
+/* The stop's bookkeeping, with the signals raised here (a caught signal's
+ * handler runs before raise returns): a SIGCONT after a SIGTSTP cancels the
+ * stop the loop has not taken yet; a SIGTSTP after a SIGCONT asks again. */
+TEST(term_sigcont_cancels_a_stop_not_yet_taken)
+{
+    signals_install_stop();
+    CHECK(!signals_stop_asked() && !signals_stop_wanted());
+    raise(SIGTSTP);
+    CHECK(signals_stop_asked() && signals_stop_wanted());
+    raise(SIGCONT);
+    CHECK_MSG(signals_stop_asked() && !signals_stop_wanted(), "continued, yet a stop is due");
+    signals_stop_taken();
+    CHECK(!signals_stop_asked() && !signals_stop_wanted());
+    raise(SIGCONT);
+    raise(SIGTSTP);
+    CHECK(signals_stop_asked() && signals_stop_wanted());
+    raise(SIGCONT);
+    raise(SIGCONT);
+    CHECK(!signals_stop_wanted());
 }

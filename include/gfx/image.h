@@ -31,6 +31,13 @@ static inline rgb_t image_get(const struct image *im, int x, int y)
     return im->px[(size_t)y * (size_t)im->w + (size_t)x];
 }
 
+/* A float pixel coordinate clamped to 0..n while it is a float, then an int:
+ * no overflow however far off it is (NaN gives 0). For loop bounds. */
+static inline int image_clip(float v, int n)
+{
+    return (int)clampf(v, 0.0f, (float)n);
+}
+
 /* Mixes c into pixel (x,y) with weight a in [0,1]. */
 void image_blend(struct image *im, int x, int y, rgb_t c, float a);
 /* Anti-aliased line of width ~1 pixel from (x0,y0) to (x1,y1) (Xiaolin Wu). */

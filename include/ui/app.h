@@ -13,6 +13,7 @@
 #ifndef SWIRL_APP_H
 #define SWIRL_APP_H
 
+#include "cast.h"
 #include "cells.h"
 #include "input.h"
 #include "path.h"
@@ -30,6 +31,7 @@
  * terminal's autorepeat (X: the first repeat 660 ms after the press, then one
  * every 40 ms; other terminals repeat sooner) */
 #define APP_KEY_REPEAT 0.75
+#define APP_RECORD_LIMIT (256LL << 20) /* --record-limit: bytes a recording may take */
 
 /* A --set NAME=VALUE, resolved against the first scene's parameters. */
 struct app_set {
@@ -53,10 +55,12 @@ struct app_opts {
     int threads;         /* solver threads, the caller's included (--threads) */
     struct app_set sets[APP_SETS_MAX]; /* applied to the first scene before its first step */
     int nsets;
+    bool overwrite;      /* --overwrite: a recording may replace what is at its path */
+    long long record_limit; /* --record-limit: recording stops at this size (0: never) */
 };
 
 /* swirl's defaults: truecolor half-blocks at 30 fps, the dye scene, seed 1,
- * one solver thread. */
+ * one solver thread, recordings of up to APP_RECORD_LIMIT. */
 void app_opts_default(struct app_opts *o);
 
 enum app_action {
@@ -99,6 +103,8 @@ struct app {
     double dropped_at;   /* and when (app time): the HUD says so for a while */
     double demo_t0;
     bool demo;
+    struct cast_status rec; /* the recording, as the HUD shows it (the terminal
+                             * loop keeps it up to date; off when not recording) */
 };
 
 /* A key binding, as the key handler runs it and the help lists it. */

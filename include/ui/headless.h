@@ -21,8 +21,10 @@ struct record_stats {
     double wall;         /* seconds it took */
 };
 
-/* Records `seconds` at o->fps on a simulated clock into path. Returns 0, 1
- * (failed) or 2 (cannot write path). */
+/* Records `seconds` at o->fps on a simulated clock into path (o->overwrite,
+ * o->record_limit as cast.h says; at the limit it ends there). Returns 0, 1
+ * (failed, or the recording is not where it was asked), 2 (cannot write path)
+ * or 128 + the SIGINT, SIGTERM or SIGHUP that ended it early (kept, valid). */
 int headless_record(const struct app_opts *o, int cols, int rows, double seconds,
                     const char *path, struct record_stats *st);
 /* The JSON summary line of a recording, on stdout. */

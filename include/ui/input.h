@@ -45,6 +45,8 @@ enum {
     IK_BACKTAB,
 };
 
+#define INPUT_BUTTON_EXTRA 8 /* buttons 8-11 (SGR codes 128-131) */
+
 enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG };
 enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
 
@@ -53,7 +55,8 @@ struct input_event {
     int key;        /* INPUT_KEY: code point or IK_* */
     int alt;        /* key came with ESC prefix (Alt) */
     enum mouse_action action;
-    int button;     /* 0 left, 1 middle, 2 right; wheel: +1 up, -1 down */
+    int button;     /* 0 left, 1 middle, 2 right, INPUT_BUTTON_EXTRA + 0..3 for
+                     * buttons 8-11; wheel: +1 up, -1 down */
     int x, y;       /* cell, 0-based */
 };
 

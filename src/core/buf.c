@@ -6,10 +6,13 @@
  */
 #include "buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void *buf_xrealloc(void *p, size_t n)
 {
@@ -85,4 +88,77 @@ void buf_printf(struct buf *b, const char *fmt, ...)
     vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+}
+
+/* Bytes of the UTF-8 sequence at u[0..n) (1 for ASCII), 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *u, size_t n)
+{
+    size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xC2 && u[0] < 0xE0 ? 2 : u[0] >= 0xE0 && u[0] < 0xF0 ? 3
+               : u[0] >= 0xF0 && u[0] < 0xF5 ? 4 : 0;
+    if (len > n)
+        return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((u[k] & 0xC0) != 0x80)
+            return 0;
+    /* Overlong forms, surrogates and code points past U+10FFFF are not UTF-8. */
+    if ((u[0] == 0xE0 && u[1] < 0xA0) || (u[0] == 0xED && u[1] >= 0xA0) ||
+        (u[0] == 0xF0 && u[1] < 0x90) || (u[0] == 0xF4 && u[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+void buf_put_escaped(struct buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq(u + i, n - i);
+        bool c1 = len == 2 && u[i] == 0xC2 && u[i + 1] < 0xA0;
+        if (len == 0 || c1 || u[i] < 0x20 || u[i] == 0x7F) {
+            char e[4] = {'\\', 'x', hex[u[i] >> 4], hex[u[i] & 15]};
+            buf_put(b, e, 4);
+            i++;
+        } else {
+            buf_put(b, u + i, len);
+            i += len;
+        }
+    }
+}
+
+void buf_vwarn(const char *fmt, va_list ap)
+{
+    struct buf msg, out;
+    buf_init(&msg);
+    buf_init(&out);
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n > 0) {
+        buf_reserve(&msg, (size_t)n + 1);
+        vsnprintf(msg.p, (size_t)n + 1, fmt, ap);
+        msg.len = (size_t)n;
+    }
+    buf_puts(&out, "swirl: ");
+    buf_put_escaped(&out, msg.p ? msg.p : "", msg.len);
+    buf_putc(&out, '\n');
+    fflush(stderr);
+    for (size_t off = 0; off < out.len;) {
+        ssize_t w = write(STDERR_FILENO, out.p + off, out.len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+    buf_free(&msg);
+    buf_free(&out);
+}
+
+void buf_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vwarn(fmt, ap);
+    va_end(ap);
 }

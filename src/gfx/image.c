@@ -3,7 +3,11 @@
  *
  * Coordinates are floats in pixels; pixel (i,j) covers [i,i+1) x [j,j+1) and its
  * centre is (i+0.5, j+0.5). Everything clips silently, so a scene may draw
- * shapes that are partly or wholly outside the canvas.
+ * shapes that are partly or wholly outside the canvas, however far (a zoom, a
+ * piece of cloth that fell for minutes): coordinates are clipped while they are
+ * floats, and only what lies within a pixel or two of the canvas is ever
+ * converted to int, so no conversion overflows and no loop runs past the canvas.
+ * NaN and infinite coordinates draw nothing.
  */
 #include "image.h"
 #include "buf.h"
@@ -56,9 +60,43 @@ void image_blend(struct image *im, int x, int y, rgb_t c, float a)
 
 static float fpart(float v) { return v - floorf(v); }
 
+/* Clips the segment to [lo, hi] in both coordinates, in double (Liang-Barsky),
+ * so the part left lies where the far-off segment did; false when nothing is
+ * left. A segment inside the box is left exactly as it was. */
+static bool clip_segment(float *x0, float *y0, float *x1, float *y1, double xlo, double xhi,
+                         double ylo, double yhi)
+{
+    double ax = *x0, ay = *y0, dx = (double)*x1 - ax, dy = (double)*y1 - ay;
+    if (ax >= xlo && ax <= xhi && ay >= ylo && ay <= yhi && *x1 >= xlo && *x1 <= xhi &&
+        *y1 >= ylo && *y1 <= yhi)
+        return true;
+    double t0 = 0.0, t1 = 1.0;
+    const double p[4] = {-dx, dx, -dy, dy}, q[4] = {ax - xlo, xhi - ax, ay - ylo, yhi - ay};
+    for (int k = 0; k < 4; k++) {
+        if (p[k] == 0.0) {
+            if (q[k] < 0.0)
+                return false; /* parallel to this side and outside it */
+            continue;
+        }
+        double r = q[k] / p[k];
+        if (p[k] < 0.0)
+            t0 = r > t0 ? r : t0;
+        else
+            t1 = r < t1 ? r : t1;
+    }
+    if (t0 > t1)
+        return false;
+    *x0 = (float)(ax + t0 * dx), *y0 = (float)(ay + t0 * dy);
+    *x1 = (float)(ax + t1 * dx), *y1 = (float)(ay + t1 * dy);
+    return true;
+}
+
 void image_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c)
 {
     if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+        return;
+    /* A margin of a few pixels: what is drawn is the same as unclipped. */
+    if (!clip_segment(&x0, &y0, &x1, &y1, -4.0, im->w + 4.0, -4.0, im->h + 4.0))
         return;
     /* Work in pixel-centre coordinates. */
     x0 -= 0.5f, y0 -= 0.5f, x1 -= 0.5f, y1 -= 0.5f;
@@ -113,10 +151,10 @@ void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a)
      * than a pixel spreads its area over the pixels it touches. */
     float rr = fmaxf(r, 0.5f);
     float area_scale = r < 0.5f ? (r * r) / (0.25f) : 1.0f;
-    int x0 = (int)floorf(cx - rr - 0.5f), x1 = (int)ceilf(cx + rr + 0.5f);
-    int y0 = (int)floorf(cy - rr - 0.5f), y1 = (int)ceilf(cy + rr + 0.5f);
-    x0 = clampi(x0, 0, im->w), x1 = clampi(x1, 0, im->w);
-    y0 = clampi(y0, 0, im->h), y1 = clampi(y1, 0, im->h);
+    int x0 = image_clip(floorf(cx - rr - 0.5f), im->w);
+    int x1 = image_clip(ceilf(cx + rr + 0.5f), im->w);
+    int y0 = image_clip(floorf(cy - rr - 0.5f), im->h);
+    int y1 = image_clip(ceilf(cy + rr + 0.5f), im->h);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             float dx = (float)x + 0.5f - cx, dy = (float)y + 0.5f - cy;
@@ -153,10 +191,10 @@ void image_triangle(struct image *im, float x0, float y0, float x1, float y1, fl
         x1 = x2, x2 = t;
         t = y1, y1 = y2, y2 = t;
     }
-    int xa = clampi((int)floorf(fminf(x0, fminf(x1, x2))), 0, im->w);
-    int xb = clampi((int)ceilf(fmaxf(x0, fmaxf(x1, x2))), 0, im->w);
-    int ya = clampi((int)floorf(fminf(y0, fminf(y1, y2))), 0, im->h);
-    int yb = clampi((int)ceilf(fmaxf(y0, fmaxf(y1, y2))), 0, im->h);
+    int xa = image_clip(floorf(fminf(x0, fminf(x1, x2))), im->w);
+    int xb = image_clip(ceilf(fmaxf(x0, fmaxf(x1, x2))), im->w);
+    int ya = image_clip(floorf(fminf(y0, fminf(y1, y2))), im->h);
+    int yb = image_clip(ceilf(fmaxf(y0, fmaxf(y1, y2))), im->h);
     bool t0 = top_left(x1, y1, x2, y2), t1 = top_left(x2, y2, x0, y0);
     bool t2 = top_left(x0, y0, x1, y1);
     for (int y = ya; y < yb; y++)

@@ -498,10 +498,12 @@ static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *
         const struct node *x = b;
         b = c, c = x, area = -area;
     }
-    int xa = clampi((int)floorf(min3(a->x, b->x, c->x)), 0, im->w);
-    int xb = clampi((int)ceilf(max3(a->x, b->x, c->x)), 0, im->w);
-    int ya = clampi((int)floorf(min3(a->y, b->y, c->y)), 0, im->h);
-    int yb = clampi((int)ceilf(max3(a->y, b->y, c->y)), 0, im->h);
+    /* Clipped as floats: a corner far off (a piece fallen for minutes, a deep
+     * zoom) must not overflow an int. */
+    int xa = image_clip(floorf(min3(a->x, b->x, c->x)), im->w);
+    int xb = image_clip(ceilf(max3(a->x, b->x, c->x)), im->w);
+    int ya = image_clip(floorf(min3(a->y, b->y, c->y)), im->h);
+    int yb = image_clip(ceilf(max3(a->y, b->y, c->y)), im->h);
     bool t0 = top_left(b->x, b->y, c->x, c->y), t1 = top_left(c->x, c->y, a->x, a->y);
     bool t2 = top_left(a->x, a->y, b->x, b->y);
     float inv = 1.0f / area;

@@ -28,6 +28,7 @@ void app_opts_default(struct app_opts *o)
     o->sync = true;
     o->seed = 1;
     o->threads = 1;
+    o->record_limit = APP_RECORD_LIMIT;
 }
 
 int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
@@ -161,6 +162,8 @@ static void mouse(struct app *a, const struct input_event *ev)
 {
     /* Reports from outside the window (a terminal may send any number) count
      * as its edge. */
+    if (ev->button >= INPUT_BUTTON_EXTRA)
+        return; /* back, forward...: no part in pushing things around */
     float x = cell_x(clampi(ev->x, 0, a->cols - 1)), y = cell_y(clampi(ev->y, 0, a->rows - 2));
     a->ptr.last_real = a->now;
     switch (ev->action) {

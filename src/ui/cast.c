@@ -5,11 +5,20 @@
  * that steps back is clamped to the last time written), as players require. The
  * file is written with write(2) a whole line at a time, so a failure can be cut
  * back to the last whole line.
+ *
+ * Everything that putting a recording in place needs (its names, escaped ones
+ * for messages, the identity of the file that was at its path) is made when it
+ * starts, so the placing itself (place()) is only stat, link, rename and unlink
+ * on ready names: async-signal-safe, the same from cast_close() and from a
+ * signal handler (cast_on_signal). The recording in progress is `live`.
  */
 #include "cast.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +125,14 @@ int cast_check(const char *path, bool overwrite, char *why, size_t n)
     return ok == 0 ? 0 : -1;
 }
 
+/* The tail a limited recording keeps room for: its last event puts the
+ * terminal's colours and cursor back, as a finished recording's does. */
+#define TAIL_EVENT "\x1b[0m\x1b[?25h"
+#define TAIL_ROOM 64
+#define BESIDE_MAX 999 /* PATH.1 .. PATH.999 */
+
+static struct cast *volatile live; /* the recording a signal handler puts in place */
+
 /* A temporary name beside path: DIR/.NAME.XXXXXX (malloc'd). */
 static char *temp_beside(const char *path)
 {
@@ -132,6 +149,28 @@ static char *temp_beside(const char *path)
     return t;
 }
 
+static char *escaped(const char *s)
+{
+    struct buf b;
+    buf_init(&b);
+    buf_put_escaped(&b, s, strlen(s));
+    buf_putc(&b, 0);
+    return b.p;
+}
+
+/* Stops the recording: the file ends at its last whole line. */
+static void stop_at(struct cast *c, double t, enum cast_stop why, int err)
+{
+    if (ftruncate(c->fd, (off_t)atomic_load(&c->good)) != 0) { /* keep it valid asciicast */
+    }
+    int fd = c->fd;
+    c->err = err;
+    c->stopped_at = t;
+    c->stop = why;
+    c->fd = -1;
+    close(fd);
+}
+
 /* Writes a whole line, or stops the recording where the last whole line ended. */
 static void put_line(struct cast *c, double t)
 {
@@ -143,47 +182,73 @@ static void put_line(struct cast *c, double t)
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            c->err = w < 0 ? errno : ENOSPC;
-            c->stopped_at = t;
-            if (ftruncate(c->fd, (off_t)c->good) != 0) { /* keep it valid asciicast */
-            }
-            close(c->fd);
-            c->fd = -1;
+            stop_at(c, t, CAST_FAILED, w < 0 ? errno : ENOSPC);
             return;
         }
         off += (size_t)w;
     }
-    c->good += (long long)c->line.len;
+    atomic_fetch_add(&c->good, (long long)c->line.len);
 }
 
-int cast_open(struct cast *c, const char *path, int w, int h, const char *term,
-              long timestamp, const char *title)
+static void free_names(struct cast *c)
+{
+    free(c->path), free(c->tmp), free(c->beside), free(c->epath), free(c->etmp);
+    c->path = c->tmp = c->beside = c->epath = c->etmp = NULL;
+}
+
+int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
 {
     memset(c, 0, sizeof *c);
-    c->fd = -1;
+    c->fd = c->held = -1;
+    c->overwrite = s->overwrite;
+    c->limit = s->limit > 0 ? s->limit : 0;
     c->path = strdup(path);
     c->tmp = temp_beside(path);
-    if (!c->path || !c->tmp || (c->fd = mkstemp(c->tmp)) < 0) {
-        int e = c->path && c->tmp ? errno : ENOMEM;
-        free(c->path), free(c->tmp);
+    c->nbeside = strlen(path) + 1;
+    c->beside = malloc(c->nbeside + 8);
+    c->epath = escaped(path);
+    int fd = -1;
+    if (!c->path || !c->tmp || !c->beside || (fd = mkstemp(c->tmp)) < 0) {
+        int e = c->path && c->tmp && c->beside ? errno : ENOMEM;
+        free_names(c);
         errno = e;
         return -1;
     }
+    c->etmp = escaped(c->tmp);
+    snprintf(c->beside, c->nbeside + 8, "%s.", path);
+    /* The file cast_check let through (--overwrite): it may be replaced. Held
+     * open, its inode number cannot go to a file made there meanwhile. */
+#ifdef O_PATH
+    c->held = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+#else
+    c->held = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+#endif
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(c->fd, 0666 & ~mask) != 0) { /* as a file created the usual way */
+    if (fchmod(fd, 0666 & ~mask) != 0) { /* as a file created the usual way */
     }
+    c->fd = fd;
     buf_init(&c->line);
-    cast_header(&c->line, w, h, term, timestamp, title);
-    put_line(c, 0.0);
-    if (c->fd < 0) { /* not even the header fits */
-        int e = c->err;
+    cast_header(&c->line, s->w, s->h, s->term, s->timestamp, s->title);
+    int e = 0;
+    if (c->limit && (long long)c->line.len + TAIL_ROOM > c->limit)
+        e = EFBIG;
+    else
+        put_line(c, 0.0);
+    if (e || c->fd < 0) { /* not even the header fits */
+        e = e ? e : c->err;
+        if (c->fd >= 0)
+            close(c->fd);
+        if (c->held >= 0)
+            close(c->held);
         unlink(c->tmp);
         buf_free(&c->line);
-        free(c->path), free(c->tmp);
+        free_names(c);
         errno = e;
         return -1;
     }
+    atomic_signal_fence(memory_order_seq_cst); /* all of it set before a handler sees it */
+    live = c;
     return 0;
 }
 
@@ -196,6 +261,14 @@ static void put_event(struct cast *c, double t, char code, const char *data, siz
     c->last_t = t;
     buf_clear(&c->line);
     cast_event(&c->line, t, code, data, n);
+    if (c->limit && atomic_load(&c->good) + (long long)c->line.len > c->limit - TAIL_ROOM) {
+        buf_clear(&c->line); /* at the limit: the tail, and no more */
+        cast_event(&c->line, t, 'o', TAIL_EVENT, sizeof TAIL_EVENT - 1);
+        put_line(c, t);
+        if (c->fd >= 0)
+            stop_at(c, t, CAST_LIMIT, 0);
+        return;
+    }
     put_line(c, t);
 }
 
@@ -212,21 +285,217 @@ void cast_resize(struct cast *c, double t, int w, int h)
     put_event(c, t, 'r', sz, (size_t)n);
 }
 
-int cast_close(struct cast *c)
+void cast_status(const struct cast *c, struct cast_status *s)
 {
-    int rc = c->err ? -1 : 0;
-    if (c->fd >= 0 && close(c->fd) != 0)
-        rc = -1, c->err = errno;
-    c->fd = -1;
-    int e = 0;
-    if (rename(c->tmp, c->path) != 0) {
-        e = errno;
-        unlink(c->tmp);
-        rc = -1;
+    s->on = true;
+    s->stop = (enum cast_stop)c->stop;
+    s->bytes = atomic_load(&c->good);
+    s->limit = c->limit;
+    s->err = c->err;
+}
+
+/* ---- putting it in place: async-signal-safe from here to cast_on_signal ---- */
+
+enum where { AT_PATH, AT_BESIDE, AT_TMP };
+
+/* Puts tmp at dst unless something is there (EEXIST): link() refuses a taken
+ * name atomically. Where hard links cannot be had, a rename when nothing is
+ * there (a small window). */
+static int put_at(const char *tmp, const char *dst)
+{
+    if (link(tmp, dst) == 0) {
+        unlink(tmp);
+        return 0;
     }
-    buf_free(&c->line);
-    free(c->path), free(c->tmp);
-    c->path = c->tmp = NULL;
+    if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS && errno != EMLINK)
+        return -1;
+    struct stat st;
+    if (lstat(dst, &st) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return errno == ENOENT ? rename(tmp, dst) : -1;
+}
+
+/* The file at the path is the one that was there at the start. */
+static bool same_as_at_start(const struct cast *c)
+{
+    struct stat now, then;
+    return c->held >= 0 && fstat(c->held, &then) == 0 && lstat(c->path, &now) == 0 &&
+           now.st_dev == then.st_dev && now.st_ino == then.st_ino;
+}
+
+/* Writes k (1..999) after "PATH.". */
+static void number_beside(struct cast *c, int k)
+{
+    char d[4];
+    int n = 0;
+    do
+        d[n++] = (char)('0' + k % 10);
+    while ((k /= 10) > 0);
+    size_t at = c->nbeside;
+    while (n > 0)
+        c->beside[at++] = d[--n];
+    c->beside[at] = 0;
+}
+
+static enum where place(struct cast *c)
+{
+    bool whole = c->stop != CAST_FAILED;
+    if (whole && (c->overwrite || same_as_at_start(c)))
+        return rename(c->tmp, c->path) == 0 ? AT_PATH : AT_TMP;
+    if (put_at(c->tmp, c->path) == 0)
+        return AT_PATH;
+    for (int k = 1; k <= BESIDE_MAX && errno == EEXIST; k++) {
+        number_beside(c, k);
+        if (put_at(c->tmp, c->beside) == 0)
+            return AT_BESIDE;
+    }
+    return AT_TMP;
+}
+
+static void say_raw(const char *s)
+{
+    ssize_t r = write(STDERR_FILENO, s, strlen(s));
+    (void)r;
+}
+
+void cast_on_signal(void)
+{
+    struct cast *c = live;
+    if (!c)
+        return;
+    live = NULL;
+    int e = errno;
+    if (c->fd >= 0 && ftruncate(c->fd, (off_t)atomic_load(&c->good)) != 0) {
+    }
+    enum where w = place(c);
+    if (w == AT_PATH && c->stop == CAST_FAILED) {
+        say_raw("swirl: the recording stopped early on a write error (");
+        say_raw(c->epath);
+        say_raw(" keeps what was written)\n");
+    } else if (w == AT_BESIDE) {
+        say_raw("swirl: ");
+        say_raw(c->epath);
+        say_raw(" is left as it was; the recording is ");
+        say_raw(c->epath);
+        say_raw(c->beside + c->nbeside - 1); /* ".N": the rest of its name */
+        say_raw("\n");
+    } else if (w == AT_TMP) {
+        say_raw("swirl: the recording could not be put at ");
+        say_raw(c->epath);
+        say_raw("; it is in ");
+        say_raw(c->etmp);
+        say_raw("\n");
+    }
     errno = e;
+}
+
+/* ---- the end ------------------------------------------------------------- */
+
+/* One message line, "swirl: " and the text escaped. */
+static void say(struct buf *msg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct buf *msg, const char *fmt, ...)
+{
+    if (!msg)
+        return;
+    struct buf text;
+    buf_init(&text);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        buf_reserve(&text, (size_t)n + 1);
+        va_start(ap, fmt);
+        vsnprintf(text.p, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        text.len = (size_t)n;
+    }
+    buf_puts(msg, "swirl: ");
+    buf_put_escaped(msg, text.p ? text.p : "", text.len);
+    buf_putc(msg, '\n');
+    buf_free(&text);
+}
+
+int cast_close(struct cast *c, struct buf *msg)
+{
+    if (live == c)
+        live = NULL;
+    if (c->fd >= 0) {
+        int fd = c->fd;
+        c->fd = -1;
+        if (close(fd) != 0) /* a write the kernel took but could not finish (NFS) */
+            c->stop = CAST_FAILED, c->err = errno, c->stopped_at = c->last_t;
+    }
+    enum where w = place(c);
+    char e[256], size[32];
+    snprintf(e, sizeof e, "%s", strerror(errno));
+    const char *beside = c->beside;
+    cast_size_text(c->limit, size, sizeof size);
+    if (c->stop == CAST_FAILED) {
+        const char *why = strerror(c->err);
+        if (w == AT_PATH)
+            say(msg, "the recording stopped at %.1f s: %s (%s keeps what was written)",
+                c->stopped_at, why, c->path);
+        else if (w == AT_BESIDE)
+            say(msg, "the recording stopped at %.1f s: %s; %s is left as it was and %s keeps "
+                "what was written", c->stopped_at, why, c->path, beside);
+        else
+            say(msg, "the recording stopped at %.1f s: %s; writing %s failed: %s (%s keeps "
+                "what was written)", c->stopped_at, why, c->path, e, c->tmp);
+    } else {
+        if (c->stop == CAST_LIMIT)
+            say(msg, "the recording stopped at %.1f s at its size limit, %s (%s keeps what was "
+                "written)", c->stopped_at, size, w == AT_PATH ? c->path : w == AT_BESIDE
+                                                    ? beside : c->tmp);
+        if (w == AT_BESIDE)
+            say(msg, "%s appeared meanwhile and is left as it was; the recording is %s", c->path,
+                beside);
+        else if (w == AT_TMP)
+            say(msg, "writing %s failed: %s (the recording is in %s)", c->path, e, c->tmp);
+    }
+    int rc = w == AT_PATH && c->stop != CAST_FAILED ? 0 : -1;
+    if (c->held >= 0)
+        close(c->held);
+    c->held = -1;
+    buf_free(&c->line);
+    free_names(c);
     return rc;
+}
+
+void cast_size_text(long long bytes, char *out, size_t n)
+{
+    double m = (double)bytes / 1048576.0;
+    if (bytes < 1048576)
+        snprintf(out, n, "%lldK", bytes / 1024);
+    else if (m < 9.95)
+        snprintf(out, n, "%.1fM", m);
+    else if (m < 999.5)
+        snprintf(out, n, "%.0fM", m);
+    else
+        snprintf(out, n, "%.1fG", m / 1024.0);
+}
+
+int cast_parse_size(const char *s, long long *bytes)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v >= 0.0) || isspace((unsigned char)*s))
+        return -1;
+    double unit = 1.0;
+    if (*end && strchr("kKmMgG", *end)) {
+        unit = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0
+                                                                              : 1073741824.0;
+        end++;
+        if (*end == 'i' && end[1] == 'B')
+            end += 2;
+        else if (*end == 'B')
+            end++;
+    }
+    if (*end || !(v * unit < 4e18))
+        return -1;
+    *bytes = (long long)(v * unit);
+    return 0;
 }

@@ -7,12 +7,14 @@
  */
 #include "compose.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 static const rgb_t hud_fg = RGB(225, 225, 230), hud_bg = RGB(28, 28, 40);
 static const rgb_t hud_key = RGB(255, 200, 90), hud_dim = RGB(150, 150, 165);
 static const rgb_t box_bg = RGB(16, 16, 26), box_sel = RGB(60, 60, 100);
+static const rgb_t hud_rec = RGB(255, 95, 95);
 
 #define HINT_SECONDS 3.0
 #define HINT_FADE 2.0
@@ -22,10 +24,29 @@ static rgb_t mode_colour(const struct app *a, rgb_t c)
     return a->o.color == COLOR_MONO ? COLOR_DEFAULT : c;
 }
 
-static void text(const struct app *a, struct cells *cells, int col, int row, const char *s,
-                 rgb_t fg, rgb_t bg)
+static int text(const struct app *a, struct cells *cells, int col, int row, const char *s,
+                rgb_t fg, rgb_t bg)
 {
-    cells_text(cells, col, row, s, mode_colour(a, fg), mode_colour(a, bg));
+    return cells_text(cells, col, row, s, mode_colour(a, fg), mode_colour(a, bg));
+}
+
+/* "rec 3.2M ", or why it stopped; "" when not recording. */
+static void rec_text(const struct cast_status *r, char *out, size_t n)
+{
+    char size[32];
+    out[0] = 0;
+    if (!r->on)
+        return;
+    if (r->stop == CAST_LIMIT) {
+        cast_size_text(r->limit, size, sizeof size);
+        snprintf(out, n, "rec stopped: %s limit ", size);
+    } else if (r->stop == CAST_FAILED) {
+        snprintf(out, n, "rec stopped: %s ", r->err == ENOSPC || r->err == EDQUOT ? "disk full"
+                                                                              : "write error");
+    } else {
+        cast_size_text(r->bytes, size, sizeof size);
+        snprintf(out, n, "rec %s ", size);
+    }
 }
 
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
@@ -42,13 +63,16 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     if (a->dropped && a->now - a->dropped_at < 1.0)
         snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
                  a->dropped_of - a->dropped, a->dropped_of);
-    snprintf(line, sizeof line, " %s %s%s%s%s", s->name, a->paused ? "[paused] " : "", slow,
-             timing, stats);
+    char rec[64];
+    rec_text(&a->rec, rec, sizeof rec);
+    snprintf(line, sizeof line, " %s %s%s%s%s%s", s->name, rec, a->paused ? "[paused] " : "",
+             slow, timing, stats);
     int col = 0;
     char name[32];
     snprintf(name, sizeof name, " %s ", s->name);
     col = cells_text(cells, col, row, name, mode_colour(a, hud_key), mode_colour(a, hud_bg));
-    text(a, cells, col, row, line + strlen(name) - 1, hud_fg, hud_bg);
+    col = text(a, cells, col, row, rec, hud_rec, hud_bg);
+    text(a, cells, col, row, line + strlen(name) + strlen(rec) - 1, hud_fg, hud_bg);
     const char *hints = "? help  p params  1-3 scene  q quit ";
     int hl = (int)strlen(hints);
     int used = (int)strlen(line);

@@ -5,11 +5,16 @@
  * A recording advances the app exactly 1/fps seconds per frame and reads no
  * wall clock for anything it draws, so the same options give the same bytes on
  * any machine. Its summary counts the bytes of every frame and what a naive full
- * redraw of the same cells would have cost (encode_naive).
+ * redraw of the same cells would have cost (encode_naive). SIGINT, SIGTERM
+ * and SIGHUP end a recording early, kept as usual; any other signal that ends
+ * the process puts the recording in place first (signals.h). Statistics are
+ * line-buffered, so a reader at the other end of a pipe gets each line when it
+ * is printed.
  */
 #include "cast.h"
 #include "frame.h"
 #include "headless.h"
+#include "signals.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +25,7 @@ static double sim_clock(void) { return sim_now; }
 
 int headless_stats(const struct app_opts *o, int cols, int rows, long steps, long every)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* before the first output */
     struct app a;
     if (app_init(&a, o, cols, rows) != 0) {
         fprintf(stderr, "swirl: cannot start the scene\n");
@@ -57,13 +63,16 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
 {
     struct cast cast;
     memset(st, 0, sizeof *st);
-    if (cast_open(&cast, path, cols, rows, "xterm-256color", 0, "swirl") != 0) {
-        fprintf(stderr, "swirl: cannot write %s: %s\n", path, strerror(errno));
+    struct cast_setup cs = {cols, rows, "xterm-256color", 0, "swirl", o->overwrite,
+                            o->record_limit};
+    signals_install(NULL);
+    if (cast_open(&cast, path, &cs) != 0) {
+        buf_warn("cannot write %s: %s", path, strerror(errno));
         return 2;
     }
     struct app a;
     if (app_init(&a, o, cols, rows) != 0) {
-        cast_close(&cast);
+        cast_close(&cast, NULL);
         fprintf(stderr, "swirl: cannot start the scene\n");
         return 1;
     }
@@ -75,7 +84,8 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     long frames = (long)(seconds * o->fps + 0.5);
     double dt = 1.0 / o->fps, wall0 = frame_now();
     cast_output(&cast, 0.0, "\x1b[?25l", 6);
-    for (long f = 0; f < frames; f++) {
+    long f = 0;
+    for (; f < frames && cast_running(&cast) && !signals_quit; f++) {
         double t = (double)f * dt;
         buf_clear(&out);
         sim_now = t;
@@ -85,13 +95,13 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
         encode_naive(&fr.cells, o->color, &naive);
         st->naive_bytes += naive.len;
     }
+    frames = f; /* fewer when the recording stopped or a signal ended it */
     cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
-    int rc = cast_close(&cast);
-    if (rc != 0 && cast.err)
-        fprintf(stderr, "swirl: the recording stopped at %.1f s: %s (%s keeps what was written)\n",
-                cast.stopped_at, strerror(cast.err), path);
-    else if (rc != 0)
-        fprintf(stderr, "swirl: writing %s failed: %s\n", path, strerror(errno));
+    struct buf msg;
+    buf_init(&msg);
+    int rc = cast_close(&cast, &msg);
+    fwrite(msg.p ? msg.p : "", 1, msg.len, stderr);
+    buf_free(&msg);
     st->frames = frames;
     st->bytes = fr.st.bytes;
     st->seconds = (double)frames * dt;
@@ -101,7 +111,7 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     buf_free(&naive);
     frame_free(&fr);
     app_free(&a);
-    return rc != 0 ? 1 : 0;
+    return signals_quit ? 128 + signals_quit : rc != 0 ? 1 : 0;
 }
 
 void headless_record_summary(const struct record_stats *st)

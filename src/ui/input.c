@@ -76,14 +76,16 @@ static bool mouse_event(struct input_event *ev, int b, int x, int y, bool releas
     ev->type = INPUT_MOUSE;
     ev->x = x < 0 ? 0 : x;
     ev->y = y < 0 ? 0 : y;
-    if (b & 64) {
+    if ((b & 64) && !(b & 128)) {
         if (release)
             return false; /* wheel "releases" carry nothing */
         ev->action = MOUSE_WHEEL;
         ev->button = (b & 1) ? -1 : 1;
         return true;
     }
-    ev->button = b & 3;
+    /* Buttons 8-11 (128 + 0..3: back, forward, ...) are other buttons than
+     * 0-3, whatever their low bits say. */
+    ev->button = b & 128 ? INPUT_BUTTON_EXTRA + (b & 3) : b & 3;
     if (release)
         ev->action = MOUSE_RELEASE;
     else if (b & 32)

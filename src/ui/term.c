@@ -8,14 +8,14 @@
  * off) and parsed by input.c; mouse reporting (1002 button-motion + 1006 SGR) is
  * switched on and off by us, whatever terminfo says.
  *
- * SIGINT, SIGTERM and SIGHUP only set a flag (the loop ends, restores the
- * terminal and exits with 128 + the signal). Every other signal whose default
- * action ends the process (crashes, SIGQUIT, SIGPIPE, SIGUSR1/2, SIGALRM...)
- * has a handler that writes the restore sequence, restores the saved termios,
- * puts back the handler that was there before ours (the default, or a
- * sanitizer's, which then reports) and raises the signal again, so the exit
- * status and a core dump stay what they would have been. Ctrl-Z leaves the
- * screen and our modes and re-enters them on SIGCONT.
+ * Signals (signals.h): SIGINT, SIGTERM and SIGHUP end the loop, which restores
+ * the terminal and exits with 128 + the signal; every other signal that ends
+ * the process first writes the restore sequence and restores the saved termios
+ * (crash_restore), then the recording is put in place and the signal goes on.
+ * Ctrl-Z leaves the screen and our modes and re-enters them on SIGCONT; a
+ * SIGCONT that comes before the loop got to stop (a quick Ctrl-Z and `bg`, or
+ * TSTP then CONT from a script) cancels the stop instead of leaving swirl
+ * stopped with nobody to continue it.
  *
  * Pacing: frames on an absolute CLOCK_MONOTONIC schedule; between frames the loop
  * sleeps in poll() on stdin, so keys answer at once. Flow control (flow.h):
@@ -36,6 +36,7 @@
 #include "flow.h"
 #include "frame.h"
 #include "probe.h"
+#include "signals.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -62,9 +63,10 @@
 #define PROBE_WAIT 0.15    /* s: the most the terminal's answers are waited for */
 #define TMUX_WAIT 0.5      /* s: the most one tmux command may take */
 
-static volatile sig_atomic_t sig_quit, sig_tstp, sig_winch;
+static volatile sig_atomic_t sig_winch;
 static struct termios saved_tio;
-static bool have_tio, screen_active;
+static bool have_tio;
+static volatile sig_atomic_t screen_active;
 /* A frame's CSI ?2026h is out and its l is not: whoever leaves the screen ends
  * the update (only then: kitty complains of an end never begun, st of every
  * mark it does not know). */
@@ -89,33 +91,14 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-static void on_quit(int sig) { sig_quit = sig; }
-static void on_tstp(int sig)
-{
-    (void)sig;
-    sig_tstp = 1;
-}
 static void on_winch(int sig)
 {
     (void)sig;
     sig_winch = 1;
 }
-/* Signals that end the process by default, other than the three the loop
- * handles; their handlers in force before ours. */
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT,
-                                    SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ, SIGPIPE, SIGUSR1,
-                                    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
-#ifdef SIGPWR
-                                    SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-                                    SIGSTKFLT,
-#endif
-};
-#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction fatal_prev[NFATAL];
 
-static void on_fatal(int sig)
+/* In the handler of a fatal signal: the terminal as it was (async-signal-safe). */
+static void crash_restore(void)
 {
     if (screen_active) {
         if (sync_open) {
@@ -128,35 +111,13 @@ static void on_fatal(int sig)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
         screen_active = false;
     }
-    for (size_t i = 0; i < NFATAL; i++)
-        if (fatal_signals[i] == sig)
-            sigaction(sig, &fatal_prev[i], NULL);
-    raise(sig); /* delivered once this handler returns, to the handler before ours */
-}
-
-static void install(int sig, void (*fn)(int), struct sigaction *prev)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = fn;
-    sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, prev);
 }
 
 static void install_handlers(void)
 {
-    install(SIGINT, on_quit, NULL);
-    install(SIGTERM, on_quit, NULL);
-    install(SIGHUP, on_quit, NULL);
-    install(SIGTSTP, on_tstp, NULL);
-    install(SIGWINCH, on_winch, NULL);
-    for (size_t i = 0; i < NFATAL; i++) {
-        struct sigaction cur;
-        sigaction(fatal_signals[i], NULL, &cur);
-        if (cur.sa_handler == SIG_IGN)
-            continue; /* ignored by whoever started us (nohup): leave it so */
-        install(fatal_signals[i], on_fatal, &fatal_prev[i]);
-    }
+    signals_install(crash_restore);
+    signals_install_stop();
+    signals_set(SIGWINCH, on_winch, NULL);
 }
 
 static void screen_leave(void)
@@ -289,18 +250,29 @@ static void cut_frame(struct term *t)
 
 static void suspend(struct term *t)
 {
+    signals_stop_taken();
+    if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
+        return;
     cut_frame(t);
     drain_answers(&t->flow);
     screen_leave();
-    install(SIGTSTP, SIG_DFL, NULL);
-    raise(SIGTSTP);
+    signals_set(SIGTSTP, SIG_DFL, NULL);
+    if (signals_stop_wanted()) /* the window left: between this test and the stop */
+        raise(SIGTSTP);
     /* ... stopped here until SIGCONT ... */
-    install(SIGTSTP, on_tstp, NULL);
+    signals_install_stop();
     screen_enter();
     frame_repaint(&t->fr);
     sig_winch = 1; /* the size may have changed meanwhile */
     t->next = frame_now();
     flow_init(&t->flow);
+}
+
+/* Output into the recording; the HUD's idea of it kept up to date. */
+static void rec_output(struct term *t, double now, const char *p, size_t n)
+{
+    cast_output(&t->cast, now - t->t0, p, n);
+    cast_status(&t->cast, &t->a.rec);
 }
 
 static void resize(struct term *t, double now)
@@ -311,8 +283,10 @@ static void resize(struct term *t, double now)
     app_resize(&t->a, cols, rows);
     frame_resize(&t->fr, cols, rows);
     t->dirty = true;
-    if (t->record)
+    if (t->record) {
         cast_resize(&t->cast, now - t->t0, cols, rows);
+        cast_status(&t->cast, &t->a.rec);
+    }
 }
 
 /* As much of the frame being written as the window allows, a ping after
@@ -349,7 +323,7 @@ static void frame_due(struct term *t, double now)
     if (send)
         t->dirty = false;
     if (n && t->record)
-        cast_output(&t->cast, now - t->t0, t->out.p, t->out.len);
+        rec_output(t, now, t->out.p, t->out.len);
     send_pending(t, now);
     t->next += t->period;
     if (now > t->next + t->period)
@@ -369,15 +343,15 @@ static bool wait_next(struct term *t)
     return !(poll(&pf, 1, (int)(wait * 1000.0) + 1) > 0 && (pf.revents & (POLLHUP | POLLNVAL)));
 }
 
-static int open_recording(struct term *t)
+static int open_recording(struct term *t, const struct app_opts *o)
 {
-    int cols0 = 80, rows0 = 24;
+    struct cast_setup cs = {80, 24, getenv("TERM"), (long)time(NULL), "swirl", o->overwrite,
+                            o->record_limit};
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        cols0 = ws.ws_col, rows0 = ws.ws_row;
-    if (cast_open(&t->cast, t->record, cols0, rows0, getenv("TERM"), (long)time(NULL),
-                  "swirl") != 0) {
-        fprintf(stderr, "swirl: cannot write %s: %s\n", t->record, strerror(errno));
+        cs.w = ws.ws_col, cs.h = ws.ws_row;
+    if (cast_open(&t->cast, t->record, &cs) != 0) {
+        buf_warn("cannot write %s: %s", t->record, strerror(errno));
         return 2;
     }
     return 0;
@@ -427,10 +401,10 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     t->scr = newterm(NULL, stdout, stdin);
     if (!t->scr) {
         const char *term = getenv("TERM");
-        fprintf(stderr, "swirl: unknown terminal type '%s'\n", term ? term : "");
+        buf_warn("unknown terminal type '%s'", term ? term : "");
         return 2;
     }
-    if (t->record && open_recording(t) != 0) { /* swirl will run: now the file */
+    if (t->record && open_recording(t, o) != 0) { /* swirl will run: now the file */
         endwin();
         delscreen(t->scr);
         t->scr = NULL;
@@ -463,7 +437,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
         screen_leave();
         delscreen(t->scr);
         if (record)
-            cast_close(&t->cast);
+            cast_close(&t->cast, NULL);
         fprintf(stderr, "swirl: cannot start the scene (out of memory)\n");
         return 1;
     }
@@ -477,7 +451,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     t->period = 1.0 / o->fps;
     t->t0 = t->next = t->last_byte = frame_now();
     if (record)
-        cast_output(&t->cast, 0.0, "\x1b[?25l", 6);
+        rec_output(t, t->t0, "\x1b[?25l", 6);
     return 0;
 }
 
@@ -492,16 +466,15 @@ static int term_close(struct term *t)
     buf_free(&t->out);
     if (t->record) {
         cast_output(&t->cast, frame_now() - t->t0, "\x1b[0m\x1b[?25h", 10);
-        if (cast_close(&t->cast) != 0) {
-            if (t->cast.err)
-                fprintf(stderr, "swirl: the recording stopped at %.1f s: %s (%s keeps what "
-                        "was written)\n", t->cast.stopped_at, strerror(t->cast.err), t->record);
-            else
-                fprintf(stderr, "swirl: writing %s failed: %s\n", t->record, strerror(errno));
+        struct buf msg;
+        buf_init(&msg);
+        int rc = cast_close(&t->cast, &msg);
+        fwrite(msg.p ? msg.p : "", 1, msg.len, stderr);
+        buf_free(&msg);
+        if (rc != 0)
             return 1;
-        }
     }
-    return sig_quit ? 128 + sig_quit : 0; /* the shell's convention for a signal */
+    return signals_quit ? 128 + signals_quit : 0; /* the shell's convention for a signal */
 }
 
 int term_run(struct app_opts *o, bool color_auto, const char *record)
@@ -510,13 +483,12 @@ int term_run(struct app_opts *o, bool color_auto, const char *record)
     int rc = term_open(&t, o, color_auto, record);
     if (rc != 0)
         return rc;
-    while (!t.a.quit && !sig_quit) {
+    while (!t.a.quit && !signals_quit) {
         double now = frame_now();
         read_input(&t, now);
-        if (t.a.quit || sig_quit)
+        if (t.a.quit || signals_quit)
             break;
-        if (sig_tstp) {
-            sig_tstp = 0;
+        if (signals_stop_asked()) {
             suspend(&t);
             now = frame_now();
         }
