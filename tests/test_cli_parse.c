@@ -310,7 +310,7 @@ TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
     REFUSED("-- --auto", "unexpected argument '--auto'");
     REFUSED("-", "unexpected argument '-'");
     struct cli c;
-    PARSED(c, "--sc pbf --thr 3 --ov --rec /tmp/swirl-never-written.cast");
+    PARSED(c, "--sc pbf --thr 3 --ov --record /tmp/swirl-never-written.cast");
     CHECK_INT(c.o.scene, scene_find("pbf"));
     CHECK_INT(c.o.threads, 3);
     PARSED(c, "--set viscosity=1"); /* a whole name is never ambiguous */
@@ -382,4 +382,23 @@ TEST(cli_parse_record_paths_refused_up_front)
     snprintf(path, sizeof path, "%s/keep.cast", dir);
     remove(path);
     rmdir(dir);
+}
+
+/* --record-limit lands in the app's options in bytes, is for --record alone and
+ * wants 0 or a size a recording's header fits in; --overwrite reaches the app
+ * (the recorder's rule for a file that appeared meanwhile). */
+TEST(cli_parse_record_limit_and_overwrite_reach_the_app)
+{
+    struct cli c;
+    PARSED(c, "--record /tmp/swirl-limit.cast --record-limit 1M");
+    CHECK_INT(c.o.record_limit, 1 << 20);
+    CHECK(!c.o.overwrite);
+    PARSED(c, "--record /tmp/swirl-limit.cast --record-limit 0 --overwrite");
+    CHECK_INT(c.o.record_limit, 0);
+    CHECK(c.o.overwrite);
+    PARSED(c, "--record /tmp/swirl-limit.cast");
+    CHECK_INT(c.o.record_limit, APP_RECORD_LIMIT);
+    REFUSED("--record-limit 1M", "--record-limit is for --record FILE");
+    REFUSED("--record /tmp/swirl-limit.cast --record-limit 1K", "at least 4K");
+    REFUSED("--record /tmp/swirl-limit.cast --record-limit lots", "not 'lots'");
 }

@@ -52,6 +52,7 @@ const char cli_usage[] =
     "  --record FILE.cast  record the session as asciicast v2 (an existing file\n"
     "                      only with --overwrite)\n"
     "  --overwrite         let --record replace an existing file\n"
+    "  --record-limit SIZE stop recording at SIZE: K, M or G (default 256M, 0: none)\n"
     "  --headless          run without a terminal; needs --steps or --record\n"
     "  --size COLSxROWS    virtual terminal for --headless (default 80x24)\n"
     "  --steps N           headless: simulation steps to run\n"
@@ -72,7 +73,7 @@ enum {
     OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
     OPT_EVERY, OPT_SECONDS, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
-    OPT_OVERWRITE, OPT_COUNT
+    OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_COUNT
 };
 
 /* In this order an ambiguous prefix lists what it could be. */
@@ -93,6 +94,7 @@ static const struct {
     [OPT_HELP] = {"help", false, false},      [OPT_VERSION] = {"version", false, false},
     [OPT_SET] = {"set", true, false},         [OPT_THREADS] = {"threads", true, false},
     [OPT_OVERWRITE] = {"overwrite", false, false},
+    [OPT_RECORD_LIMIT] = {"record-limit", true, false},
 };
 
 /* A parse in progress: the result, where its error goes, and what only the
@@ -101,7 +103,7 @@ struct parse {
     struct cli *c;
     char *err;
     size_t n;
-    bool headless, size_given, scene_given, overwrite;
+    bool headless, size_given, scene_given, overwrite, limit_given;
     const char *drawing; /* the first drawing option given (its name) */
     const char *sets[APP_SETS_MAX]; /* NAME=VALUE, resolved once the scene is known */
     int nsets;
@@ -254,7 +256,15 @@ static int option(struct parse *p, int id, const char *arg)
         return 0;
     case OPT_GRID: return parse_size(p, "--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h);
     case OPT_RECORD: c->record = arg; return 0;
-    case OPT_OVERWRITE: p->overwrite = true; return 0;
+    case OPT_OVERWRITE: p->overwrite = c->o.overwrite = true; return 0;
+    case OPT_RECORD_LIMIT:
+        p->limit_given = true;
+        /* 0 or at least 4K: a limit under the header's size would stop at once. */
+        if (cast_parse_size(arg, &c->o.record_limit) != 0 ||
+            (c->o.record_limit != 0 && c->o.record_limit < 4096))
+            return fail(p, "--record-limit wants a size such as 256M, 1.5G or 0 (at least 4K), "
+                           "not '%s'", arg);
+        return 0;
     case OPT_HEADLESS: p->headless = true; return 0;
     case OPT_SIZE:
         p->size_given = true;
@@ -341,6 +351,8 @@ static int check_combinations(struct parse *p)
         return fail(p, "--preset seed is for pbf and cloth (the dye scene has no seed page)");
     if (p->overwrite && !c->record)
         return fail(p, "--overwrite is for --record FILE");
+    if (p->limit_given && !c->record)
+        return fail(p, "--record-limit is for --record FILE");
     if (p->nsets && c->o.demo)
         return fail(p, "--set is for the first scene: it does not go with --demo");
     return 0;
