@@ -64,6 +64,8 @@
 #define PUSH_GAIN 0.12f      /* share of the pointer's velocity given per step */
 #define SPEED_MAX 8.0f       /* seed preset: m/s at the top of the colour ramp */
 
+#define LIN_STEPS 4095       /* steps of linear light from black to white */
+
 /* What drawing the water keeps (see "Drawing"): w x h fields and the pixels it
  * showed last. */
 struct water_draw {
@@ -81,6 +83,9 @@ struct water_draw {
     bool shown_ok;       /* shown and kept_* hold the last frame, of this size and view */
     struct view view;    /* the view it was drawn in */
     int x0, y0, x1, y1;  /* the first and last pixels inside the walls */
+    bool tables;         /* lin and srgb are filled in */
+    float lin[256];      /* an sRGB channel in linear light */
+    unsigned char srgb[LIN_STEPS + 1]; /* linear light (LIN_STEPS a unit) in sRGB */
 };
 
 static void water_draw_free(struct water_draw *d);
@@ -360,7 +365,7 @@ static bool pbf_key(void *p, int key)
 #define BACKGROUND RGB(9, 11, 18)
 #define WALL RGB(118, 126, 140)
 #define WALL_EDGE RGB(186, 194, 208)
-#define SURFACE RGB(178, 228, 255)
+#define SURFACE RGB(118, 196, 255)
 #define SHALLOW RGB(38, 122, 214)
 #define DEEP RGB(5, 26, 78)
 #define FOAM RGB(236, 246, 255)
@@ -373,9 +378,9 @@ static bool pbf_key(void *p, int key)
 #define DROP_AREA 0.785398f  /* a drop's area in diameters squared (pi / 4) */
 #define SPRAY_FROM 0.12f     /* the others' coverage at a particle: spray below this ... */
 #define SPRAY_TO 0.32f       /* ... body above this */
-#define STREAK_TIME 0.02f    /* s: moving water is drawn along the way it came over this, */
+#define STREAK_TIME 0.03f    /* s: moving water is drawn along the way it came over this, */
 #define STREAK_FROM 0.5f     /* px: less this (what barely moves is drawn where it is) */
-#define STREAK_MAX 3.0f      /* px: and no longer than this */
+#define STREAK_MAX 4.0f      /* px: and no longer than this */
 #define STREAK_TAPS 4        /* places along a streak */
 #define AIR_KEEP 0.5f        /* share of the depth above that a pixel of air passes on */
 #define DEPTH_BLUR 2         /* columns either side the depth is averaged over */
@@ -386,7 +391,7 @@ static bool pbf_key(void *p, int key)
 #define FOAM_FROM 0.6f       /* m/s of churn: foam starts */
 #define FOAM_FULL 2.5f       /* m/s of churn: all foam */
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
-#define PLAY 0.15f           /* a pixel's coverage follows the water's once it is off by more
+#define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
 #define STILL 6              /* and its colour changes once the new one is off by more than
                               * this in a channel */
@@ -395,6 +400,40 @@ static float smooth01(float a, float b, float v)
 {
     const float t = clampf((v - a) / (b - a), 0.0f, 1.0f);
     return t * t * (3.0f - 2.0f * t);
+}
+
+/* sRGB's transfer function and its inverse, for the tables. */
+static float srgb_to_linear(float v)
+{
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linear_to_srgb(float v)
+{
+    return v <= 0.0031308f ? 12.92f * v : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+static void water_tables(struct water_draw *d)
+{
+    for (int v = 0; v < 256; v++)
+        d->lin[v] = srgb_to_linear((float)v / 255.0f);
+    for (int i = 0; i <= LIN_STEPS; i++)
+        d->srgb[i] = (unsigned char)lrintf(255.0f * linear_to_srgb((float)i / LIN_STEPS));
+    d->tables = true;
+}
+
+/* c over the background bg with coverage a, mixed in linear light (as light
+ * from a pixel part water, part not: a half-covered pixel is not darker than
+ * its halves). */
+static rgb_t over(const struct water_draw *d, rgb_t bg, rgb_t c, float a)
+{
+    int ch[3];
+    for (int k = 0; k < 3; k++) {
+        const int sh = 16 - 8 * k;
+        const float l = a * d->lin[(c >> sh) & 255] + (1.0f - a) * d->lin[(bg >> sh) & 255];
+        ch[k] = d->srgb[clampi((int)(l * LIN_STEPS + 0.5f), 0, LIN_STEPS)];
+    }
+    return RGB(ch[0], ch[1], ch[2]);
 }
 
 static void water_draw_free(struct water_draw *d)
@@ -439,6 +478,8 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
         d->cap = n > d->cap ? n : d->cap;
         d->row_cap = (size_t)w > d->row_cap ? (size_t)w : d->row_cap;
     }
+    if (!d->tables)
+        water_tables(d);
     if (w != d->shown_w || h != d->shown_h || v->zoom != d->view.zoom || v->ox != d->view.ox ||
         v->oy != d->view.oy) {
         d->shown_w = w, d->shown_h = h;
@@ -751,6 +792,36 @@ static bool near_colour(rgb_t a, rgb_t b)
            abs(rgb_b(a) - rgb_b(b)) <= STILL;
 }
 
+/* out = the largest (most, true) or smallest of in over a pixel either side
+ * along x (dx 1) or y (dx w), within the canvas. */
+static void spread(const float *in, float *out, int w, int h, bool along_x, bool most)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const size_t step = along_x ? 1 : (size_t)w;
+            const bool first = along_x ? x == 0 : y == 0, last = along_x ? x == w - 1 : y == h - 1;
+            float v = in[i];
+            if (!first)
+                v = most ? fmaxf(v, in[i - step]) : fminf(v, in[i - step]);
+            if (!last)
+                v = most ? fmaxf(v, in[i + step]) : fminf(v, in[i + step]);
+            out[i] = v;
+        }
+}
+
+/* Closes holes in the body a pixel or two across (a closing: the largest over
+ * the 3 x 3 pixels about each, then the smallest of that): where the water
+ * churns, its particles leave gaps that are not air. An edge keeps its place
+ * and its anti-aliasing. dep and lit are scratch here. */
+static void close_holes(struct water_draw *d, int w, int h)
+{
+    spread(d->cov, d->dep, w, h, true, true);
+    spread(d->dep, d->lit, w, h, false, true);
+    spread(d->lit, d->dep, w, h, true, false);
+    spread(d->dep, d->cov, w, h, false, false);
+}
+
 /* What a pixel shows of a coverage v that was kept last frame: v once it is
  * off by more than PLAY, else what was kept (play, as in a loose gear: water at
  * rest jitters and sways by a tenth of a pixel and must not twitch); none and
@@ -781,8 +852,11 @@ static void shade_water(struct pbf_scene *s, struct image *im)
             churn = sqrtf(fmaxf(v2 - vx * vx - vy * vy, 0.0f));
         }
         d->vel[i] = churn;
-        const float body = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
-        const float drop = fminf(d->spr[i], 1.0f);
+        d->cov[i] = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
+    }
+    close_holes(d, w, h);
+    for (size_t i = 0; i < n; i++) {
+        const float body = d->cov[i], drop = fminf(d->spr[i], 1.0f);
         d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
@@ -795,7 +869,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
             rgb_t c = water_colour(d->dep[i], d->lit[i], part, d->vel[i]);
             if (drop > body)
                 c = rgb_mix(c, SPRAY, (drop - body) / drop);
-            out = rgb_mix(BACKGROUND, c, alpha);
+            out = over(d, BACKGROUND, c, alpha);
             if (keep && near_colour(out, d->shown[i]))
                 out = d->shown[i];
         }
