@@ -15,19 +15,20 @@
  *
  * Drawing: each particle is drawn by the area it covers. Its area is spread
  * into a coverage field at canvas resolution by a smooth kernel (a cubic
- * B-spline, at least a pixel wide, folded back at the walls), in which dense
- * water is 1 and a lone drop is little; the field sharpened to a one-pixel
- * edge is the body, its surface anti-aliased by how much of a pixel is water.
- * A particle with little water about it is a drop: a square of its area
- * splatted over the pixels it overlaps by the share of each it covers, so
- * spray reads as droplets, not as full pixels. Fast water is drawn along the
- * last bit of its way (a streak of a few pixels). The colour goes by depth,
- * the water above a pixel along the least deep way up (straight or diagonal),
- * averaged over neighbouring columns: a bright line at the top, darker below,
- * whitened to foam where fast. Each pixel's coverage has a little play, and
- * its colour a little dead band, so water at rest, whose particles jitter and
- * sway by a tenth of a pixel, gives the same pixels frame after frame. The
- * walls go on top.
+ * B-spline a diameter and a half wide, at least a pixel, folded back at the
+ * walls), in which dense water is 1 and a lone drop is little; the field
+ * sharpened to a one-pixel edge, its holes a pixel or two across closed, is
+ * the body, its surface anti-aliased by how much of a pixel is water. A
+ * particle with little water about it is a drop: a square of its area splatted
+ * over the pixels it overlaps by the share of each it covers, so spray reads as
+ * droplets, not as full pixels. Fast water is drawn along the last bit of its
+ * way (a streak of a few pixels). The colour goes by depth, the water above a
+ * pixel along the least deep way up (straight or diagonal), averaged over
+ * neighbouring columns: a bright line at the top, darker below, whitened to
+ * foam where the water churns; mixed over the background in linear light.
+ * Each pixel's coverage has a little play, so water at rest, whose particles
+ * jitter and sway by a tenth of a pixel, gives the same pixels frame after
+ * frame. The walls go on top.
  *
  * --preset seed keeps the seed page exactly: its 30x30 block in a 90x90 box,
  * its parameters, its single grabbed particle, drawn as the page draws it
@@ -77,10 +78,9 @@ struct water_draw {
     float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
     float *row;          /* four rows of scratch */
     float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
-    rgb_t *shown;        /* the water's pixels last drawn */
     size_t cap, row_cap;
-    int shown_w, shown_h;
-    bool shown_ok;       /* shown and kept_* hold the last frame, of this size and view */
+    int kept_w, kept_h;
+    bool kept_ok;        /* kept_* hold the last frame, of this size and view */
     struct view view;    /* the view it was drawn in */
     int x0, y0, x1, y1;  /* the first and last pixels inside the walls */
     bool tables;         /* lin and srgb are filled in */
@@ -393,8 +393,6 @@ static bool pbf_key(void *p, int key)
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
 #define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
-#define STILL 6              /* and its colour changes once the new one is off by more than
-                              * this in a channel */
 
 static float smooth01(float a, float b, float v)
 {
@@ -446,7 +444,6 @@ static void water_draw_free(struct water_draw *d)
     free(d->row);
     free(d->kept_body);
     free(d->kept_drop);
-    free(d->shown);
     memset(d, 0, sizeof *d);
 }
 
@@ -459,7 +456,7 @@ static bool grow(void **p, size_t bytes)
 }
 
 /* Room for the fields of a w x h canvas; false when memory ran out. A new size
- * or view forgets what was shown. */
+ * or view forgets what was kept. */
 static bool water_fields(struct water_draw *d, int w, int h, const struct view *v)
 {
     const size_t n = (size_t)w * (size_t)h;
@@ -471,7 +468,6 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
                   grow((void **)&d->lit, n * sizeof(float)) &&
                   grow((void **)&d->kept_body, n * sizeof(float)) &&
                   grow((void **)&d->kept_drop, n * sizeof(float)) &&
-                  grow((void **)&d->shown, n * sizeof(rgb_t)) &&
                   grow((void **)&d->row, 4 * (size_t)w * sizeof(float));
         if (!ok)
             return false;
@@ -480,11 +476,11 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
     }
     if (!d->tables)
         water_tables(d);
-    if (w != d->shown_w || h != d->shown_h || v->zoom != d->view.zoom || v->ox != d->view.ox ||
+    if (w != d->kept_w || h != d->kept_h || v->zoom != d->view.zoom || v->ox != d->view.ox ||
         v->oy != d->view.oy) {
-        d->shown_w = w, d->shown_h = h;
+        d->kept_w = w, d->kept_h = h;
         d->view = *v;
-        d->shown_ok = false;
+        d->kept_ok = false;
     }
     return true;
 }
@@ -786,12 +782,6 @@ static rgb_t water_colour(float depth, float lit, float sc, float churn)
     return rgb_mix(c, FOAM, FOAM_MAX * foam);
 }
 
-static bool near_colour(rgb_t a, rgb_t b)
-{
-    return abs(rgb_r(a) - rgb_r(b)) <= STILL && abs(rgb_g(a) - rgb_g(b)) <= STILL &&
-           abs(rgb_b(a) - rgb_b(b)) <= STILL;
-}
-
 /* out = the largest (most, true) or smallest of in over a pixel either side
  * along x (dx 1) or y (dx w), within the canvas. */
 static void spread(const float *in, float *out, int w, int h, bool along_x, bool most)
@@ -822,10 +812,11 @@ static void close_holes(struct water_draw *d, int w, int h)
     spread(d->dep, d->cov, w, h, false, false);
 }
 
-/* What a pixel shows of a coverage v that was kept last frame: v once it is
- * off by more than PLAY, else what was kept (play, as in a loose gear: water at
- * rest jitters and sways by a tenth of a pixel and must not twitch); none and
- * all at once, so nothing is left behind. */
+/* What a pixel shows of a coverage v when it showed kept last frame: kept,
+ * moved as little as brings it within PLAY of v (play, as in a loose gear:
+ * water at rest jitters and sways by a tenth of a pixel and must not twitch,
+ * water moving on is followed as smoothly); none and all at once, so that
+ * nothing is left behind. */
 static float with_play(float kept, float v)
 {
     if (v <= 0.0f || v >= 1.0f)
@@ -835,15 +826,16 @@ static float with_play(float kept, float v)
 
 /* The water's pixels: the body's coverage sharpened to a one-pixel edge (the
  * anti-aliased surface), the drops' coverage where it is more, over the
- * background. Both are kept with play, and a pixel's colour stays while the new
- * one is within STILL of it, so that water at rest shows the same pixels. */
+ * background. Both are kept with play, and all else (depth, the bright line)
+ * follows from them, so that water at rest shows the same pixels. (Foam would
+ * not, but water at rest does not churn.) */
 static void shade_water(struct pbf_scene *s, struct image *im)
 {
     struct water_draw *d = &s->draw;
     const int w = im->w, h = im->h;
     const size_t n = (size_t)w * (size_t)h;
     const float part = particle_px(s), gain = EDGE_GAIN * fminf(KERNEL_PX * part, SCALE_MAX);
-    const bool keep = d->shown_ok;
+    const bool keep = d->kept_ok;
     for (size_t i = 0; i < n; i++) {
         const float c = d->cov[i];
         float churn = 0.0f;
@@ -870,13 +862,10 @@ static void shade_water(struct pbf_scene *s, struct image *im)
             if (drop > body)
                 c = rgb_mix(c, SPRAY, (drop - body) / drop);
             out = over(d, BACKGROUND, c, alpha);
-            if (keep && near_colour(out, d->shown[i]))
-                out = d->shown[i];
         }
-        d->shown[i] = out;
         im->px[i] = out;
     }
-    d->shown_ok = true;
+    d->kept_ok = true;
 }
 
 /* A wall band [x0,x1) x [y0,y1) in canvas pixels, edges anti-aliased. */
