@@ -495,14 +495,11 @@ static float particle_px(const struct pbf_scene *s)
  * wherever they start. */
 static float bspline3(float u)
 {
-    u = fabsf(u);
-    if (u < 1.0f)
-        return (4.0f - 6.0f * u * u + 3.0f * u * u * u) / 6.0f;
-    if (u < 2.0f) {
-        const float t = 2.0f - u;
-        return t * t * t / 6.0f;
-    }
-    return 0.0f;
+    /* (max(2 - |u|, 0)^3 - 4 max(1 - |u|, 0)^3) / 6, without a branch
+     * (max(v, 0) = (v + |v|) / 2, exact). */
+    const float a = fabsf(u), t = 2.0f - a, s = 1.0f - a;
+    const float t2 = 0.5f * (t + fabsf(t)), s1 = 0.5f * (s + fabsf(s));
+    return (t2 * t2 * t2 - 4.0f * s1 * s1 * s1) * (1.0f / 6.0f);
 }
 
 /* Weights along one axis of a canvas n pixels long for a kernel centred at c:
@@ -516,15 +513,22 @@ static int axis_taps(float c, float sc, int lo, int hi, int n, int *idx, float *
     const int i0 = (int)ceilf(c - reach - 0.5f);
     const int i1 = clampi((int)floorf(c + reach - 0.5f), i0 - 1, i0 + TAPS_MAX - 1);
     float sum = 0.0f;
-    int k = 0;
-    for (int i = i0; i <= i1; i++) {
-        const float wgt = bspline3(((float)i + 0.5f - c) * inv);
-        if (wgt > 0.0f)
-            idx[k] = i, wt[k] = wgt, sum += wgt, k++;
+    const int k = i1 - i0 + 1;
+    const float u0 = ((float)i0 + 0.5f - c) * inv;
+    for (int t = 0; t < k; t++) {
+        wt[t] = bspline3(u0 + (float)t * inv);
+        sum += wt[t];
     }
+    for (int t = 0; t < k; t++)
+        idx[t] = i0 + t;
     if (!(sum > 0.0f))
         return 0;
     const float norm = 1.0f / sum;
+    if (k > 0 && idx[0] >= lo && idx[0] >= 0 && idx[k - 1] <= hi && idx[k - 1] < n) {
+        for (int t = 0; t < k; t++) /* all inside: nothing to fold or drop */
+            wt[t] *= norm;
+        return k;
+    }
     int m = 0;
     for (int t = 0; t < k; t++) {
         int i = idx[t];
@@ -755,7 +759,7 @@ static void water_depth(struct water_draw *d, int w, int h)
                 if (q < lo || q > hi)
                     continue;
                 const float via = top[q] * (a[q] + (1.0f - a[q]) * AIR_KEEP) + 1.41421f * a[q];
-                best = fminf(best, via);
+                best = via < best ? via : best;
             }
             next[x] = best;
             up[x] = up[x] * keep + a[x];
@@ -793,9 +797,9 @@ static void spread(const float *in, float *out, int w, int h, bool along_x, bool
             const bool first = along_x ? x == 0 : y == 0, last = along_x ? x == w - 1 : y == h - 1;
             float v = in[i];
             if (!first)
-                v = most ? fmaxf(v, in[i - step]) : fminf(v, in[i - step]);
+                v = (in[i - step] > v) == most ? in[i - step] : v;
             if (!last)
-                v = most ? fmaxf(v, in[i + step]) : fminf(v, in[i + step]);
+                v = (in[i + step] > v) == most ? in[i + step] : v;
             out[i] = v;
         }
 }
@@ -848,14 +852,14 @@ static void shade_water(struct pbf_scene *s, struct image *im)
     }
     close_holes(d, w, h);
     for (size_t i = 0; i < n; i++) {
-        const float body = d->cov[i], drop = fminf(d->spr[i], 1.0f);
+        const float body = d->cov[i], drop = d->spr[i] < 1.0f ? d->spr[i] : 1.0f;
         d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
     water_depth(d, w, h);
     for (size_t i = 0; i < n; i++) {
         const float body = d->cov[i], drop = d->spr[i];
-        const float alpha = fmaxf(body, drop);
+        const float alpha = body > drop ? body : drop;
         rgb_t out = BACKGROUND;
         if (alpha > 0.0f) {
             rgb_t c = water_colour(d->dep[i], d->lit[i], part, d->vel[i]);
