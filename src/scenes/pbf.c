@@ -741,8 +741,11 @@ static void water_depth(struct water_draw *d, int w, int h)
 {
     float *top = d->row, *next = d->row + w, *tmp = d->row + 2 * w, *up = d->row + 3 * w;
     const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
+    /* The lid off the canvas (zoomed in): what water is above is not drawn;
+     * taken as deep enough for no bright line, not as a surface. */
+    const float above = d->y0 < 0 ? SURFACE_TO + 1.0f : 0.0f;
     for (int x = 0; x < w; x++)
-        top[x] = up[x] = 0.0f;
+        top[x] = up[x] = above;
     for (int y = 0; y < h; y++) {
         const float *a = d->cov + (size_t)y * (size_t)w;
         float *dep = d->dep + (size_t)y * (size_t)w, *lit = d->lit + (size_t)y * (size_t)w;
