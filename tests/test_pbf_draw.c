@@ -328,3 +328,25 @@ TEST_THREADS(pbf_draw_same_pixels_on_any_number_of_threads)
     sc_close(&b);
     pool_destroy(three);
 }
+
+TEST(pbf_draw_any_canvas_after_any_other)
+{
+    /* Tall and narrow, then wide and short (fewer pixels, longer rows), then
+     * tall again: the drawing's fields must fit each (under a sanitizer, an
+     * overrun is caught here). Each is drawn with water in it. */
+    static const int size[][2] = {{60, 80}, {100, 40}, {60, 80}, {30, 12}, {160, 90}, {60, 80}};
+    struct sc x;
+    if (!sc_open(&x, 60, 41, NULL))
+        return;
+    sc_frames(&x, 10, true);
+    for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
+        image_resize(&x.im, size[k][0], size[k][1]);
+        scene_pbf.resize(x.st, x.im.w, x.im.h);
+        sc_frames(&x, 2, true);
+        int water = 0;
+        for (int i = 0; i < x.im.w * x.im.h; i++)
+            water += is_water(x.im.px[i]);
+        CHECK_MSG(water > 0, "%dx%d: %d water pixels", x.im.w, x.im.h, water);
+    }
+    sc_close(&x);
+}

@@ -461,18 +461,20 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
 {
     const size_t n = (size_t)w * (size_t)h;
     if (n > d->cap || (size_t)w > d->row_cap) {
-        bool ok = grow((void **)&d->cov, n * sizeof(float)) &&
-                  grow((void **)&d->vel, 3 * n * sizeof(float)) &&
-                  grow((void **)&d->spr, n * sizeof(float)) &&
-                  grow((void **)&d->dep, n * sizeof(float)) &&
-                  grow((void **)&d->lit, n * sizeof(float)) &&
-                  grow((void **)&d->kept_body, n * sizeof(float)) &&
-                  grow((void **)&d->kept_drop, n * sizeof(float)) &&
-                  grow((void **)&d->row, 4 * (size_t)w * sizeof(float));
+        /* Never smaller than before: a narrower but taller canvas still fits. */
+        const size_t m = n > d->cap ? n : d->cap;
+        const size_t r = (size_t)w > d->row_cap ? (size_t)w : d->row_cap;
+        bool ok = grow((void **)&d->cov, m * sizeof(float)) &&
+                  grow((void **)&d->vel, 3 * m * sizeof(float)) &&
+                  grow((void **)&d->spr, m * sizeof(float)) &&
+                  grow((void **)&d->dep, m * sizeof(float)) &&
+                  grow((void **)&d->lit, m * sizeof(float)) &&
+                  grow((void **)&d->kept_body, m * sizeof(float)) &&
+                  grow((void **)&d->kept_drop, m * sizeof(float)) &&
+                  grow((void **)&d->row, 4 * r * sizeof(float));
         if (!ok)
             return false;
-        d->cap = n > d->cap ? n : d->cap;
-        d->row_cap = (size_t)w > d->row_cap ? (size_t)w : d->row_cap;
+        d->cap = m, d->row_cap = r;
     }
     if (!d->tables)
         water_tables(d);
