@@ -462,27 +462,86 @@ TEST(pbf_scene_press_beside_the_water_grabs_the_nearest)
     sc_close(&x);
 }
 
-TEST(pbf_scene_pour_adds_water_up_to_the_cap)
+/* Steps with the pointer resting (no button) at canvas (px, py). */
+static void sc_rest(struct sc *x, float px, float py, int steps)
+{
+    for (int k = 0; k < steps; k++)
+        sc_step(x, px, py, false, false, 0.0f, 0.0f);
+}
+
+TEST(pbf_scene_pour_is_a_stream_from_the_top)
+{
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 120);
+    const long start = sc_json(&x, "particles");
+    const int col = 30; /* the pointer, and the nozzle over it */
+    /* Looked at: the top third of the canvas, 20 columns either side. */
+    const int y_end = 20, c_beg = col - 20, c_end = col + 20;
+    scene_pbf.draw(x.st, &x.im);
+    int before = 0;
+    for (int y = 0; y < y_end; y++)
+        for (int c = c_beg; c < c_end; c++)
+            before += is_water_px(image_get(&x.im, c, y));
+    CHECK_INT(before, 0); /* the pool is low, the air above it clear */
+    CHECK(scene_pbf.key(x.st, 'w'));
+    /* Over several steps, a few particles at a time (not a block at once). */
+    long last = start;
+    int grew = 0;
+    for (int k = 0; k < 12; k++) {
+        sc_rest(&x, (float)col + 0.5f, 6.0f, 1);
+        const long n = sc_json(&x, "particles");
+        CHECK_MSG(n >= last && n - last <= 8, "step %d: %ld after %ld", k, n, last);
+        grew += n > last;
+        last = n;
+    }
+    CHECK_MSG(grew >= 2 && last > start && last < start + 40, "%ld after 12 steps (start %ld)",
+              last, start);
+    /* A while on: a narrow stream from the lid down over the pointer, taller
+     * than it is wide. */
+    sc_rest(&x, (float)col + 0.5f, 6.0f, 40);
+    scene_pbf.draw(x.st, &x.im);
+    int c0 = x.im.w, c1 = -1, r0 = x.im.h, r1 = -1;
+    for (int y = 0; y < y_end; y++)
+        for (int c = c_beg; c < c_end; c++)
+            if (is_water_px(image_get(&x.im, c, y))) {
+                c0 = c < c0 ? c : c0, c1 = c > c1 ? c : c1;
+                r0 = y < r0 ? y : r0, r1 = y > r1 ? y : r1;
+            }
+    CHECK_MSG(r0 <= 3 && r1 - r0 >= 8, "the stream spans rows %d..%d", r0, r1);
+    CHECK_MSG(c0 >= col - 4 && c1 <= col + 4 && c1 - c0 <= 6, "the stream spans columns %d..%d",
+              c0, c1);
+    /* It all comes out: one press is POUR_SHARE (6 %) of the start. */
+    sc_rest(&x, (float)col + 0.5f, 6.0f, 400);
+    CHECK_INT(sc_json(&x, "particles"), start + (long)(0.06f * (float)start));
+    sc_close(&x);
+}
+
+TEST(pbf_scene_pour_stops_at_the_cap)
 {
     struct sc x;
     if (!sc_open(&x, 100, 30, false))
         return;
     const long start = sc_json(&x, "particles");
-    long last = start;
-    int grew = 0;
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < 12; k++) /* more than the cap leaves */
         CHECK(scene_pbf.key(x.st, 'w'));
-        sc_frames(&x, 3); /* it falls, making room for the next */
+    long last = start;
+    for (int k = 0; k < 240; k++) {
+        sc_rest(&x, 20.0f + 0.25f * (float)k, 6.0f, 8); /* the nozzle moves along */
         const long n = sc_json(&x, "particles");
-        grew += n > last;
         CHECK(n >= last && n <= start + start / 2);
         last = n;
     }
-    CHECK(grew >= 5);
-    CHECK_MSG(last == start + start / 2, "%ld particles after 40 pours (start %ld)", last, start);
+    CHECK_MSG(last == start + start / 2, "%ld particles after the pours (start %ld)", last, start);
+    CHECK(scene_pbf.key(x.st, 'w')); /* the key is the scene's, but there is no room */
+    sc_frames(&x, 4);
+    CHECK_INT(sc_json(&x, "particles"), start + start / 2);
     CHECK(!scene_pbf.key(x.st, 'x'));
-    /* r: the start again. */
+    /* r: the start again, and nothing left to pour. */
     scene_pbf.restart(x.st);
+    CHECK_INT(sc_json(&x, "particles"), start);
+    sc_frames(&x, 4);
     CHECK_INT(sc_json(&x, "particles"), start);
     sc_close(&x);
 }

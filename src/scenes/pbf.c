@@ -7,16 +7,28 @@
  * WATER_MAX particles, and the water a block over half the width and two thirds
  * of the height (a third of the box) that collapses into a pool. A resize
  * re-fits the view to the box; `r` rebuilds the box for the new canvas, `w`
- * pours more water in from above, up to POUR_CAP times the start. A left press
+ * pours more water in: a stream from a nozzle under the lid over the pointer,
+ * a few particles a step, up to POUR_CAP times the start. A left press
  * in the water, or a cell or three beside it, holds the handful around the
  * water nearest the pointer; it follows the pointer as a group and is thrown
  * with the pointer's velocity. A right drag pushes.
  *
- * Drawing: the particles are splatted into a smooth field at canvas resolution
- * (splat_water); where it passes a threshold is water, shaded per column by its
- * depth below the surface run it belongs to (a bright line at the top, darker
- * below), whitened to foam where the field's mean speed is high; particles
- * outside the body are drawn one by one as spray. The walls go on top.
+ * Drawing: each particle is drawn by the area it covers. Its area is spread
+ * into a coverage field at canvas resolution by a smooth kernel (a cubic
+ * B-spline a diameter and a half wide, at least a pixel, folded back at the
+ * walls), in which dense water is 1 and a lone drop is little; the field
+ * sharpened to a one-pixel edge, its holes a pixel or two across closed, is
+ * the body, its surface anti-aliased by how much of a pixel is water. A
+ * particle with little water about it is a drop: a square of its area splatted
+ * over the pixels it overlaps by the share of each it covers, so spray reads as
+ * droplets, not as full pixels. Fast water is drawn along the last bit of its
+ * way (a streak of a few pixels). The colour goes by depth, the water above a
+ * pixel along the least deep way up (straight or diagonal), averaged over
+ * neighbouring columns: a bright line at the top, darker below, whitened to
+ * foam where the water churns; mixed over the background in linear light.
+ * Each pixel's coverage has a little play, so water at rest, whose particles
+ * jitter and sway by a tenth of a pixel, gives the same pixels frame after
+ * frame. The walls go on top.
  *
  * --preset seed keeps the seed page exactly: its 30x30 block in a 90x90 box,
  * its parameters, its single grabbed particle, drawn as the page draws it
@@ -38,7 +50,10 @@
 #define POUR_CAP 1.5f        /* the pour key stops at this times the start */
 #define POUR_SHARE 0.06f     /* one pour: this share of the start ... */
 #define POUR_MIN 40          /* ... and at least this many */
-#define POUR_SPEED 1.5f      /* m/s downwards */
+#define POUR_SPEED 4.0f      /* m/s downwards out of the nozzle */
+#define NOZZLE_PER 32        /* the nozzle: a particle wide for this many of the box, */
+#define NOZZLE_MIN 2         /* ... at least this many */
+#define NOZZLE_MAX 8         /* ... and at most this many */
 #define DEFAULT_ITER 100     /* the default's iteration cap (the seed's) */
 #define DEFAULT_ERROR 1.0f   /* and its density error tolerance, % */
 #define GRAB_PX 3.0f         /* seed preset: press this close to a particle */
@@ -50,6 +65,31 @@
 #define PUSH_GAIN 0.12f      /* share of the pointer's velocity given per step */
 #define SPEED_MAX 8.0f       /* seed preset: m/s at the top of the colour ramp */
 
+#define LIN_STEPS 4095       /* steps of linear light from black to white */
+
+/* What drawing the water keeps (see "Drawing"): w x h fields and the pixels it
+ * showed last. */
+struct water_draw {
+    float *cov;          /* the body's coverage, then its alpha */
+    float *vel;          /* three planes: coverage-weighted vx, vy and vx^2 + vy^2; then
+                          * in the first, the churn (how far the velocities about a
+                          * pixel scatter, rms, m/s) */
+    float *spr;          /* the drops' coverage */
+    float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
+    float *row;          /* four rows of scratch */
+    float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
+    size_t cap, row_cap;
+    int kept_w, kept_h;
+    bool kept_ok;        /* kept_* hold the last frame, of this size and view */
+    struct view view;    /* the view it was drawn in */
+    int x0, y0, x1, y1;  /* the first and last pixels inside the walls */
+    bool tables;         /* lin and srgb are filled in */
+    float lin[256];      /* an sRGB channel in linear light */
+    unsigned char srgb[LIN_STEPS + 1]; /* linear light (LIN_STEPS a unit) in sRGB */
+};
+
+static void water_draw_free(struct water_draw *d);
+
 struct pbf_scene {
     struct scene_opts opt;
     struct pbf sim;      /* sim.prm holds the solver's parameters: the panel's too */
@@ -59,12 +99,12 @@ struct pbf_scene {
     int box_w, box_h;
     int start_water;     /* particles at the start (the pour cap's measure) */
     float pour_x;        /* where the next pour falls (metres; the pointer's x) */
-    int pours;           /* pours since the start */
+    int pour_left;       /* particles the stream has still to let out */
     struct view view;
-    float *field, *speed; /* w x h: splatted density and speed (draw scratch) */
-    int field_cap;
-    int in_x0, in_y0, in_x1, in_y1; /* the pixels inside the walls (draw) */
+    struct water_draw draw;
 };
+
+static int pour_step(struct pbf_scene *s);
 
 #define AT(field) offsetof(struct pbf_scene, field)
 static const struct param_def pbf_params[] = {
@@ -119,7 +159,7 @@ static int build_into(struct pbf_scene *s, struct pbf *sim, const struct pbf_par
         return -1;
     pbf_set_pool(sim, s->opt.pool);
     s->start_water = sim->nfluid;
-    s->pours = 0;
+    s->pour_left = 0;
     s->pour_x = 0.5f * (sim->xmin + sim->xmax);
     return 0;
 }
@@ -154,8 +194,7 @@ static void pbf_destroy(void *p)
 {
     struct pbf_scene *s = p;
     pbf_free(&s->sim);
-    free(s->field);
-    free(s->speed);
+    water_draw_free(&s->draw);
     free(s);
 }
 
@@ -241,6 +280,7 @@ static void pbf_scene_step(void *p, const struct pointer *ptr)
     }
     if (ptr->down && ptr->button == 2)
         pbf_push(&s->sim, wx, wy, PUSH_PX / v->zoom, vx * PUSH_GAIN, vy * PUSH_GAIN);
+    pour_step(s);
     pbf_step(&s->sim);
 }
 
@@ -256,36 +296,58 @@ static bool clear_of_water(const struct pbf *sim, float x, float y, float d)
     return true;
 }
 
-/* One pour: a block of water a particle diameter apart just under the lid,
- * over pour_x, falling; as much as the cap leaves and the space up there
- * takes. Returns how many were added. */
+/* The pour key: POUR_SHARE of the start (at least POUR_MIN) more for the
+ * stream to let out, as much as the cap leaves. Returns how many. */
 static int pour(struct pbf_scene *s)
 {
-    struct pbf *sim = &s->sim;
     const int cap = (int)(POUR_CAP * (float)s->start_water);
     int want = (int)(POUR_SHARE * (float)s->start_water);
     want = want < POUR_MIN ? POUR_MIN : want;
-    want = want < cap - sim->nfluid ? want : cap - sim->nfluid;
+    const int room = cap - s->sim.nfluid - s->pour_left;
+    want = want < room ? want : room;
     if (want <= 0)
         return 0;
-    const float d = 2.0f * sim->prm.radius, r = sim->prm.radius;
-    const int side = clampi((int)ceilf(sqrtf((float)want)), 1, sim->box_w - 2);
-    const float x0 = clampf(s->pour_x - 0.5f * (float)side * d, sim->xmin + d,
-                            sim->xmax - d - (float)side * d);
-    float *xy = malloc((size_t)want * 2 * sizeof *xy);
-    if (!xy)
+    s->pour_left += want;
+    return want;
+}
+
+/* Where a nozzle slot at x, whose mouth is at height top, lets out its next
+ * particle: a diameter over the last one it let out, once that one has fallen
+ * a diameter (so the stream leaves it as dense as water at rest); at the
+ * mouth when nothing it let out is near. NAN: not yet. */
+static float nozzle_room(const struct pbf *sim, float x, float top, float d)
+{
+    float last = -INFINITY;
+    for (int i = 0; i < sim->nfluid; i++)
+        if (fabsf(sim->x[i] - x) < 0.5f * d && sim->y[i] > top - 2.0f * d)
+            last = fmaxf(last, sim->y[i]);
+    const float y = last == -INFINITY ? top : last + d;
+    return y <= top && clear_of_water(sim, x, y, 0.999f * d) ? y : NAN;
+}
+
+/* The stream, at every step while there is some to let out: a nozzle of a few
+ * particles side by side just under the lid over pour_x, each slot letting out
+ * a particle falling at POUR_SPEED once the last one has fallen clear of it.
+ * Returns how many came out. */
+static int pour_step(struct pbf_scene *s)
+{
+    struct pbf *sim = &s->sim;
+    if (s->pour_left <= 0)
         return 0;
+    const float d = 2.0f * sim->prm.radius;
+    const int nozzle = clampi(sim->box_w / NOZZLE_PER, NOZZLE_MIN, NOZZLE_MAX);
+    const float half = 0.5f * (float)(nozzle - 1) * d;
+    const float mid = clampf(s->pour_x, sim->xmin + d + half, sim->xmax - d - half);
+    float x[NOZZLE_MAX], y[NOZZLE_MAX];
     int n = 0;
-    for (int row = 0; n < want && row < sim->box_h / 3; row++)
-        for (int col = 0; col < side && n < want; col++) {
-            const float x = x0 + r + (float)col * d, y = sim->ymax - d - r - (float)row * d;
-            if (clear_of_water(sim, x, y, d))
-                xy[n] = x, xy[want + n] = y, n++;
-        }
-    if (n > 0 && pbf_add_water(sim, xy, xy + want, n, 0.0f, -POUR_SPEED) != 0)
-        n = 0;
-    free(xy);
-    s->pours += n > 0;
+    for (int k = 0; k < nozzle && n < s->pour_left; k++) {
+        const float xk = mid - half + (float)k * d, yk = nozzle_room(sim, xk, sim->ymax - d, d);
+        if (isfinite(yk))
+            x[n] = xk, y[n] = yk, n++;
+    }
+    if (n == 0 || pbf_add_water(sim, x, y, n, 0.0f, -POUR_SPEED) != 0)
+        return 0;
+    s->pour_left -= n;
     return n;
 }
 
@@ -303,19 +365,34 @@ static bool pbf_key(void *p, int key)
 #define BACKGROUND RGB(9, 11, 18)
 #define WALL RGB(118, 126, 140)
 #define WALL_EDGE RGB(186, 194, 208)
-#define SURFACE RGB(178, 228, 255)
+#define SURFACE RGB(118, 196, 255)
 #define SHALLOW RGB(38, 122, 214)
 #define DEEP RGB(5, 26, 78)
 #define FOAM RGB(236, 246, 255)
 #define SPRAY RGB(150, 205, 255)
-#define SPLAT_REACH 1.8f     /* splat radius, in particle diameters ... */
-#define SPLAT_MIN_PX 1.25f   /* ... and at least this many pixels */
-#define WET 0.45f            /* the field at the water's edge (1 inside) */
-#define GAP_PX 2             /* dry pixels within a column of water that are filled */
-#define FOAM_DEPTH 4.0f      /* diameters: foam fades below the surface over this */
+#define SCALE_MAX 64.0f      /* px: the body's kernel widens with the particles up to this */
+#define KERNEL_PX 1.5f       /* the kernel's scale in particle diameters (at least pixels):
+                              * wide enough to close the gaps between particles */
+#define TAPS_MAX 260         /* taps along one axis at SCALE_MAX (4 SCALE_MAX + 1) */
+#define EDGE_GAIN 1.5f       /* 1 / B(0): the field's slope across an edge made a pixel's */
+#define DROP_AREA 0.785398f  /* a drop's area in diameters squared (pi / 4) */
+#define SPRAY_FROM 0.12f     /* the others' coverage at a particle: spray below this ... */
+#define SPRAY_TO 0.32f       /* ... body above this */
+#define STREAK_TIME 0.03f    /* s: moving water is drawn along the way it came over this, */
+#define STREAK_FROM 0.5f     /* px: less this (what barely moves is drawn where it is) */
+#define STREAK_MAX 4.0f      /* px: and no longer than this */
+#define STREAK_TAPS 4        /* places along a streak */
+#define AIR_KEEP 0.5f        /* share of the depth above that a pixel of air passes on */
+#define DEPTH_BLUR 2         /* columns either side the depth is averaged over */
+#define SURFACE_FROM 0.6f    /* px of water above: the bright line fades from here ... */
+#define SURFACE_TO 2.2f      /* ... to here */
 #define DEPTH_SCALE 14.0f    /* diameters below the surface to reach deep colour */
-#define FOAM_FROM 1.6f       /* m/s: foam starts */
-#define FOAM_FULL 4.5f       /* m/s: all foam */
+#define FOAM_DEPTH 4.0f      /* diameters: foam fades below the surface over this */
+#define FOAM_FROM 0.6f       /* m/s of churn: foam starts */
+#define FOAM_FULL 2.5f       /* m/s of churn: all foam */
+#define FOAM_MAX 0.7f        /* the most foam whitens the water */
+#define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
+                              * than this (0 and 1 at once) */
 
 static float smooth01(float a, float b, float v)
 {
@@ -323,129 +400,481 @@ static float smooth01(float a, float b, float v)
     return t * t * (3.0f - 2.0f * t);
 }
 
-/* Room for the w x h fields; false when memory ran out. */
-static bool fields_for(struct pbf_scene *s, int w, int h)
+/* sRGB's transfer function and its inverse, for the tables. */
+static float srgb_to_linear(float v)
 {
-    const int need = w * h;
-    if (need <= s->field_cap)
-        return true;
-    float *f = realloc(s->field, (size_t)need * sizeof *f);
-    if (f)
-        s->field = f;
-    float *v = realloc(s->speed, (size_t)need * sizeof *v);
-    if (v)
-        s->speed = v;
-    if (!f || !v)
-        return false;
-    s->field_cap = need;
+    return v <= 0.04045f ? v / 12.92f : powf((v + 0.055f) / 1.055f, 2.4f);
+}
+
+static float linear_to_srgb(float v)
+{
+    return v <= 0.0031308f ? 12.92f * v : 1.055f * powf(v, 1.0f / 2.4f) - 0.055f;
+}
+
+static void water_tables(struct water_draw *d)
+{
+    for (int v = 0; v < 256; v++)
+        d->lin[v] = srgb_to_linear((float)v / 255.0f);
+    for (int i = 0; i <= LIN_STEPS; i++)
+        d->srgb[i] = (unsigned char)lrintf(255.0f * linear_to_srgb((float)i / LIN_STEPS));
+    d->tables = true;
+}
+
+/* c over the background bg with coverage a, mixed in linear light (as light
+ * from a pixel part water, part not: a half-covered pixel is not darker than
+ * its halves). */
+static rgb_t over(const struct water_draw *d, rgb_t bg, rgb_t c, float a)
+{
+    int ch[3];
+    for (int k = 0; k < 3; k++) {
+        const int sh = 16 - 8 * k;
+        const float l = a * d->lin[(c >> sh) & 255] + (1.0f - a) * d->lin[(bg >> sh) & 255];
+        ch[k] = d->srgb[clampi((int)(l * LIN_STEPS + 0.5f), 0, LIN_STEPS)];
+    }
+    return RGB(ch[0], ch[1], ch[2]);
+}
+
+static void water_draw_free(struct water_draw *d)
+{
+    free(d->cov);
+    free(d->vel);
+    free(d->spr);
+    free(d->dep);
+    free(d->lit);
+    free(d->row);
+    free(d->kept_body);
+    free(d->kept_drop);
+    memset(d, 0, sizeof *d);
+}
+
+static bool grow(void **p, size_t bytes)
+{
+    void *q = realloc(*p, bytes);
+    if (q)
+        *p = q;
+    return q != NULL;
+}
+
+/* Room for the fields of a w x h canvas; false when memory ran out. A new size
+ * or view forgets what was kept. */
+static bool water_fields(struct water_draw *d, int w, int h, const struct view *v)
+{
+    const size_t n = (size_t)w * (size_t)h;
+    if (n > d->cap || (size_t)w > d->row_cap) {
+        /* Never smaller than before: a narrower but taller canvas still fits. */
+        const size_t m = n > d->cap ? n : d->cap;
+        const size_t r = (size_t)w > d->row_cap ? (size_t)w : d->row_cap;
+        bool ok = grow((void **)&d->cov, m * sizeof(float)) &&
+                  grow((void **)&d->vel, 3 * m * sizeof(float)) &&
+                  grow((void **)&d->spr, m * sizeof(float)) &&
+                  grow((void **)&d->dep, m * sizeof(float)) &&
+                  grow((void **)&d->lit, m * sizeof(float)) &&
+                  grow((void **)&d->kept_body, m * sizeof(float)) &&
+                  grow((void **)&d->kept_drop, m * sizeof(float)) &&
+                  grow((void **)&d->row, 4 * r * sizeof(float));
+        if (!ok)
+            return false;
+        d->cap = m, d->row_cap = r;
+    }
+    if (!d->tables)
+        water_tables(d);
+    if (w != d->kept_w || h != d->kept_h || v->zoom != d->view.zoom || v->ox != d->view.ox ||
+        v->oy != d->view.oy) {
+        d->kept_w = w, d->kept_h = h;
+        d->view = *v;
+        d->kept_ok = false;
+    }
     return true;
 }
 
-/* Splats every particle into field (density, 1 inside rest water) and speed
- * (density-weighted speed) with the kernel (1 - r^2/R^2)^2, normalised by the
- * rest spacing: its integral pi R^2 / 3 over one particle's d^2. */
-static void splat_water(struct pbf_scene *s, int w, int h)
+/* A particle's diameter in pixels, at least one, at most SCALE_MAX. */
+static float particle_px(const struct pbf_scene *s)
+{
+    return clampf(2.0f * s->sim.prm.radius * s->view.zoom, 1.0f, SCALE_MAX);
+}
+
+/* The cubic B-spline: 2/3 at 0, 0 from 2 on; its samples a unit apart sum to 1
+ * wherever they start. */
+static float bspline3(float u)
+{
+    /* (max(2 - |u|, 0)^3 - 4 max(1 - |u|, 0)^3) / 6, without a branch
+     * (max(v, 0) = (v + |v|) / 2, exact). */
+    const float a = fabsf(u), t = 2.0f - a, s = 1.0f - a;
+    const float t2 = 0.5f * (t + fabsf(t)), s1 = 0.5f * (s + fabsf(s));
+    return (t2 * t2 * t2 - 4.0f * s1 * s1 * s1) * (1.0f / 6.0f);
+}
+
+/* Weights along one axis of a canvas n pixels long for a kernel centred at c:
+ * B((i + 0.5 - c) / sc) for pixel i, normalised to sum 1; what falls beyond a
+ * wall (lo and hi: the first and last pixel inside the walls, a wall off the
+ * canvas folding nothing) is mirrored back in, and what falls off the canvas
+ * is dropped. Returns the number of taps. */
+static int axis_taps(float c, float sc, int lo, int hi, int n, int *idx, float *wt)
+{
+    const float reach = 2.0f * sc, inv = 1.0f / sc;
+    const int i0 = (int)ceilf(c - reach - 0.5f);
+    const int i1 = clampi((int)floorf(c + reach - 0.5f), i0 - 1, i0 + TAPS_MAX - 1);
+    float sum = 0.0f;
+    const int k = i1 - i0 + 1;
+    const float u0 = ((float)i0 + 0.5f - c) * inv;
+    for (int t = 0; t < k; t++) {
+        wt[t] = bspline3(u0 + (float)t * inv);
+        sum += wt[t];
+    }
+    for (int t = 0; t < k; t++)
+        idx[t] = i0 + t;
+    if (!(sum > 0.0f))
+        return 0;
+    const float norm = 1.0f / sum;
+    if (k > 0 && idx[0] >= lo && idx[0] >= 0 && idx[k - 1] <= hi && idx[k - 1] < n) {
+        for (int t = 0; t < k; t++) /* all inside: nothing to fold or drop */
+            wt[t] *= norm;
+        return k;
+    }
+    int m = 0;
+    for (int t = 0; t < k; t++) {
+        int i = idx[t];
+        if (lo >= 0 && i < lo)
+            i = clampi(2 * lo - 1 - i, lo, hi);
+        else if (hi < n && i > hi)
+            i = clampi(2 * hi + 1 - i, lo, hi);
+        if (i >= 0 && i < n)
+            idx[m] = i, wt[m] = wt[t] * norm, m++;
+    }
+    return m;
+}
+
+/* A particle as drawn: its place on the canvas and, when it moves, the way it
+ * came over STREAK_TIME, as n places (x - k dx, y - k dy), k < n. */
+struct streak {
+    float x, y, dx, dy, vx, vy, speed;
+    int n;
+};
+
+/* False when particle i is off the canvas by more than reach (or not a number). */
+static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reach,
+                      struct streak *st)
 {
     const struct pbf *sim = &s->sim;
-    const struct view *v = &s->view;
-    const float d_px = 2.0f * sim->prm.radius * v->zoom;
-    const float rad = fmaxf(SPLAT_REACH * d_px, SPLAT_MIN_PX), inv_r2 = 1.0f / (rad * rad);
-    const float norm = 3.0f * d_px * d_px / (3.14159265f * rad * rad);
-    memset(s->field, 0, (size_t)w * (size_t)h * sizeof *s->field);
-    memset(s->speed, 0, (size_t)w * (size_t)h * sizeof *s->speed);
-    for (int i = 0; i < sim->nfluid; i++) {
-        const float cx = view_px(v, sim->x[i]), cy = view_py(v, sim->y[i]);
-        const float sp = hypotf(sim->vx[i], sim->vy[i]);
-        if (!isfinite(cx) || !isfinite(cy) || cx < -rad || cy < -rad || cx > (float)w + rad ||
-            cy > (float)h + rad)
-            continue;
-        const int x0 = clampi((int)floorf(cx - rad), 0, w - 1);
-        const int x1 = clampi((int)ceilf(cx + rad), 0, w - 1);
-        const int y0 = clampi((int)floorf(cy - rad), 0, h - 1);
-        const int y1 = clampi((int)ceilf(cy + rad), 0, h - 1);
-        for (int y = y0; y <= y1; y++)
-            for (int x = x0; x <= x1; x++) {
-                const float dx = (float)x + 0.5f - cx, dy = (float)y + 0.5f - cy;
-                const float t = 1.0f - (dx * dx + dy * dy) * inv_r2;
-                if (t <= 0.0f)
-                    continue;
-                const float wgt = norm * t * t;
-                s->field[y * w + x] += wgt;
-                s->speed[y * w + x] += wgt * (isfinite(sp) ? sp : 0.0f);
-            }
+    const float zoom = s->view.zoom;
+    st->x = view_px(&s->view, sim->x[i]), st->y = view_py(&s->view, sim->y[i]);
+    if (!(st->x > -reach && st->y > -reach && st->x < (float)w + reach &&
+          st->y < (float)h + reach))
+        return false;
+    const float speed = hypotf(sim->vx[i], sim->vy[i]);
+    const bool finite = isfinite(speed);
+    const float vx = finite ? sim->vx[i] : 0.0f, vy = finite ? sim->vy[i] : 0.0f;
+    st->vx = vx, st->vy = vy, st->speed = finite ? speed : 0.0f;
+    const float len = clampf(st->speed * zoom * STREAK_TIME - STREAK_FROM, 0.0f, STREAK_MAX);
+    if (len > 0.0f) {
+        const float k = len / (st->speed * (float)(STREAK_TAPS - 1));
+        st->dx = vx * k, st->dy = -vy * k, st->n = STREAK_TAPS;
+    } else {
+        st->dx = st->dy = 0.0f, st->n = 1;
     }
+    return true;
 }
 
-/* The water's colour at depth (pixels below the top of its run in this
- * column) and mean speed: a bright line on top, darker below, foam where fast
- * (more of it near the surface). */
-static rgb_t water_colour(float depth_px, float d_px, float speed)
+/* The body: every particle's area (a diameter squared: dense water covers its
+ * pixels once) spread over the pixels about it by the cubic B-spline, at least
+ * a pixel wide, into cov; the velocity and its square times that into vel. */
+static void splat_body(struct pbf_scene *s, int w, int h)
 {
-    const float deep = 1.0f - expf(-depth_px / (DEPTH_SCALE * d_px));
-    rgb_t c = rgb_mix(SHALLOW, DEEP, deep);
-    if (depth_px < 1.0f)
-        c = SURFACE;
-    else if (depth_px < 2.0f)
-        c = rgb_mix(c, SURFACE, 0.3f);
-    const float foam = smooth01(FOAM_FROM, FOAM_FULL, speed) *
-                       (0.15f + 0.85f * expf(-depth_px / (FOAM_DEPTH * d_px)));
-    return rgb_mix(c, FOAM, 0.85f * foam);
-}
-
-/* Whether pixel (x, y) is water: the field past WET, half that on the pixels
- * along a wall (whose splats the wall cuts in half). */
-static bool wet_at(const struct pbf_scene *s, int w, int x, int y)
-{
-    const bool rim = x <= s->in_x0 || x >= s->in_x1 - 1 || y <= s->in_y0 || y >= s->in_y1 - 1;
-    return s->field[y * w + x] >= (rim ? 0.5f * WET : WET);
-}
-
-/* The body, solid (anti-aliasing at a pixel's scale only greys the edge): each
- * column from the top, the depth counted from where its current run of water
- * began; a run goes on over gaps of up to GAP_PX dry pixels, which are filled
- * (splats leave the odd one between particle rows). */
-static void shade_water(struct pbf_scene *s, struct image *im)
-{
-    const int w = im->w, h = im->h;
-    const float d_px = fmaxf(2.0f * s->sim.prm.radius * s->view.zoom, 0.25f);
-    for (int x = 0; x < w; x++) {
-        int top = -1, last = -GAP_PX - 2;
-        for (int y = 0; y < h; y++) {
-            if (!wet_at(s, w, x, y))
-                continue;
-            if (y - last > GAP_PX + 1)
-                top = y;
-            for (int k = y - last > GAP_PX + 1 ? y : last + 1; k <= y; k++) {
-                const float f = fmaxf(s->field[k * w + x], WET);
-                const float speed = s->speed[k * w + x] / f;
-                image_put(im, x, k, water_colour((float)(k - top), d_px, speed));
+    struct water_draw *d = &s->draw;
+    const struct pbf *sim = &s->sim;
+    const float d_px = 2.0f * sim->prm.radius * s->view.zoom;
+    const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX);
+    const float reach = 2.0f * sc + STREAK_MAX;
+    int ix[TAPS_MAX], iy[TAPS_MAX];
+    float wx[TAPS_MAX], wy[TAPS_MAX];
+    memset(d->cov, 0, (size_t)w * (size_t)h * sizeof *d->cov);
+    const size_t n = (size_t)w * (size_t)h;
+    memset(d->vel, 0, 3 * n * sizeof *d->vel);
+    for (int i = 0; i < sim->nfluid; i++) {
+        struct streak st;
+        if (!streak_of(s, i, w, h, reach, &st))
+            continue;
+        const float m = d_px * d_px / (float)st.n;
+        for (int k = 0; k < st.n; k++) {
+            const int nx = axis_taps(st.x - (float)k * st.dx, sc, d->x0, d->x1, w, ix, wx);
+            const int ny = axis_taps(st.y - (float)k * st.dy, sc, d->y0, d->y1, h, iy, wy);
+            for (int a = 0; a < ny; a++) {
+                float *cov = d->cov + (size_t)iy[a] * (size_t)w;
+                float *vel = d->vel + (size_t)iy[a] * (size_t)w;
+                const float wa = m * wy[a];
+                for (int b = 0; b < nx; b++) {
+                    const float wgt = wa * wx[b];
+                    cov[ix[b]] += wgt;
+                    vel[ix[b]] += wgt * st.vx;
+                    vel[n + (size_t)ix[b]] += wgt * st.vy;
+                    vel[2 * n + (size_t)ix[b]] += wgt * st.speed * st.speed;
+                }
             }
-            last = y;
         }
     }
 }
 
-/* Particles outside the body (the field at their pixel below WET): drops and
- * spray, a solid pixel each (a disc when zoomed in), whiter the faster. */
-static void draw_spray(struct pbf_scene *s, struct image *im)
+/* Pixel i takes what pixel j has (coverage and velocities) when j has more. */
+static void wet_from(struct water_draw *d, size_t n, size_t i, size_t j)
 {
-    const struct pbf *sim = &s->sim;
-    const struct view *v = &s->view;
-    const float rad = sim->prm.radius * v->zoom;
-    for (int i = 0; i < sim->nfluid; i++) {
-        const float cx = view_px(v, sim->x[i]), cy = view_py(v, sim->y[i]);
-        if (!(cx >= 0.0f && cy >= 0.0f && cx < (float)im->w && cy < (float)im->h))
-            continue; /* off the canvas (or not a number) */
-        const int x = (int)cx, y = (int)cy;
-        if (wet_at(s, im->w, x, y))
-            continue;
-        const float sp = hypotf(sim->vx[i], sim->vy[i]);
-        const rgb_t c = rgb_mix(SPRAY, FOAM, smooth01(0.5f, FOAM_FULL, sp));
-        if (rad > 0.75f)
-            image_disc(im, cx, cy, rad, c, 1.0f);
-        else
-            image_put(im, x, y, c);
+    if (d->cov[j] > d->cov[i]) {
+        d->cov[i] = d->cov[j];
+        for (size_t p = 0; p < 3; p++)
+            d->vel[p * n + i] = d->vel[p * n + j];
     }
+}
+
+/* The pixels the walls' inner faces cross are as wet as their neighbours
+ * further in (no particle's centre gets to them: their coverage is an edge's). */
+static void wet_the_rim(struct water_draw *d, int w, int h)
+{
+    const size_t n = (size_t)w * (size_t)h, row = (size_t)w;
+    for (int y = 0; y < h; y++) {
+        const size_t r = (size_t)y * row;
+        if (d->x0 >= 0 && d->x0 + 1 < w)
+            wet_from(d, n, r + (size_t)d->x0, r + (size_t)d->x0 + 1);
+        if (d->x1 >= 1 && d->x1 < w)
+            wet_from(d, n, r + (size_t)d->x1, r + (size_t)d->x1 - 1);
+    }
+    for (int x = 0; x < w; x++) {
+        if (d->y0 >= 0 && d->y0 + 1 < h)
+            wet_from(d, n, (size_t)d->y0 * row + (size_t)x, (size_t)(d->y0 + 1) * row + (size_t)x);
+        if (d->y1 >= 1 && d->y1 < h)
+            wet_from(d, n, (size_t)d->y1 * row + (size_t)x, (size_t)(d->y1 - 1) * row + (size_t)x);
+    }
+}
+
+/* Pixel weights of a drop's square (of the drop's area, side 2 half) centred at
+ * c along one axis: the lengths it overlaps each pixel by. */
+static int box_taps(float c, float half, int n, int *idx, float *wt)
+{
+    const float a = c - half, b = c + half;
+    int k = 0;
+    for (int i = (int)floorf(a); (float)i < b && k < 4; i++) {
+        const float o = fminf(b, (float)i + 1.0f) - fmaxf(a, (float)i);
+        if (o > 0.0f && i >= 0 && i < n)
+            idx[k] = i, wt[k] = o, k++;
+    }
+    return k;
+}
+
+/* Adds share times a drop of radius r (pixels) at (x, y) to spr: by the area it
+ * covers of each pixel; a square of the disc's area while smaller than a pixel
+ * or two, a disc with an anti-aliased rim beyond. */
+static void add_drop(float *spr, int w, int h, float x, float y, float r, float share)
+{
+    if (r < 1.0f) {
+        int ix[4], iy[4];
+        float wx[4], wy[4];
+        const float half = 0.886227f * r; /* sqrt(pi) / 2 */
+        const int nx = box_taps(x, half, w, ix, wx), ny = box_taps(y, half, h, iy, wy);
+        for (int a = 0; a < ny; a++)
+            for (int b = 0; b < nx; b++)
+                spr[(size_t)iy[a] * (size_t)w + (size_t)ix[b]] += share * wx[b] * wy[a];
+        return;
+    }
+    const int x0 = clampi((int)floorf(x - r - 0.5f), 0, w), x1 = clampi((int)ceilf(x + r + 0.5f), 0, w);
+    const int y0 = clampi((int)floorf(y - r - 0.5f), 0, h), y1 = clampi((int)ceilf(y + r + 0.5f), 0, h);
+    for (int py = y0; py < y1; py++)
+        for (int px = x0; px < x1; px++) {
+            const float dist = hypotf((float)px + 0.5f - x, (float)py + 0.5f - y);
+            spr[(size_t)py * (size_t)w + (size_t)px] += share * clampf(r + 0.5f - dist, 0.0f, 1.0f);
+        }
+}
+
+/* Spray: a particle with little water about it (the body's coverage at its
+ * pixel, less its own share of it, under SPRAY_TO) is a drop, drawn by the
+ * area it covers of each pixel it overlaps (spr), fading into the body as the
+ * water about it grows. */
+static void splat_spray(struct pbf_scene *s, int w, int h)
+{
+    struct water_draw *d = &s->draw;
+    const struct pbf *sim = &s->sim;
+    const float d_px = 2.0f * sim->prm.radius * s->view.zoom;
+    const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX), inv = 1.0f / sc;
+    memset(d->spr, 0, (size_t)w * (size_t)h * sizeof *d->spr);
+    for (int i = 0; i < sim->nfluid; i++) {
+        struct streak st;
+        if (!streak_of(s, i, w, h, 0.0f, &st))
+            continue;
+        const int px = (int)st.x, py = (int)st.y;
+        const float m = d_px * d_px / (float)st.n;
+        float own = 0.0f;
+        for (int k = 0; k < st.n; k++)
+            own += m * inv * inv *
+                   bspline3(((float)px + 0.5f - st.x + (float)k * st.dx) * inv) *
+                   bspline3(((float)py + 0.5f - st.y + (float)k * st.dy) * inv);
+        const float others = d->cov[(size_t)py * (size_t)w + (size_t)px] - own;
+        const float share = 1.0f - smooth01(SPRAY_FROM, SPRAY_TO, others);
+        if (share <= 0.0f)
+            continue;
+        for (int k = 0; k < st.n; k++)
+            add_drop(d->spr, w, h, st.x - (float)k * st.dx, st.y - (float)k * st.dy,
+                     0.5f * d_px, share / (float)st.n);
+    }
+}
+
+/* Averages row v of a field over DEPTH_BLUR columns either side inside the
+ * walls [lo, hi], weighted by the body's coverage a there (tmp: a row). */
+static void blur_row(float *v, const float *a, float *tmp, int w, int lo, int hi)
+{
+    for (int x = 0; x < w; x++) {
+        float sum = 0.0f, wsum = 0.0f;
+        for (int e = -DEPTH_BLUR; e <= DEPTH_BLUR; e++) {
+            const int q = x + e;
+            if (q < 0 || q >= w || ((q < lo || q > hi) && q != x))
+                continue;
+            const float wgt = (float)(DEPTH_BLUR + 1 - abs(e)) * (a[q] + 1e-3f);
+            sum += wgt * v[q], wsum += wgt;
+        }
+        tmp[x] = sum / wsum;
+    }
+    memcpy(v, tmp, (size_t)w * sizeof *v);
+}
+
+/* How deep each pixel lies, two ways, from the body's coverage in cov (0..1):
+ * dep, the water above it along the least deep way up, straight or diagonally
+ * (a diagonal step through a pixel counting sqrt 2), never through a wall (a
+ * thin stream or the rim of a handful is shallow all along); lit, the water
+ * straight above it (the bright line is the top's only). A pixel of air passes
+ * on AIR_KEEP of the depth above it. Both are averaged over neighbouring
+ * columns, so that those agree. */
+static void water_depth(struct water_draw *d, int w, int h)
+{
+    float *top = d->row, *next = d->row + w, *tmp = d->row + 2 * w, *up = d->row + 3 * w;
+    const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
+    /* The lid off the canvas (zoomed in): what water is above is not drawn;
+     * taken as deep enough for no bright line, not as a surface. */
+    const float above = d->y0 < 0 ? SURFACE_TO + 1.0f : 0.0f;
+    for (int x = 0; x < w; x++)
+        top[x] = up[x] = above;
+    for (int y = 0; y < h; y++) {
+        const float *a = d->cov + (size_t)y * (size_t)w;
+        float *dep = d->dep + (size_t)y * (size_t)w, *lit = d->lit + (size_t)y * (size_t)w;
+        for (int x = 0; x < w; x++) {
+            dep[x] = top[x] + 0.5f * a[x];
+            lit[x] = up[x] + 0.5f * a[x];
+        }
+        for (int x = 0; x < w; x++) {
+            const float keep = a[x] + (1.0f - a[x]) * AIR_KEEP;
+            float best = top[x] * keep + a[x];
+            const bool inside = x >= lo && x <= hi;
+            for (int e = -1; e <= 1 && inside; e += 2) {
+                const int q = x + e;
+                if (q < lo || q > hi)
+                    continue;
+                const float via = top[q] * (a[q] + (1.0f - a[q]) * AIR_KEEP) + 1.41421f * a[q];
+                best = via < best ? via : best;
+            }
+            next[x] = best;
+            up[x] = up[x] * keep + a[x];
+        }
+        float *t = top;
+        top = next, next = t;
+        blur_row(dep, a, tmp, w, lo, hi);
+        blur_row(lit, a, tmp, w, lo, hi);
+    }
+}
+
+/* The water's colour depth pixels below its surface (lit straight below it),
+ * churning at churn (m/s):
+ * a bright line on top, darker below, foam where the water about a pixel moves
+ * every which way (more of it near the top); water moving as one (a stream, a
+ * thrown handful) stays water. */
+static rgb_t water_colour(float depth, float lit, float sc, float churn)
+{
+    const float deep = 1.0f - expf(-depth / (DEPTH_SCALE * sc));
+    rgb_t c = rgb_mix(SHALLOW, DEEP, deep);
+    c = rgb_mix(c, SURFACE, 1.0f - smooth01(SURFACE_FROM, SURFACE_TO, lit));
+    const float foam = smooth01(FOAM_FROM, FOAM_FULL, churn) *
+                       (0.15f + 0.85f * expf(-depth / (FOAM_DEPTH * sc)));
+    return rgb_mix(c, FOAM, FOAM_MAX * foam);
+}
+
+/* out = the largest (most, true) or smallest of in over a pixel either side
+ * along x (dx 1) or y (dx w), within the canvas. */
+static void spread(const float *in, float *out, int w, int h, bool along_x, bool most)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const size_t step = along_x ? 1 : (size_t)w;
+            const bool first = along_x ? x == 0 : y == 0, last = along_x ? x == w - 1 : y == h - 1;
+            float v = in[i];
+            if (!first)
+                v = (in[i - step] > v) == most ? in[i - step] : v;
+            if (!last)
+                v = (in[i + step] > v) == most ? in[i + step] : v;
+            out[i] = v;
+        }
+}
+
+/* Closes holes in the body a pixel or two across (a closing: the largest over
+ * the 3 x 3 pixels about each, then the smallest of that): where the water
+ * churns, its particles leave gaps that are not air. An edge keeps its place
+ * and its anti-aliasing. dep and lit are scratch here. */
+static void close_holes(struct water_draw *d, int w, int h)
+{
+    spread(d->cov, d->dep, w, h, true, true);
+    spread(d->dep, d->lit, w, h, false, true);
+    spread(d->lit, d->dep, w, h, true, false);
+    spread(d->dep, d->cov, w, h, false, false);
+}
+
+/* What a pixel shows of a coverage v when it showed kept last frame: kept,
+ * moved as little as brings it within PLAY of v (play, as in a loose gear:
+ * water at rest jitters and sways by a tenth of a pixel and must not twitch,
+ * water moving on is followed as smoothly); none and all at once, so that
+ * nothing is left behind. */
+static float with_play(float kept, float v)
+{
+    if (v <= 0.0f || v >= 1.0f)
+        return v;
+    return clampf(kept, v - PLAY, v + PLAY);
+}
+
+/* The water's pixels: the body's coverage sharpened to a one-pixel edge (the
+ * anti-aliased surface), the drops' coverage where it is more, over the
+ * background. Both are kept with play, and all else (depth, the bright line)
+ * follows from them, so that water at rest shows the same pixels. (Foam would
+ * not, but water at rest does not churn.) */
+static void shade_water(struct pbf_scene *s, struct image *im)
+{
+    struct water_draw *d = &s->draw;
+    const int w = im->w, h = im->h;
+    const size_t n = (size_t)w * (size_t)h;
+    const float part = particle_px(s), gain = EDGE_GAIN * fminf(KERNEL_PX * part, SCALE_MAX);
+    const bool keep = d->kept_ok;
+    for (size_t i = 0; i < n; i++) {
+        const float c = d->cov[i];
+        float churn = 0.0f;
+        if (c > 1e-6f) {
+            const float vx = d->vel[i] / c, vy = d->vel[n + i] / c, v2 = d->vel[2 * n + i] / c;
+            churn = sqrtf(fmaxf(v2 - vx * vx - vy * vy, 0.0f));
+        }
+        d->vel[i] = churn;
+        d->cov[i] = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
+    }
+    close_holes(d, w, h);
+    for (size_t i = 0; i < n; i++) {
+        const float body = d->cov[i], drop = d->spr[i] < 1.0f ? d->spr[i] : 1.0f;
+        d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
+        d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
+    }
+    water_depth(d, w, h);
+    for (size_t i = 0; i < n; i++) {
+        const float body = d->cov[i], drop = d->spr[i];
+        const float alpha = body > drop ? body : drop;
+        rgb_t out = BACKGROUND;
+        if (alpha > 0.0f) {
+            rgb_t c = water_colour(d->dep[i], d->lit[i], part, d->vel[i]);
+            if (drop > body)
+                c = rgb_mix(c, SPRAY, (drop - body) / drop);
+            out = over(d, BACKGROUND, c, alpha);
+        }
+        im->px[i] = out;
+    }
+    d->kept_ok = true;
 }
 
 /* A wall band [x0,x1) x [y0,y1) in canvas pixels, edges anti-aliased. */
@@ -511,22 +940,23 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
 static void pbf_draw(void *p, struct image *im)
 {
     struct pbf_scene *s = p;
-    if (s->opt.preset_seed || !fields_for(s, im->w, im->h)) {
+    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->view)) {
         draw_seed(s, im);
         return;
     }
-    image_fill(im, BACKGROUND);
     const struct pbf *sim = &s->sim;
     const float r = sim->prm.radius;
+    struct water_draw *d = &s->draw;
     /* Clamped before the conversion: zoomed in, the walls may be far off. */
     const float wf = (float)im->w + 2.0f, hf = (float)im->h + 2.0f;
-    s->in_x0 = (int)clampf(floorf(view_px(&s->view, sim->xmin + r)), -2.0f, wf);
-    s->in_x1 = (int)clampf(ceilf(view_px(&s->view, sim->xmax - r)), -2.0f, wf);
-    s->in_y0 = (int)clampf(floorf(view_py(&s->view, sim->ymax - r)), -2.0f, hf);
-    s->in_y1 = (int)clampf(ceilf(view_py(&s->view, sim->ymin + r)), -2.0f, hf);
-    splat_water(s, im->w, im->h);
+    d->x0 = (int)clampf(floorf(view_px(&s->view, sim->xmin + r)), -2.0f, wf);
+    d->x1 = (int)clampf(ceilf(view_px(&s->view, sim->xmax - r)), -2.0f, wf) - 1;
+    d->y0 = (int)clampf(floorf(view_py(&s->view, sim->ymax - r)), -2.0f, hf);
+    d->y1 = (int)clampf(ceilf(view_py(&s->view, sim->ymin + r)), -2.0f, hf) - 1;
+    splat_body(s, im->w, im->h);
+    wet_the_rim(d, im->w, im->h);
+    splat_spray(s, im->w, im->h);
     shade_water(s, im);
-    draw_spray(s, im);
     draw_walls(s, im, WALL, true);
 }
 
