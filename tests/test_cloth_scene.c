@@ -1,7 +1,7 @@
 /*
  * test_cloth_scene.c — the cloth as a person handles it: the solver's pointer
  * (grabs, pins, determinism under a drag), statistics, live parameters and
- * extremes (src/sim/cloth.c); the scene (src/scenes/cloth.c) by its operations
+ * extremes (src/sim/cloth.c); the scene (src/scenes/cloth_scene.c, cloth_draw.c) by its operations
  * on canvases of terminal sizes (cols x 2*(rows-1) pixels): its grid, the seed
  * preset untouched, scissors and r, the fabric's light and shadow; scissors
  * through the app's frames; in tmux, a right drag cutting the cloth.

@@ -248,7 +248,7 @@ TEST(palette_greys_stay_grey)
         }
 }
 
-/* The cloth scene's colours at rest (scenes/cloth.c): fabric shaded by 0.3 to
+/* The cloth scene's colours at rest (scenes/cloth_draw.c): fabric shaded by 0.3 to
  * 1.25, threads, slack threads, and the anti-aliased mixes between them and
  * with the background. */
 static int cloth_colours(rgb_t *out)
