@@ -223,7 +223,9 @@ static void check_sources(const uint8_t *p, size_t n, const struct events *e)
                 fail("mouse cell below 0");
             if (ev->action == MOUSE_WHEEL ? ev->button != 1 && ev->button != -1
                 : ev->action < MOUSE_PRESS || ev->action > MOUSE_MOVE ||
-                  ev->button < 0 || ev->button > 3)
+                  ev->button < 0 ||
+                  (ev->button > 3 && (ev->button < INPUT_BUTTON_EXTRA ||
+                                      ev->button > INPUT_BUTTON_EXTRA + 3)))
                 fail("mouse action or button out of range");
             from_esc++;
             break;
