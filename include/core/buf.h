@@ -24,6 +24,7 @@ void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);
 void buf_putu(struct buf *b, unsigned v); /* decimal */
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Appends s[0..n) with what a terminal could obey shown as \xNN instead: C0
  * controls, DEL, C1 controls and bytes that are not UTF-8. For text from
  * outside (a path, $TERM, an argument) put into a message: shown, never obeyed. */
@@ -31,6 +32,8 @@ void buf_put_escaped(struct buf *b, const char *s, size_t n);
 /* "swirl: ", the message escaped as buf_put_escaped does, and a newline, on
  * stderr in one write. */
 void buf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same line appended to out instead. */
+void buf_vmessage(struct buf *out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void buf_vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static inline void buf_clear(struct buf *b) { b->len = 0; }
 

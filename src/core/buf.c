@@ -75,19 +75,25 @@ void buf_putu(struct buf *b, unsigned v)
         b->p[b->len++] = tmp[--n];
 }
 
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n <= 0)
+        return;
+    buf_reserve(b, (size_t)n + 1);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    buf_vprintf(b, fmt, ap);
     va_end(ap);
-    if (n <= 0)
-        return;
-    buf_reserve(b, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
 }
 
 /* Bytes of the UTF-8 sequence at u[0..n) (1 for ASCII), 0 if it is not one. */
@@ -125,23 +131,22 @@ void buf_put_escaped(struct buf *b, const char *s, size_t n)
     }
 }
 
+void buf_vmessage(struct buf *out, const char *fmt, va_list ap)
+{
+    struct buf text;
+    buf_init(&text);
+    buf_vprintf(&text, fmt, ap);
+    buf_puts(out, "swirl: ");
+    buf_put_escaped(out, text.p ? text.p : "", text.len);
+    buf_putc(out, '\n');
+    buf_free(&text);
+}
+
 void buf_vwarn(const char *fmt, va_list ap)
 {
-    struct buf msg, out;
-    buf_init(&msg);
+    struct buf out;
     buf_init(&out);
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    if (n > 0) {
-        buf_reserve(&msg, (size_t)n + 1);
-        vsnprintf(msg.p, (size_t)n + 1, fmt, ap);
-        msg.len = (size_t)n;
-    }
-    buf_puts(&out, "swirl: ");
-    buf_put_escaped(&out, msg.p ? msg.p : "", msg.len);
-    buf_putc(&out, '\n');
+    buf_vmessage(&out, fmt, ap);
     fflush(stderr);
     for (size_t off = 0; off < out.len;) {
         ssize_t w = write(STDERR_FILENO, out.p + off, out.len - off);
@@ -151,7 +156,6 @@ void buf_vwarn(const char *fmt, va_list ap)
             break;
         off += (size_t)w;
     }
-    buf_free(&msg);
     buf_free(&out);
 }
 

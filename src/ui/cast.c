@@ -399,23 +399,10 @@ static void say(struct buf *msg, const char *fmt, ...)
 {
     if (!msg)
         return;
-    struct buf text;
-    buf_init(&text);
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    buf_vmessage(msg, fmt, ap);
     va_end(ap);
-    if (n > 0) {
-        buf_reserve(&text, (size_t)n + 1);
-        va_start(ap, fmt);
-        vsnprintf(text.p, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-        text.len = (size_t)n;
-    }
-    buf_puts(msg, "swirl: ");
-    buf_put_escaped(msg, text.p ? text.p : "", text.len);
-    buf_putc(msg, '\n');
-    buf_free(&text);
 }
 
 int cast_close(struct cast *c, struct buf *msg)
