@@ -179,6 +179,10 @@ TEST(demo_cast_is_valid_asciicast_v2)
         last = evs[i].t;
     }
     CHECK_MSG(last >= 20.0, "lasts %.1f s", last);
+    /* It ends cleanly: colours and cursor back, the cursor on a line under the
+     * last frame, where a shell's prompt after the replay goes. */
+    CHECK_MSG(strstr(evs[n - 1].data, "\x1b[0m\x1b[?25h\x1b[999;1H\r\n") != NULL,
+              "the last event is not the tail");
     FILE *f = fopen(DEMO_PATH, "r");
     fseek(f, 0, SEEK_END);
     long size = ftell(f);

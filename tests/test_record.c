@@ -227,7 +227,7 @@ TEST(record_limit_stops_the_recording_not_the_app)
     CHECK_MSG(text && (long long)n <= limit && (long long)n > limit - 60000, "%zu bytes", n);
     CHECK(e2e_valid_cast(text));
     size_t tl = text ? strlen(text) : 0;
-    CHECK(tl > 40 && strstr(text + tl - 40, "\\u001b[0m\\u001b[?25h\"]\n"));
+    CHECK(tl > 60 && strstr(text + tl - 60, "\\u001b[0m\\u001b[?25h\\u001b[999;1H\\u000d\\u000a\"]\n"));
     free(text);
     /* A limit the header alone does not fit in: refused at the start. */
     cs.limit = 50;

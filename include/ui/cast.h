@@ -89,6 +89,9 @@ int cast_check(const char *path, bool overwrite, char *why, size_t n);
  * EFBIG: the header does not fit in the limit). */
 int cast_open(struct cast *c, const char *path, const struct cast_setup *s);
 void cast_output(struct cast *c, double t, const char *data, size_t n);
+/* The last event: colours and cursor back, the cursor on a line under the
+ * picture (a replay leaves its last frame above the shell's next prompt). */
+void cast_finish(struct cast *c, double t);
 void cast_resize(struct cast *c, double t, int w, int h);
 static inline bool cast_running(const struct cast *c) { return c->fd >= 0; }
 void cast_status(const struct cast *c, struct cast_status *s);

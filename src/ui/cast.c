@@ -125,9 +125,10 @@ int cast_check(const char *path, bool overwrite, char *why, size_t n)
     return ok == 0 ? 0 : -1;
 }
 
-/* The tail a limited recording keeps room for: its last event puts the
- * terminal's colours and cursor back, as a finished recording's does. */
-#define TAIL_EVENT "\x1b[0m\x1b[?25h"
+/* A recording's last event: the terminal's colours and cursor back, and the
+ * cursor under the picture on a line of its own, so a shell's prompt after a
+ * replay comes below the last frame. A limited recording keeps room for it. */
+#define TAIL_EVENT "\x1b[0m\x1b[?25h\x1b[999;1H\r\n"
 #define TAIL_ROOM 64
 #define BESIDE_MAX 999 /* PATH.1 .. PATH.999 */
 
@@ -271,6 +272,8 @@ static void put_event(struct cast *c, double t, char code, const char *data, siz
     }
     put_line(c, t);
 }
+
+void cast_finish(struct cast *c, double t) { put_event(c, t, 'o', TAIL_EVENT, sizeof TAIL_EVENT - 1); }
 
 void cast_output(struct cast *c, double t, const char *data, size_t n)
 {

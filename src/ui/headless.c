@@ -96,7 +96,7 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
         st->naive_bytes += naive.len;
     }
     frames = f; /* fewer when the recording stopped or a signal ended it */
-    cast_output(&cast, (double)frames * dt, "\x1b[0m\x1b[?25h", 10);
+    cast_finish(&cast, (double)frames * dt);
     struct buf msg;
     buf_init(&msg);
     int rc = cast_close(&cast, &msg);

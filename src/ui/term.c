@@ -465,7 +465,7 @@ static int term_close(struct term *t)
     frame_free(&t->fr);
     buf_free(&t->out);
     if (t->record) {
-        cast_output(&t->cast, frame_now() - t->t0, "\x1b[0m\x1b[?25h", 10);
+        cast_finish(&t->cast, frame_now() - t->t0);
         struct buf msg;
         buf_init(&msg);
         int rc = cast_close(&t->cast, &msg);
