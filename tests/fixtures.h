@@ -7,6 +7,7 @@
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
 
+#include "app.h"
 #include "cloth.h"
 #include "image.h"
 #include "pbf.h"
@@ -21,6 +22,18 @@ bool fx_cloth_finite(const struct cloth *c);
 /* How many particles differ between a and b in position or velocity (by
  * value: +0 == -0). */
 int fx_cloth_differences(const struct cloth *a, const struct cloth *b);
+
+/* One cut along the segment (x0,y0)-(x1,y1): what cloth_cut_path cuts. */
+static inline int fx_cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1)
+{
+    return cloth_cut_path(c, (const float[4]){x0, y0, x1, y1}, 2);
+}
+
+/* The app advanced by dt with no budget for its steps (all of them run). */
+static inline void fx_app_advance(struct app *a, double dt, double (*clock)(void))
+{
+    app_advance_within(a, dt, clock, 0.0);
+}
 
 /* The seed page's pbf block and box (particles, diameters). */
 #define FX_SEED_BLOCK 30

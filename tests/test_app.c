@@ -6,6 +6,7 @@
 #include "app.h"
 #include "compose.h"
 #include "frame.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <string.h>
@@ -79,7 +80,7 @@ static struct input_event mouse_ev(enum mouse_action act, int x, int y)
 static void frames(struct app *a, int n)
 {
     for (int i = 0; i < n; i++)
-        app_advance(a, 1.0 / 30, fake_clock);
+        fx_app_advance(a, 1.0 / 30, fake_clock);
 }
 
 static bool row_has(struct fix *x, int row, const char *text)
@@ -430,7 +431,7 @@ TEST(app_simulation_speed_does_not_depend_on_fps)
         o.scene = 2;
         init_opts(&x, &o, 40, 12);
         for (int f = 0; f < fps[k]; f++)
-            app_advance(&x.a, 1.0 / fps[k], fake_clock);
+            fx_app_advance(&x.a, 1.0 / fps[k], fake_clock);
         CHECK_MSG(x.a.steps[2] == 8 * 30, "--fps %d: %ld steps in a second", fps[k], x.a.steps[2]);
         done(&x);
     }
@@ -643,18 +644,18 @@ TEST(app_keyboard_pointer_autorepeat_window_runs_from_the_last_repeat)
         bool want = hold % 2 == 0; /* each hold presses, or lets go */
         press(&x.a, ' ');
         CHECK_MSG(x.a.ptr.down == want, "hold %d: the press did not count", hold);
-        app_advance(&x.a, 0.660, fake_clock);
+        fx_app_advance(&x.a, 0.660, fake_clock);
         for (int r = 0; r < 34; r++) { /* 660 ms + 34 x 40 ms: a 2 s hold */
             press(&x.a, ' ');
             CHECK_MSG(x.a.ptr.down == want, "hold %d: the repeat %.2f s after the press counted",
                       hold, 0.660 + 0.040 * r);
-            app_advance(&x.a, 0.040, fake_clock);
+            fx_app_advance(&x.a, 0.040, fake_clock);
         }
-        app_advance(&x.a, 1.5, fake_clock); /* let go; the next press 1.5 s later */
+        fx_app_advance(&x.a, 1.5, fake_clock); /* let go; the next press 1.5 s later */
     }
     press(&x.a, ' ');
     CHECK(!x.a.ptr.down);
-    app_advance(&x.a, 0.1, fake_clock);
+    fx_app_advance(&x.a, 0.1, fake_clock);
     press(&x.a, IK_ENTER); /* 0.1 s after Space, but another key */
     CHECK_MSG(x.a.ptr.down, "Enter after Space was taken for Space's repeat");
     done(&x);
@@ -681,7 +682,7 @@ TEST(app_costly_frames_drop_steps_and_say_so)
     CHECK(row_has(&x, 23, "slow: 3 of 8 steps"));
     /* With no budget every step runs. */
     before = x.a.steps[1];
-    app_advance(&x.a, 1.0 / 30, slow_clock);
+    fx_app_advance(&x.a, 1.0 / 30, slow_clock);
     CHECK_INT(x.a.steps[1] - before, 8);
     /* R: the defaults again. */
     const struct scene_ops *s = app_scene(&x.a);

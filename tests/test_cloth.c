@@ -341,7 +341,7 @@ TEST_THREADS(cloth_threads_change_nothing)
                 if (s > 10)
                     cloth_move_grab(&c[t], 2.2f + 0.02f * (float)s, -1.0f - 0.01f * (float)s);
                 if (s == 60)
-                    cloth_cut(&c[t], 0.9f, 0.5f, 1.7f, -3.9f);
+                    fx_cloth_cut(&c[t], 0.9f, 0.5f, 1.7f, -3.9f);
                 cloth_step(&c[t]);
             }
             diff += fx_cloth_differences(&c[0], &c[t]) + (c[t].nc != c[0].nc);
@@ -389,7 +389,7 @@ TEST(cloth_colour_sweep_is_the_sweep_in_colour_order)
                 cloth_move_grab(&a, x, y), cloth_move_grab(&b, x, y);
             }
             if (s == 70)
-                cloth_cut(&a, 0.9f, 0.5f, 1.7f, -3.9f), cloth_cut(&b, 0.9f, 0.5f, 1.7f, -3.9f);
+                fx_cloth_cut(&a, 0.9f, 0.5f, 1.7f, -3.9f), fx_cloth_cut(&b, 0.9f, 0.5f, 1.7f, -3.9f);
             cloth_step(&a);
             colour_reference_step(&b);
             diff += fx_cloth_differences(&a, &b);
@@ -417,7 +417,7 @@ static void width_run(struct cloth *c, const struct cloth_params *p, int lanes)
         if (s > 10)
             cloth_move_grab(c, 2.2f + 0.03f * (float)s, -1.5f - 0.02f * (float)s);
         if (s == 60)
-            cloth_cut(c, 0.9f, 0.5f, 1.7f, -3.9f);
+            fx_cloth_cut(c, 0.9f, 0.5f, 1.7f, -3.9f);
         cloth_step(c);
     }
 }
@@ -688,7 +688,7 @@ TEST(cloth_cut_by_hand)
         CHECK_INT(cloth_init(&c, &p), 0);
         int before = c.nc, left = cases[t].left;
         const float *q = cases[t].cut;
-        CHECK_INT(cloth_cut(&c, q[0], q[1], q[2], q[3]), before - left);
+        CHECK_INT(fx_cloth_cut(&c, q[0], q[1], q[2], q[3]), before - left);
         CHECK(c.nc == left && c.cut == before - left && c.torn == 0);
         for (int k = 0; k < left && k < c.nc; k++)
             CHECK_MSG(c.c1[k] == cases[t].pairs[k][0] && c.c2[k] == cases[t].pairs[k][1],
@@ -717,7 +717,7 @@ TEST(cloth_surface_for_drawing)
     const int want[3][4] = {{0, 1, 3, 2}, {0, 1, 2, 2}, {1, 3, 2, 1}}; /* tri[0..2], count */
     for (int k = 0; k < 3; k++) {
         if (k > 0)
-            CHECK_INT(cloth_cut(&c, cuts[k][0], cuts[k][1], cuts[k][2], cuts[k][3]), 1);
+            CHECK_INT(fx_cloth_cut(&c, cuts[k][0], cuts[k][1], cuts[k][2], cuts[k][3]), 1);
         cloth_edges(&c, e);
         CHECK_INT(cloth_triangles(&c, e, tri, uses), want[k][3]);
         CHECK(tri[0] == want[k][0] && tri[1] == want[k][1] && tri[2] == want[k][2]);
@@ -784,8 +784,8 @@ TEST(cloth_cut_removes_exactly_what_it_crosses)
             if (unclear) /* a cut through a particle's neighbourhood: another */
                 continue;
             tried++;
-            int gone = cloth_cut(&a, p[0], p[1], q[0], q[1]);
-            CHECK_INT(cloth_cut(&b, p[0], p[1], q[0], q[1]), gone);
+            int gone = fx_cloth_cut(&a, p[0], p[1], q[0], q[1]);
+            CHECK_INT(fx_cloth_cut(&b, p[0], p[1], q[0], q[1]), gone);
             CHECK_MSG(gone == expect, "cut %d: removed %d, %d cross it", cut, gone, expect);
             int wrong = a.nc * 2 != nk;
             for (int k = 0; !wrong && k < a.nc; k++)

@@ -697,12 +697,12 @@ TEST(cloth_scene_scissors_cut_a_falling_cloth_in_two)
         for (int x = 15; x <= 87;) {
             for (int k = 1 + (int)(rand_r(&seed) % 8); k > 0 && x <= 87; k--, x += 4)
                 app_mouse(&a, MOUSE_DRAG, x, row);
-            app_advance(&a, 1.0 / 30, app_clock);
+            fx_app_advance(&a, 1.0 / 30, app_clock);
         }
         for (int f = 0; f < 70; f++) { /* hold a third of a second, let go, watch */
             if (f == 10)
                 app_mouse(&a, MOUSE_RELEASE, 87, row);
-            app_advance(&a, 1.0 / 30, app_clock);
+            fx_app_advance(&a, 1.0 / 30, app_clock);
         }
         struct buf b;
         buf_init(&b);

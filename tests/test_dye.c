@@ -14,6 +14,7 @@
 #include "compose.h"
 #include "e2e.h"
 #include "frame.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -48,7 +49,7 @@ static void done(struct fix *x)
 static void frames(struct fix *x, int n)
 {
     for (int i = 0; i < n; i++)
-        app_advance(&x->a, 1.0 / APP_REF_FPS, fake_clock);
+        fx_app_advance(&x->a, 1.0 / APP_REF_FPS, fake_clock);
 }
 
 static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells); }

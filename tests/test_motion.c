@@ -9,6 +9,7 @@
 #include "cloth.h"
 #include "compose.h"
 #include "frame.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -26,7 +27,7 @@ static void run_cloth(struct cloth *c, int n)
 static void frames(struct app *a, int n)
 {
     for (int i = 0; i < n; i++)
-        app_advance(a, 1.0 / APP_REF_FPS, no_clock);
+        fx_app_advance(a, 1.0 / APP_REF_FPS, no_clock);
 }
 
 /* A number from the current scene's statistics ("ke", "dye", ...). */

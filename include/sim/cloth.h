@@ -140,12 +140,10 @@ void cloth_move_grab(struct cloth *c, float x, float y);
 void cloth_release(struct cloth *c, bool with_velocity, float vx, float vy);
 
 /* Scissors: removes every constraint whose segment between its particles'
- * current positions meets the segment (x0,y0)-(x1,y1) (touching counts); the
- * others keep their order, so the step still equals the in-order sweep over
- * what is left. Returns how many were removed (also added to c->cut). */
-int cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1);
-/* The same for a stroke of n points xy (x,y pairs): whatever meets any of its
- * segments (one point: whatever passes through it). */
+ * current positions meets a segment of the stroke of n points xy (x,y pairs;
+ * touching counts; one point: whatever passes through it); the others keep
+ * their order, so the step still equals the in-order sweep over what is left.
+ * Returns how many were removed (also added to c->cut). */
 int cloth_cut_path(struct cloth *c, const float *xy, int n);
 
 /* For drawing. The intact constraints of the grid, per particle i a set of

@@ -126,10 +126,9 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows);
 void app_free(struct app *a);
 void app_resize(struct app *a, int cols, int rows);
 int app_input(struct app *a, const struct input_event *ev);
-/* Advances one frame of dt seconds; clock() reads a monotonic clock for timing. */
-void app_advance(struct app *a, double dt, double (*clock)(void));
-/* The same, but the frame's steps stop once they have taken `budget` seconds
- * of clock() (0: no limit); the rest are dropped, and the HUD says so. */
+/* Advances one frame of dt seconds; clock() reads a monotonic clock for timing.
+ * The frame's steps stop once they have taken `budget` seconds of clock() (0:
+ * no limit); the rest are dropped, and the HUD says so. */
 void app_advance_within(struct app *a, double dt, double (*clock)(void), double budget);
 /* Runs exactly n steps of the current scene over dt seconds of app time, with
  * the pointer (and --auto) as app_advance does; returns their wall time (s). */

@@ -562,11 +562,6 @@ int cloth_cut_path(struct cloth *c, const float *xy, int n)
     return gone;
 }
 
-int cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1)
-{
-    return cloth_cut_path(c, (const float[4]){x0, y0, x1, y1}, 2);
-}
-
 /* ---- statistics ------------------------------------------------------------- */
 
 void cloth_strain(const struct cloth *c, float *mean, float *max)

@@ -569,11 +569,6 @@ void app_advance_within(struct app *a, double dt, double (*clock)(void), double 
     run_steps(a, dt, n, clock, budget);
 }
 
-void app_advance(struct app *a, double dt, double (*clock)(void))
-{
-    app_advance_within(a, dt, clock, 0.0);
-}
-
 void app_json(const struct app *a, struct buf *out, double ms)
 {
     buf_printf(out, "{\"scene\":\"%s\",\"step\":%ld,", app_scene(a)->name, a->steps[a->cur]);
