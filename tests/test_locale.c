@@ -48,19 +48,25 @@ static int swirl_de(const char *dir, const char *args, char **out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-TEST_E2E(locale_numbers_stay_c_under_a_comma_locale)
+/* A comma-decimal locale built in a folder of our own (dir, mkdtemp'd), found
+ * through LOCPATH; skips the test where localedef cannot make it. */
+static void comma_locale(char *dir, size_t n)
 {
     if (e2e_sh("command -v localedef >/dev/null 2>&1") != 0 ||
         access("/usr/share/i18n/locales/de_DE", R_OK) != 0)
         test_skip("no localedef");
-    char dir[64];
-    snprintf(dir, sizeof dir, "/tmp/swirl-locale-XXXXXX");
+    snprintf(dir, n, "/tmp/swirl-locale-XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
     if (e2e_sh("localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir) != 0) {
         e2e_sh("rm -rf %s", dir);
         test_skip("localedef cannot build de_DE.UTF-8");
     }
+}
 
+TEST(locale_parser_reads_points_under_a_comma_locale)
+{
+    char dir[64];
+    comma_locale(dir, sizeof dir);
     /* The locale is what the test needs: a comma in this very process. */
     setenv("LOCPATH", dir, 1);
     CHECK(setlocale(LC_ALL, "de_DE.UTF-8") != NULL);
@@ -79,7 +85,13 @@ TEST_E2E(locale_numbers_stay_c_under_a_comma_locale)
     CHECK_NEAR(c.seconds, 0.5, 0.0);
     CHECK_INT(c.o.nsets, 1);
     CHECK_NEAR(c.o.sets[0].value, 0.1, 1e-12);
+    e2e_sh("rm -rf %s", dir);
+}
 
+TEST_E2E(locale_numbers_stay_c_under_a_comma_locale)
+{
+    char dir[64];
+    comma_locale(dir, sizeof dir);
     /* Statistics: a --set with a point goes in, the JSON comes out with points. */
     char *out;
     CHECK_INT(swirl_de(dir, "--headless --size 40x12 --steps 3 --every 1 --set viscosity=0.1",
@@ -94,6 +106,7 @@ TEST_E2E(locale_numbers_stay_c_under_a_comma_locale)
     CHECK_MSG(strstr(out, "\"seconds\":0.500") != NULL && !decimal_comma(out), "summary: %s",
               out);
     free(out);
+    char rec[96];
     snprintf(rec, sizeof rec, "%s/a.cast", dir);
     size_t n;
     char *cast = e2e_slurp(rec, &n);
