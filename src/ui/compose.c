@@ -31,7 +31,8 @@ static void text(const struct app *a, struct cells *cells, int col, int row, con
 /* The status line's right end, longest first: "? help  q quit" stays at every
  * width that has room for it beside the scene's name; the statistics go first. */
 static const char *const hud_hints[] = {
-    "? help  p params  1-3 scene  q quit ", "? help  q quit ", "? help q quit ", "? help ",
+    "? help  p params  1-3 scene  q quit ", "? help  q quit ", "? help q quit ",
+    "? help q quit", "? help ",
 };
 
 /* s cut to at most room characters at the end of an item (items are parted by
