@@ -27,7 +27,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <termios.h>
 #include <unistd.h>
 
 #define CONFIG_MAX (64 * 1024) /* bytes: a config file is a few lines */
@@ -194,8 +193,5 @@ int main(int argc, char **argv)
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return refuse("not a terminal (use --headless for runs without one)");
-    int rc = term_run(&c.o, c.color_auto, c.record);
-    if (c.o.screensaver) /* what else the key or the click sent stays out of the shell */
-        tcflush(STDIN_FILENO, TCIFLUSH);
-    return rc;
+    return term_run(&c.o, c.color_auto, c.record);
 }

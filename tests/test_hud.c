@@ -174,6 +174,10 @@ TEST(hud_s_key_and_no_status_hide_the_status_line)
         CHECK_INT(app_canvas_h(&x.a), 48);
         CHECK_INT(x.f.img.h, 48);
         CHECK(x.a.picture != picture); /* sent whole */
+        char stats[256];
+        app_scene(&x.a)->hud(x.a.st[x.a.cur], stats, sizeof stats);
+        if (sc == 0) /* the dye's grid is the canvas's */
+            CHECK_MSG(strstr(stats, "grid 80x48"), "%s", stats);
         /* The pointer reaches the last row now. */
         mouse(&x, MOUSE_PRESS, 0, 10, 23);
         CHECK_NEAR(x.a.ptr.y, 47.0, 1e-6);
