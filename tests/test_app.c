@@ -541,27 +541,32 @@ static bool alnum_at(struct fix *x, int col, int row)
 }
 
 /* --demo's captions fit the width, down to the smallest window: nothing cut
- * off at either end, the scene's name and the hand-over always said. */
+ * off at either end, the scene's name and the hand-over always said; in a
+ * recording, which no key takes over, how to try it instead. */
 TEST(app_demo_captions_fit_the_width)
 {
     /* Each stop of the tour at each width: the tour's clock is set to a
      * second into the stop, and two frames run there (the captions depend on
      * the scene and the width, not on what the physics did). */
     static const int widths[] = {APP_MIN_COLS, 40, 80, 100, 200};
-    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+    for (size_t k = 0; k < 2 * sizeof widths / sizeof widths[0]; k++) {
         struct fix x;
         struct app_opts o;
         app_opts_default(&o);
         o.demo = true;
-        init_opts(&x, &o, widths[k], 24);
+        o.recording = k % 2 == 1;
+        const char *says = o.recording ? "swirl --demo" : "any key";
+        init_opts(&x, &o, widths[k / 2], 24);
         for (int stop = 0; stop < 2 * SCENE_COUNT; stop++) {
             x.a.demo_t0 = x.a.now - (stop * APP_DEMO_SCENE_SECONDS + 1.0);
             frames(&x.a, 2);
             CHECK_INT(x.a.cur, stop % SCENE_COUNT);
             compose(&x);
-            int w = widths[k];
+            int w = widths[k / 2];
             CHECK_MSG(row_has(&x, 0, app_scene(&x.a)->name), "%d cols: no scene name", w);
-            CHECK_MSG(row_has(&x, 1, "any key"), "%d cols: no hand-over", w);
+            CHECK_MSG(row_has(&x, 1, says), "%d cols: no '%s'", w, says);
+            if (o.recording)
+                CHECK_MSG(!row_has(&x, 1, "key"), "%d cols: a recording speaks of keys", w);
             for (int r = 0; r < 2; r++)
                 CHECK_MSG(!alnum_at(&x, 0, r) && !alnum_at(&x, w - 1, r),
                           "%d cols, %s: row %d cut at an end", w, app_scene(&x.a)->name, r);

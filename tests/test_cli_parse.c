@@ -296,7 +296,9 @@ TEST(cli_parse_help_and_version_short_and_long)
 TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
 {
     REFUSED("--s", "ambiguous option '--s' (could be --scene, --seed, --size, --steps, "
-                   "--seconds or --set)");
+                   "--seconds, --set or --screensaver)");
+    REFUSED("--sc pbf", "ambiguous option '--sc' (could be --scene or --screensaver)");
+    REFUSED("--no", "ambiguous option '--no' (could be --no-sync, --no-status or --no-config)");
     REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --seconds or --set)");
     REFUSED("--s=3", "ambiguous option '--s' (could be");
     REFUSED("--bogus", "unknown option '--bogus' (see --help)");
@@ -310,7 +312,7 @@ TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
     REFUSED("-- --auto", "unexpected argument '--auto'");
     REFUSED("-", "unexpected argument '-'");
     struct cli c;
-    PARSED(c, "--sc pbf --thr 3 --ov --record /tmp/swirl-never-written.cast");
+    PARSED(c, "--sce pbf --thr 3 --ov --record /tmp/swirl-never-written.cast");
     CHECK_INT(c.o.scene, scene_find("pbf"));
     CHECK_INT(c.o.threads, 3);
     PARSED(c, "--set viscosity=1"); /* a whole name is never ambiguous */

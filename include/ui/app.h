@@ -48,6 +48,11 @@ struct app_opts {
     bool sync;
     bool autopilot;      /* --auto */
     bool demo;           /* --demo */
+    bool screensaver;    /* --screensaver: no status line or captions; any key or
+                          * mouse button quits */
+    bool no_status;      /* --no-status: start with the status line hidden */
+    bool recording;      /* the frames go to a recording (--record): the captions
+                          * promise nothing a replay cannot do */
     uint64_t seed;
     bool preset_seed;
     int grid_w, grid_h;
@@ -78,6 +83,8 @@ struct app {
     unsigned picture;    /* counts requests to send the whole picture: a scene
                           * switch, Ctrl-L, a resume */
     bool quit, paused, step_once, help, panel, kbd;
+    bool status_off;     /* the status line is hidden (s, --no-status): the
+                          * canvas takes its row too */
     int sel;             /* selected parameter in the panel */
     int help_top;        /* first line of the help shown (it scrolls when tall) */
     double kbd_button_at; /* app time of the last Space/Enter of the keyboard pointer */
@@ -144,8 +151,13 @@ static inline bool app_too_small(const struct app *a)
 {
     return a->cols < APP_MIN_COLS || a->rows < APP_MIN_ROWS;
 }
-/* The canvas in pixels: every row but the HUD's, two pixels a cell. */
+/* The canvas: every row but the status line's (all of them when it is
+ * hidden), two pixels a cell. */
+static inline int app_canvas_rows(const struct app *a)
+{
+    return a->status_off ? a->rows : a->rows - 1;
+}
 static inline int app_canvas_w(const struct app *a) { return a->cols; }
-static inline int app_canvas_h(const struct app *a) { return 2 * (a->rows - 1); }
+static inline int app_canvas_h(const struct app *a) { return 2 * app_canvas_rows(a); }
 
 #endif

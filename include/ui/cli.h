@@ -15,6 +15,7 @@
 #define SWIRL_CLI_H
 
 #include "app.h"
+#include "buf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,6 +34,8 @@ enum cli_run {
 
 struct cli {
     enum cli_run run;
+    bool no_config;      /* --no-config */
+    bool size_given;     /* --size */
     struct app_opts o;   /* o.sets resolved; o.color is COLOR_TRUE headless when auto */
     bool color_auto;     /* no --color (or --color auto): ask the terminal */
     bool glyphs_auto;    /* no --glyphs: the caller picks by the locale */
@@ -49,5 +52,37 @@ extern const char cli_usage[];
 /* Parses argv[1..argc). Returns 0 with *c filled, or -1 with the reason in
  * err[0..n) (one line). argv is not changed. */
 int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
+
+/*
+ * The config file ($XDG_CONFIG_HOME/swirl/config; finding and reading it is
+ * the caller's): long options one a line, as "NAME = VALUE", "NAME VALUE" or
+ * a bare "NAME" for a flag, the whole name (a "--" in front is allowed); blank
+ * lines, and '#' to the end of the line where it starts the line or follows a
+ * blank. Options of the command line alone (--record, --headless, --size,
+ * --steps, --every, --seconds, --overwrite, --no-config, --help, --version)
+ * are refused there.
+ *
+ * It is read for terminal runs only (cli_wants_config), before argv, so the
+ * command line wins: a value given in both is the command line's, and so is a
+ * --set of the same parameter; a --scene on the command line ends the config
+ * file's --demo or --screensaver, a tour (--demo) drops its --scene and its
+ * --set lines, and its --grid is dropped for a scene other than dye, its
+ * --preset for dye. A --set may name its scene, SCENE:NAME=VALUE (on the
+ * command line too): checked against that scene, used when it is the first.
+ * A bad line is refused as "NAME:LINE: problem", config_name being the file's
+ * name as the user should read it.
+ */
+/* Parses the config file's text (NULL: none) and argv as above. */
+int cli_parse_config(struct cli *c, int argc, char *const *argv, const char *config,
+                     const char *config_name, char *err, size_t n);
+/* --set help: the first scene's parameters, each with its value, its range and
+ * whether it restarts the scene, appended to out. Those sized to the terminal
+ * show the value for --size, else for a cols x rows terminal, else (cols 0:
+ * not known) say "terminal". Returns 0, or -1 when the scene cannot be
+ * created. */
+int cli_set_help(const struct cli *c, int cols, int rows, struct buf *out);
+/* Whether the run that c describes reads the config file: a terminal run
+ * without --no-config. */
+bool cli_wants_config(const struct cli *c);
 
 #endif

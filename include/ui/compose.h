@@ -25,7 +25,8 @@ struct frame_stats {
 };
 
 
-/* img is the canvas (app_canvas_w x app_canvas_h), cells the screen (cols x rows). */
+/* img is the canvas (app_canvas_w x app_canvas_h: resized to it when it is not,
+ * as after the status line was hidden or shown), cells the screen (cols x rows). */
 void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
                    struct cells *cells);
 

@@ -42,6 +42,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     a->rows = rows < 2 ? 2 : rows;
     a->auto_on = o->autopilot || o->demo;
     a->demo = o->demo;
+    a->status_off = o->no_status || o->screensaver;
     a->ptr.last_real = -1e9;
     a->last_input = -1e9;
     a->kbd_button_at = -1e9;
@@ -164,7 +165,8 @@ static void mouse(struct app *a, const struct input_event *ev)
      * as its edge. */
     if (ev->button >= INPUT_BUTTON_EXTRA)
         return; /* back, forward...: no part in pushing things around */
-    float x = cell_x(clampi(ev->x, 0, a->cols - 1)), y = cell_y(clampi(ev->y, 0, a->rows - 2));
+    float x = cell_x(clampi(ev->x, 0, a->cols - 1));
+    float y = cell_y(clampi(ev->y, 0, app_canvas_rows(a) - 1));
     a->ptr.last_real = a->now;
     switch (ev->action) {
     case MOUSE_PRESS:
@@ -272,6 +274,15 @@ static int act_scene(struct app *a, int k)
     app_switch(a, i % SCENE_COUNT);
     return APP_NONE;
 }
+/* s: the status line off and on; the canvas grows into its row and back. */
+static int act_status(struct app *a, int k)
+{
+    (void)k;
+    a->status_off = !a->status_off;
+    app_resize(a, a->cols, a->rows);
+    a->picture++;
+    return APP_NONE;
+}
 static int act_kbd(struct app *a, int k)
 {
     (void)k;
@@ -298,7 +309,7 @@ static int act_arrow(struct app *a, int k)
     int n = app_scene(a)->nparams;
     if (a->help) { /* scroll the help when it is taller than the window */
         char lines[APP_HELP_LINES][APP_HELP_COLS];
-        int room = a->rows - 3; /* above the HUD, inside the box's border */
+        int room = app_canvas_rows(a) - 2; /* above the HUD, inside the box's border */
         int over = app_help(a, lines, APP_HELP_LINES) + 2 - room; /* + the output line */
         a->help_top = clampi(a->help_top + dy, 0, over > 0 ? over : 0);
     } else if (a->panel && n && dy)
@@ -357,6 +368,7 @@ const struct app_binding app_bindings[] = {
     {'m', act_kbd, "m", "keyboard pointer: arrows move it, Space/Enter press or"},
     {0, NULL, "", "let go (a held key counts once)"},
     {IK_ENTER, act_enter, NULL, NULL},
+    {'s', act_status, "s", "status line off / on"},
     {'L' - 64, act_repaint, "Ctrl-L", "repaint the whole screen"},
     {'?', act_help, "?", "this help"},
     {'h', act_help, NULL, NULL},
@@ -397,6 +409,8 @@ int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
 
 static int key(struct app *a, int k)
 {
+    if (a->o.screensaver) /* any key ends a screensaver */
+        return act_quit(a, k);
     if (a->demo) { /* any key ends the tour and hands over */
         a->demo = false;
         a->auto_on = a->o.autopilot;
@@ -436,6 +450,8 @@ int app_input(struct app *a, const struct input_event *ev)
         take_over(a, true);
         return key(a, ev->key);
     case INPUT_MOUSE:
+        if (a->o.screensaver) /* so does any button or wheel, but not mere motion */
+            return ev->action == MOUSE_MOVE ? APP_NONE : act_quit(a, 0);
         take_over(a, false);
         if (a->demo && ev->action == MOUSE_PRESS)
             key(a, 0);

@@ -39,9 +39,12 @@ const char cli_usage[] =
     "  --fps N             frames per second, 1-240 (default 30)\n"
     "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
     "  --no-sync           do not wrap frames in synchronized-output marks\n"
-    "  --auto              a scripted pointer keeps the scene moving (screensaver);\n"
-    "                      a real drag takes over\n"
+    "  --auto              a scripted pointer keeps the scene moving; a real drag\n"
+    "                      takes over\n"
     "  --demo              a hands-free tour of the three scenes; any key takes over\n"
+    "  --screensaver       the tour without captions or status line (with --scene:\n"
+    "                      that scene alone); any key or mouse button quits\n"
+    "  --no-status         start with the status line hidden (s shows it)\n"
     "  --seed X            seed for every random choice (default 1)\n"
     "  --threads N         solver threads, 1-64 (default: the online CPUs, at most 4);\n"
     "                      the results are the same for any N\n"
@@ -58,13 +61,18 @@ const char cli_usage[] =
     "  --steps N           headless: simulation steps to run\n"
     "  --every K           headless: print statistics every K steps\n"
     "  --seconds S         headless --record: length on a simulated clock\n"
+    "  --no-config         do not read the config file\n"
     "  -h, --help, -V, --version\n"
+    "\n"
+    "config: $XDG_CONFIG_HOME/swirl/config (default ~/.config/swirl/config), read by\n"
+    "      terminal runs: long options one a line, 'fps = 60', 'auto', '# comment';\n"
+    "      the command line wins\n"
     "\n"
     "keys: 1 2 3 / Tab scenes, Space pause, . step, r restart, p parameters\n"
     "      (Up/Down select, Left/Right or -/+ change), m keyboard pointer\n"
     "      (arrows move, Space/Enter hold the button), ? help, q / Esc quit;\n"
-    "      R defaults, Ctrl-L repaint; dye: c clear, b burst; pbf: w pour water;\n"
-    "      cloth: t tearing\n"
+    "      s status line, R defaults, Ctrl-L repaint; dye: c clear, b burst;\n"
+    "      pbf: w pour water; cloth: t tearing\n"
     "mouse: left drag pushes dye / grabs a handful of water / pulls cloth; right\n"
     "      drag: dye swirls the other way, pbf pushes water, cloth is cut; the\n"
     "      wheel zooms (pbf, cloth)\n";
@@ -73,7 +81,7 @@ enum {
     OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
     OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
     OPT_EVERY, OPT_SECONDS, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
-    OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_COUNT
+    OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_SCREENSAVER, OPT_NOSTATUS, OPT_NOCONFIG, OPT_COUNT
 };
 
 /* In this order an ambiguous prefix lists what it could be. */
@@ -81,24 +89,42 @@ static const struct {
     const char *name;
     bool value;          /* takes a value */
     bool drawing;        /* only matters when frames are drawn */
+    bool cmdline;        /* the command line's only: not in the config file */
 } opts[OPT_COUNT] = {
-    [OPT_SCENE] = {"scene", true, false},     [OPT_COLOR] = {"color", true, true},
-    [OPT_GLYPHS] = {"glyphs", true, true},    [OPT_FPS] = {"fps", true, true},
-    [OPT_TOL] = {"tolerance", true, true},    [OPT_NOSYNC] = {"no-sync", false, true},
-    [OPT_AUTO] = {"auto", false, false},      [OPT_DEMO] = {"demo", false, false},
-    [OPT_SEED] = {"seed", true, false},       [OPT_PRESET] = {"preset", true, false},
-    [OPT_GRID] = {"grid", true, false},       [OPT_RECORD] = {"record", true, false},
-    [OPT_HEADLESS] = {"headless", false, false}, [OPT_SIZE] = {"size", true, false},
-    [OPT_STEPS] = {"steps", true, false},     [OPT_EVERY] = {"every", true, false},
-    [OPT_SECONDS] = {"seconds", true, false},
-    [OPT_HELP] = {"help", false, false},      [OPT_VERSION] = {"version", false, false},
-    [OPT_SET] = {"set", true, false},         [OPT_THREADS] = {"threads", true, false},
-    [OPT_OVERWRITE] = {"overwrite", false, false},
-    [OPT_RECORD_LIMIT] = {"record-limit", true, false},
+    [OPT_SCENE] = {"scene", true, false, false},
+    [OPT_COLOR] = {"color", true, true, false},
+    [OPT_GLYPHS] = {"glyphs", true, true, false},
+    [OPT_FPS] = {"fps", true, true, false},
+    [OPT_TOL] = {"tolerance", true, true, false},
+    [OPT_NOSYNC] = {"no-sync", false, true, false},
+    [OPT_AUTO] = {"auto", false, false, false},
+    [OPT_DEMO] = {"demo", false, false, false},
+    [OPT_SEED] = {"seed", true, false, false},
+    [OPT_PRESET] = {"preset", true, false, false},
+    [OPT_GRID] = {"grid", true, false, false},
+    [OPT_RECORD] = {"record", true, false, true},
+    [OPT_HEADLESS] = {"headless", false, false, true},
+    [OPT_SIZE] = {"size", true, false, true},
+    [OPT_STEPS] = {"steps", true, false, true},
+    [OPT_EVERY] = {"every", true, false, true},
+    [OPT_SECONDS] = {"seconds", true, false, true},
+    [OPT_HELP] = {"help", false, false, true},
+    [OPT_VERSION] = {"version", false, false, true},
+    [OPT_SET] = {"set", true, false, false},
+    [OPT_THREADS] = {"threads", true, false, false},
+    [OPT_OVERWRITE] = {"overwrite", false, false, true},
+    [OPT_RECORD_LIMIT] = {"record-limit", true, false, true},
+    [OPT_SCREENSAVER] = {"screensaver", false, true, false},
+    [OPT_NOSTATUS] = {"no-status", false, true, false},
+    [OPT_NOCONFIG] = {"no-config", false, false, true},
 };
 
+#define SET_TEXT_MAX 128 /* a --set NAME=VALUE of the config file, at most */
+
 /* A parse in progress: the result, where its error goes, and what only the
- * checks after the options need. */
+ * checks after the options need. What the config file gave is told apart
+ * from what the command line gave (the _cfg and _cmd pairs), because the
+ * command line wins. */
 struct parse {
     struct cli *c;
     char *err;
@@ -106,7 +132,15 @@ struct parse {
     bool headless, size_given, scene_given, overwrite, limit_given;
     const char *drawing; /* the first drawing option given (its name) */
     const char *sets[APP_SETS_MAX]; /* NAME=VALUE, resolved once the scene is known */
+    int set_line[APP_SETS_MAX];     /* its line in the config file, 0: the command line */
     int nsets;
+    /* The config file: its name for messages, the line being read (0: the
+     * command line is being read), and the text of its --set lines. */
+    const char *config_name;
+    int line;
+    char set_text[APP_SETS_MAX][SET_TEXT_MAX];
+    bool scene_cfg, demo_cfg, demo_cmd, saver_cfg, saver_cmd;
+    bool grid_cfg, grid_cmd, preset_cfg, preset_cmd;
 };
 
 static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -221,7 +255,7 @@ static int option(struct parse *p, int id, const char *arg)
             return fail(p, "--scene given twice");
         if ((c->o.scene = scene_find(arg)) < 0)
             return fail(p, "unknown scene '%s' (dye, pbf or cloth)", arg);
-        p->scene_given = true;
+        *(p->line ? &p->scene_cfg : &p->scene_given) = true;
         return 0;
     case OPT_COLOR:
         if (strcmp(arg, "auto") == 0)
@@ -241,7 +275,10 @@ static int option(struct parse *p, int id, const char *arg)
     case OPT_TOL: return parse_int(p, "--tolerance", arg, 0, 255, &c->o.tolerance);
     case OPT_NOSYNC: c->o.sync = false; return 0;
     case OPT_AUTO: c->o.autopilot = true; return 0;
-    case OPT_DEMO: c->o.demo = true; return 0;
+    case OPT_DEMO: *(p->line ? &p->demo_cfg : &p->demo_cmd) = true; return 0;
+    case OPT_SCREENSAVER: *(p->line ? &p->saver_cfg : &p->saver_cmd) = true; return 0;
+    case OPT_NOSTATUS: c->o.no_status = true; return 0;
+    case OPT_NOCONFIG: c->no_config = true; return 0;
     case OPT_SEED: {
         long seed = 0;
         if (parse_long(p, "--seed", arg, 0, 0x7fffffffL, &seed) != 0)
@@ -253,8 +290,11 @@ static int option(struct parse *p, int id, const char *arg)
         if (strcmp(arg, "seed") != 0)
             return fail(p, "unknown preset '%s' (the only preset is 'seed')", arg);
         c->o.preset_seed = true;
+        *(p->line ? &p->preset_cfg : &p->preset_cmd) = true;
         return 0;
-    case OPT_GRID: return parse_size(p, "--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h);
+    case OPT_GRID:
+        *(p->line ? &p->grid_cfg : &p->grid_cmd) = true;
+        return parse_size(p, "--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h);
     case OPT_RECORD: c->record = arg; return 0;
     case OPT_OVERWRITE: p->overwrite = c->o.overwrite = true; return 0;
     case OPT_RECORD_LIMIT:
@@ -267,7 +307,7 @@ static int option(struct parse *p, int id, const char *arg)
         return 0;
     case OPT_HEADLESS: p->headless = true; return 0;
     case OPT_SIZE:
-        p->size_given = true;
+        p->size_given = c->size_given = true;
         return parse_size(p, "--size", arg, APP_MIN_COLS, APP_MIN_ROWS, &c->cols, &c->rows);
     case OPT_STEPS: return parse_long(p, "--steps", arg, 0, 100000000L, &c->steps);
     case OPT_EVERY: return parse_long(p, "--every", arg, 1, 100000000L, &c->every);
@@ -278,6 +318,14 @@ static int option(struct parse *p, int id, const char *arg)
     case OPT_SET:
         if (p->nsets == APP_SETS_MAX)
             return fail(p, "--set given more than %d times", APP_SETS_MAX);
+        if (p->line) { /* the line goes: keep its text */
+            if (strcmp(arg, "help") == 0)
+                return fail(p, "--set help is for the command line");
+            if (strlen(arg) >= SET_TEXT_MAX)
+                return fail(p, "--set wants NAME=VALUE, not '%.40s...'", arg);
+            arg = strcpy(p->set_text[p->nsets], arg);
+        }
+        p->set_line[p->nsets] = p->line;
         p->sets[p->nsets++] = arg;
         return 0;
     }
@@ -336,6 +384,113 @@ static int parse_options(struct parse *p, int argc, char *const *argv)
     return 0;
 }
 
+/* The problem already in p->err, with the config file's name and a line in
+ * front of it. */
+static int at_line(struct parse *p, int line)
+{
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", p->n > 0 ? p->err : "");
+    return fail(p, "%s:%d: %s", p->config_name, line, msg);
+}
+
+static bool blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
+
+/* One line of the config file (changed in place): NAME, NAME = VALUE or
+ * NAME VALUE, a long option's whole name with or without its "--"; '#' at the
+ * start or after a blank begins a comment. */
+static int config_line(struct parse *p, char *s)
+{
+    while (blank(*s))
+        s++;
+    for (char *q = s; *q; q++)
+        if (*q == '#' && (q == s || blank(q[-1]))) {
+            *q = 0;
+            break;
+        }
+    size_t n = strlen(s);
+    while (n > 0 && blank(s[n - 1]))
+        s[--n] = 0;
+    if (n == 0)
+        return 0;
+    if (s[0] == '-' && s[1] == '-')
+        s += 2;
+    size_t len = strcspn(s, "= \t");
+    char *val = s + len;
+    while (blank(*val))
+        val++;
+    bool eq = *val == '=';
+    if (eq)
+        for (val++; blank(*val); val++)
+            ;
+    s[len] = 0; /* the name ends where its value (or the '=') has not begun */
+    int id = -1;
+    for (int i = 0; i < OPT_COUNT && id < 0; i++)
+        if (strcmp(opts[i].name, s) == 0)
+            id = i;
+    if (id < 0)
+        return fail(p, "unknown option '%s'", s);
+    if (opts[id].cmdline)
+        return fail(p, "--%s is for the command line, not the config file", s);
+    if (!opts[id].value && (eq || *val))
+        return fail(p, "%s takes no value", s);
+    if (opts[id].value && !eq && !*val)
+        return fail(p, "%s needs a value", s);
+    return option(p, id, val);
+}
+
+/* Every line of the config file's text, up to the first problem. */
+static int config_lines(struct parse *p, const char *text)
+{
+    int line = 0;
+    for (const char *at = text; *at;) {
+        const char *eol = strchr(at, '\n');
+        size_t len = eol ? (size_t)(eol - at) : strlen(at);
+        char buf[1024];
+        line++;
+        if (len >= sizeof buf)
+            return fail(p, "%s:%d: the line is longer than %zu characters", p->config_name,
+                        line, sizeof buf - 1);
+        memcpy(buf, at, len);
+        buf[len] = 0;
+        if (memchr(at, 0, len))
+            return fail(p, "%s:%d: a NUL byte (is it a text file?)", p->config_name, line);
+        p->line = line;
+        int rc = config_line(p, buf);
+        p->line = 0;
+        if (rc != 0)
+            return at_line(p, line);
+        at += len + (eol != NULL);
+    }
+    return 0;
+}
+
+/* The config file and the command line made one: where they disagree the
+ * command line wins, and what the config file says for one kind of run only
+ * (a tour, a scene) yields to a command line that asks for another. */
+static void settle(struct parse *p)
+{
+    struct cli *c = p->c;
+    bool demo = p->demo_cmd || (p->demo_cfg && !p->scene_given);
+    bool saver = p->saver_cmd || (p->saver_cfg && !p->scene_given);
+    if (p->scene_cfg && !p->scene_given && demo)
+        c->o.scene = 0, p->scene_cfg = false; /* the tour has no first scene */
+    c->o.demo = demo || (saver && !p->scene_given && !p->scene_cfg);
+    c->o.screensaver = saver;
+    if (saver && !c->o.demo)
+        c->o.autopilot = true; /* a screensaver of one scene */
+    if (p->grid_cfg && !p->grid_cmd && c->o.scene != 0)
+        c->o.grid_w = c->o.grid_h = 0;
+    if (p->preset_cfg && !p->preset_cmd && c->o.scene == 0)
+        c->o.preset_seed = false;
+    if (c->o.demo) { /* the tour shows each scene as it is */
+        int k = 0;
+        for (int i = 0; i < p->nsets; i++)
+            if (p->set_line[i] == 0)
+                p->sets[k] = p->sets[i], p->set_line[k++] = 0;
+        p->nsets = k;
+    }
+}
+
 /* Options that the chosen run would ignore are refused. */
 static int check_combinations(struct parse *p)
 {
@@ -354,34 +509,67 @@ static int check_combinations(struct parse *p)
     if (p->limit_given && !c->record)
         return fail(p, "--record-limit is for --record FILE");
     if (p->nsets && c->o.demo)
-        return fail(p, "--set is for the first scene: it does not go with --demo");
+        return fail(p, "--set is for the first scene: it does not go with the tour "
+                    "(--demo, --screensaver)");
     return 0;
 }
 
-/* --set NAME=VALUE against the first scene's parameters. */
+/* One --set [SCENE:]NAME=VALUE: the scene it is for (the first scene unless
+ * it names one), its parameter and value. Returns 0, or -1 with the reason. */
+static int resolve_set(struct parse *p, const char *set, int *scene, struct app_set *out)
+{
+    const char *eq = strchr(set, '='), *colon = strchr(set, ':');
+    *scene = p->c->o.scene;
+    if (colon && eq && colon < eq) {
+        char sname[16];
+        size_t sl = (size_t)(colon - set);
+        snprintf(sname, sizeof sname, "%.*s", (int)(sl < sizeof sname ? sl : 0), set);
+        if ((*scene = scene_find(sname)) < 0)
+            return fail(p, "--set %s: no scene '%.*s' (dye, pbf or cloth)", set, (int)sl, set);
+        set = colon + 1;
+    }
+    const struct scene_ops *s = scenes[*scene];
+    char name[64];
+    if (!eq || eq == set || (size_t)(eq - set) >= sizeof name)
+        return fail(p, "--set wants NAME=VALUE, not '%s' (--set help lists the names)", set);
+    memcpy(name, set, (size_t)(eq - set));
+    name[eq - set] = 0;
+    int i = scene_param_find(s, name);
+    if (i < 0)
+        return fail(p, "--set: the %s scene has no parameter '%s' (--scene %s --set help "
+                    "lists them)", s->name, name, s->name);
+    if (param_parse(&s->params[i], eq + 1, &out->value) != 0) {
+        char range[64];
+        param_range(&s->params[i], range, sizeof range);
+        return fail(p, "--set %s wants %s, not '%s'", name, range, eq + 1);
+    }
+    out->param = i;
+    return 0;
+}
+
+/* --set NAME=VALUE against the first scene's parameters; one that names
+ * another scene (SCENE:NAME=VALUE) is checked against that scene's and left
+ * out. Of a parameter set by both, the command line's value is kept. */
 static int resolve_sets(struct parse *p)
 {
     struct cli *c = p->c;
-    const struct scene_ops *s = scenes[c->o.scene];
+    int line[APP_SETS_MAX], n = 0;
     for (int k = 0; k < p->nsets; k++) {
-        const char *set = p->sets[k], *eq = strchr(set, '=');
-        char name[64];
-        if (!eq || eq == set || (size_t)(eq - set) >= sizeof name)
-            return fail(p, "--set wants NAME=VALUE, not '%s' (--set help lists the names)", set);
-        memcpy(name, set, (size_t)(eq - set));
-        name[eq - set] = 0;
-        int i = scene_param_find(s, name);
-        if (i < 0)
-            return fail(p, "--set: the %s scene has no parameter '%s' (--scene %s --set help "
-                        "lists them)", s->name, name, s->name);
-        if (param_parse(&s->params[i], eq + 1, &c->o.sets[k].value) != 0) {
-            char range[64];
-            param_range(&s->params[i], range, sizeof range);
-            return fail(p, "--set %s wants %s, not '%s'", name, range, eq + 1);
-        }
-        c->o.sets[k].param = i;
+        int scene;
+        struct app_set set;
+        if (resolve_set(p, p->sets[k], &scene, &set) != 0)
+            return p->set_line[k] ? at_line(p, p->set_line[k]) : -1;
+        if (scene == c->o.scene)
+            line[n] = p->set_line[k], c->o.sets[n++] = set;
     }
-    c->o.nsets = p->nsets;
+    c->o.nsets = 0;
+    for (int k = 0; k < n; k++) {
+        bool beaten = false;
+        for (int j = k + 1; j < n && line[k]; j++)
+            beaten = beaten || (line[j] == 0 && c->o.sets[j].param == c->o.sets[k].param);
+        if (!beaten)
+            c->o.sets[c->o.nsets++] = c->o.sets[k];
+    }
     return 0;
 }
 
@@ -389,6 +577,8 @@ static int resolve_sets(struct parse *p)
 static int choose_run(struct parse *p)
 {
     struct cli *c = p->c;
+    settle(p);
+    c->o.recording = c->record != NULL;
     if (check_combinations(p) != 0)
         return -1;
     if (p->nsets == 1 && strcmp(p->sets[0], "help") == 0) {
@@ -423,9 +613,12 @@ static int choose_run(struct parse *p)
     return 0;
 }
 
-int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
+/* The config file's lines (when given), then argv, then the checks. */
+static int parse_all(struct cli *c, int argc, char *const *argv, const char *config,
+                     const char *config_name, char *err, size_t n)
 {
-    struct parse p = {.c = c, .err = err, .n = n};
+    struct parse p = {.c = c, .err = err, .n = n,
+                      .config_name = config_name ? config_name : "config"};
     memset(c, 0, sizeof *c);
     app_opts_default(&c->o);
     c->run = CLI_TERM;
@@ -434,9 +627,86 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
     c->steps = -1, c->seconds = -1.0;
     if (n > 0)
         err[0] = 0;
+    if (config && config_lines(&p, config) != 0)
+        return -1;
     if (parse_options(&p, argc, argv) != 0)
         return -1;
     if (c->run == CLI_HELP || c->run == CLI_VERSION)
         return 0;
     return choose_run(&p);
+}
+
+int cli_parse_config(struct cli *c, int argc, char *const *argv, const char *config,
+                     const char *config_name, char *err, size_t n)
+{
+    if (parse_all(c, argc, argv, NULL, NULL, err, n) != 0)
+        return -1;
+    if (!config || !cli_wants_config(c))
+        return 0;
+    return parse_all(c, argc, argv, config, config_name, err, n);
+}
+
+bool cli_wants_config(const struct cli *c) { return c->run == CLI_TERM && !c->no_config; }
+
+int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
+{
+    return cli_parse_config(c, argc, argv, NULL, NULL, err, n);
+}
+
+/* The first scene as --set help shows it, for a cols x rows terminal. */
+static void *set_help_scene(const struct cli *c, int cols, int rows)
+{
+    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h, NULL};
+    return scenes[c->o.scene]->create(&so, cols, 2 * (rows - 1));
+}
+
+int cli_set_help(const struct cli *c, int cols, int rows, struct buf *out)
+{
+    const struct scene_ops *s = scenes[c->o.scene];
+    bool known = c->size_given || (cols > 0 && rows > 0);
+    if (c->size_given)
+        cols = c->cols, rows = c->rows;
+    else if (!known)
+        cols = 80, rows = 24;
+    cols = cols < APP_MIN_COLS ? APP_MIN_COLS : cols;
+    rows = rows < APP_MIN_ROWS ? APP_MIN_ROWS : rows;
+    /* What is sized to the terminal differs between a small one and a large. */
+    void *st = set_help_scene(c, cols, rows), *small = set_help_scene(c, APP_MIN_COLS,
+                                                                       APP_MIN_ROWS),
+         *large = set_help_scene(c, 240, 80);
+    if (!st || !small || !large) {
+        void *all[] = {st, small, large};
+        for (int k = 0; k < 3; k++)
+            if (all[k])
+                s->destroy(all[k]);
+        return -1;
+    }
+    buf_printf(out, "%s parameters (--set NAME=VALUE; * restarts the scene):\n", s->name);
+    char sized[256] = "";
+    size_t ns = 0;
+    for (int i = 0; i < s->nparams; i++) {
+        char name[64], value[32], range[64];
+        const struct param_def *d = &s->params[i];
+        double v = scene_param_get(s, st, i);
+        bool by_size = scene_param_get(s, small, i) != scene_param_get(s, large, i);
+        param_name(d, name, sizeof name);
+        if (by_size && !known)
+            snprintf(value, sizeof value, "terminal");
+        else
+            param_format(d, v, value, sizeof value);
+        if (by_size && ns < sizeof sized)
+            ns += (size_t)snprintf(sized + ns, sizeof sized - ns, "%s%s", ns ? ", " : "", name);
+        param_range(d, range, sizeof range);
+        buf_printf(out, "  %-22s %-12s %s%s\n", name, value, range,
+                   d->flags & PARAM_RESTART ? "  *" : "");
+    }
+    if (ns && !known)
+        buf_printf(out, "terminal: sized to the terminal swirl runs in (%s)\n", sized);
+    else if (ns)
+        buf_printf(out, c->size_given ? "%s: sized to --size %dx%d\n"
+                                      : "%s: sized to this %dx%d terminal\n", sized, cols, rows);
+    s->destroy(st);
+    s->destroy(small);
+    s->destroy(large);
+    return 0;
 }

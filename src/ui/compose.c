@@ -49,10 +49,35 @@ static void rec_text(const struct cast_status *r, char *out, size_t n)
     }
 }
 
+/* The status line's right end, longest first: "? help  q quit" stays at every
+ * width that has room for it beside the scene's name; the statistics go first. */
+static const char *const hud_hints[] = {
+    "? help  p params  1-3 scene  q quit ", "? help  q quit ", "? help q quit ",
+    "? help q quit", "? help ",
+};
+
+/* s cut to at most room characters at the end of an item (items are parted by
+ * two spaces), never shorter than its first keep characters. */
+static void cut_items(char *s, size_t keep, size_t room)
+{
+    size_t n = strlen(s);
+    if (n <= room)
+        return;
+    size_t at = keep;
+    for (size_t i = keep; i + 1 < n && i <= room; i++)
+        if (s[i] == ' ' && s[i + 1] == ' ')
+            at = i;
+    s[at] = 0;
+    while (at > 0 && s[at - 1] == ' ')
+        s[--at] = 0;
+}
+
+/* The last row: the scene's name and state, the timings and the scene's
+ * statistics on the left, the key hints on the right, one blank between. */
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
 {
     int row = a->rows - 1;
-    char line[512], stats[256];
+    char line[512], stats[256], head[128];
     const struct scene_ops *s = app_scene(a);
     cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
     s->hud(a->st[a->cur], stats, sizeof stats);
@@ -63,26 +88,40 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     if (a->dropped && a->now - a->dropped_at < 1.0)
         snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
                  a->dropped_of - a->dropped, a->dropped_of);
+    /* What is never cut: the name and what the scene is doing. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(line, sizeof line, " %s %s%s%s%s%s", s->name, rec, a->paused ? "[paused] " : "",
-             slow, timing, stats);
-    int col = 0;
+    snprintf(head, sizeof head, " %s %s%s%s", s->name, rec, a->paused ? "[paused] " : "", slow);
+    snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
+    size_t keep = strlen(head);
+    while (keep > 0 && head[keep - 1] == ' ')
+        head[--keep] = 0;
+    const char *hints = "";
+    size_t cols = (size_t)a->cols;
+    for (size_t i = 0; i < sizeof hud_hints / sizeof hud_hints[0]; i++) {
+        size_t hl = strlen(hud_hints[i]);
+        if (hl + 1 > cols)
+            continue;
+        size_t room = cols - hl - 1;
+        if (strlen(line) <= room || (i > 0 && keep <= room)) {
+            hints = hud_hints[i];
+            cut_items(line, keep, room);
+            break;
+        }
+    }
     char name[32];
     snprintf(name, sizeof name, " %s ", s->name);
-    col = cells_text(cells, col, row, name, mode_colour(a, hud_key), mode_colour(a, hud_bg));
+    int col = cells_text(cells, 0, row, name, mode_colour(a, hud_key), mode_colour(a, hud_bg));
     col = text(a, cells, col, row, rec, hud_rec, hud_bg);
-    text(a, cells, col, row, line + strlen(name) + strlen(rec) - 1, hud_fg, hud_bg);
-    const char *hints = "? help  p params  1-3 scene  q quit ";
-    int hl = (int)strlen(hints);
-    int used = (int)strlen(line);
-    if (a->cols - hl > used + 1)
-        text(a, cells, a->cols - hl, row, hints, hud_dim, hud_bg);
+    if (strlen(line) > strlen(name) + strlen(rec))
+        text(a, cells, col, row, line + strlen(name) + strlen(rec), hud_fg, hud_bg);
+    if (*hints)
+        text(a, cells, a->cols - (int)strlen(hints), row, hints, hud_dim, hud_bg);
 }
 
 static void box(const struct app *a, struct cells *cells, int col, int row, int w, int h)
 {
-    for (int r = row; r < row + h && r < a->rows - 1; r++)
+    for (int r = row; r < row + h && r < app_canvas_rows(a); r++)
         for (int c = col; c < col + w && c < a->cols; c++)
             if (r >= 0 && c >= 0)
                 *cells_at(cells, c, r) =
@@ -113,7 +152,7 @@ static void help_overlay(const struct app *a, const struct frame_stats *fs,
     for (int i = 0; i < n; i++)
         w = (int)strlen(lines[i]) > w ? (int)strlen(lines[i]) : w;
     w += 4;
-    int room = a->rows - 1, vis = n < room - 2 ? n : room - 2;
+    int room = app_canvas_rows(a), vis = n < room - 2 ? n : room - 2;
     int top = clampi(a->help_top, 0, n - vis);
     int col = clampi((a->cols - w) / 2, 0, a->cols), row = clampi((room - vis - 2) / 2, 0, room);
     box(a, cells, col, row, w, vis + 2);
@@ -132,7 +171,7 @@ static void help_overlay(const struct app *a, const struct frame_stats *fs,
 static void panel_overlay(const struct app *a, struct cells *cells)
 {
     const struct scene_ops *s = app_scene(a);
-    int room = a->rows - 1; /* above the HUD */
+    int room = app_canvas_rows(a); /* above the HUD */
     int vis = s->nparams < room - 1 ? s->nparams : room - 1;
     bool footer = vis + 2 <= room;
     int top = a->sel < vis ? 0 : a->sel - vis + 1;
@@ -173,10 +212,10 @@ static void hint(const struct app *a, struct cells *cells)
 {
     double age = a->now - a->shown_at;
     const char *h = app_scene(a)->hint;
-    if (!h || a->demo || age > HINT_SECONDS + HINT_FADE)
+    if (!h || a->demo || a->o.screensaver || age > HINT_SECONDS + HINT_FADE)
         return;
     float alpha = age < HINT_SECONDS ? 1.0f : (float)(1.0 - (age - HINT_SECONDS) / HINT_FADE);
-    centred_over(a, cells, (a->rows - 1) / 2, h, alpha);
+    centred_over(a, cells, app_canvas_rows(a) / 2, h, alpha);
 }
 
 /* The first of the candidates that fits the width, centred on the row. */
@@ -200,10 +239,11 @@ static void head_of(const char *s, const char *stops, char *out, size_t n)
 }
 
 /* --demo: what the scene is and what to try, shortened to fit: the long form,
- * then its first halves, then the least that still says it. */
+ * then its first halves, then the least that still says it. Live, any key
+ * takes over; a recording cannot be taken over, so it says how to try it. */
 static void caption(const struct app *a, struct cells *cells)
 {
-    if (!a->demo)
+    if (!a->demo || a->o.screensaver)
         return;
     const struct scene_ops *s = app_scene(a);
     char full[160], mid[96], least[48], title[64], mouse[96];
@@ -214,12 +254,16 @@ static void caption(const struct app *a, struct cells *cells)
     snprintf(least, sizeof least, " %d %s ", a->cur + 1, s->name);
     const char *const top[] = {full, mid, least};
     fitted(a, cells, 0, top, 3, 1.0f);
-    char l1[192], l2[128], l3[128];
-    snprintf(l1, sizeof l1, " %s  |  %s  |  any key takes over ", s->mouse,
-             s->keys ? s->keys : "r restart");
-    snprintf(l2, sizeof l2, " %s  |  any key takes over ", mouse);
-    snprintf(l3, sizeof l3, " %s | any key ", mouse);
-    const char *const bottom[] = {l1, l2, l3, " any key takes over ", " any key "};
+    const char *over = a->o.recording ? "try it: swirl --demo" : "any key takes over";
+    const char *least_over = a->o.recording ? "swirl --demo" : "any key";
+    char l1[192], l2[128], l3[128], l4[48], l5[32];
+    snprintf(l1, sizeof l1, " %s  |  %s  |  %s ", s->mouse, s->keys ? s->keys : "r restart",
+             over);
+    snprintf(l2, sizeof l2, " %s  |  %s ", mouse, over);
+    snprintf(l3, sizeof l3, " %s | %s ", mouse, least_over);
+    snprintf(l4, sizeof l4, " %s ", over);
+    snprintf(l5, sizeof l5, " %s ", least_over);
+    const char *const bottom[] = {l1, l2, l3, l4, l5};
     fitted(a, cells, 1, bottom, 5, 0.85f);
 }
 
@@ -228,7 +272,7 @@ static void kbd_pointer(const struct app *a, struct cells *cells)
     if (!a->kbd)
         return;
     int c = clampi((int)a->ptr.x, 0, a->cols - 1);
-    int r = clampi((int)(a->ptr.y / 2.0f), 0, a->rows - 2);
+    int r = clampi((int)(a->ptr.y / 2.0f), 0, app_canvas_rows(a) - 1);
     *cells_at(cells, c, r) = (struct cell){a->ptr.down ? '#' : '+',
                                                mode_colour(a, RGB(255, 255, 255)),
                                                mode_colour(a, RGB(200, 40, 40))};
@@ -254,6 +298,8 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         too_small(a, cells);
         return;
     }
+    if (img->w != app_canvas_w(a) || img->h != app_canvas_h(a)) /* the status line */
+        image_resize(img, app_canvas_w(a), app_canvas_h(a)); /* came or went */
     app_scene(a)->draw(a->st[a->cur], img);
     cells_blit(img, cells, a->o.color, a->o.glyphs);
     hint(a, cells);
@@ -263,5 +309,6 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         panel_overlay(a, cells);
     if (a->help)
         help_overlay(a, fs, cells);
-    hud(a, fs, cells);
+    if (!a->status_off)
+        hud(a, fs, cells);
 }
