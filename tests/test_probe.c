@@ -212,7 +212,9 @@ static struct probe_answers answered(const char *s) { return parse(s, NULL, 0, N
 /* Each terminal as it runs: its answers and the environment it sets. */
 TEST(probe_each_terminal_gets_what_it_shows)
 {
-    static const struct {
+    /* Not static: the answers are other objects' members (clang wants
+     * constants in a static initializer). */
+    const struct {
         const char *name;
         struct probe_env e;
         const char *ans;
