@@ -1,21 +1,17 @@
 /*
- * swirl.h — conventions shared by every module, written once.
- *
- * Pipeline: terminal bytes -> input -> app -> scene (solver) -> image -> cells ->
- * encoder -> bytes. Data flows one way; only src/ui touches the terminal; solvers
- * (src/sim) are pure C with no curses, no clock and no rand().
- *
- * Conventions:
- *  - Canvas pixels: the scene draws into an image of cols x 2*(rows-1) pixels (the
- *    last terminal row is the HUD). Pixel (0,0) is top-left, x right, y down.
- *    Terminal cell (col,row) shows pixels (col, 2*row) above and (col, 2*row+1) below.
- *  - Colours are rgb_t, 0xRRGGBB, 8 bits a channel, sRGB as sent to the terminal.
- *  - Storage is row-major, structure-of-arrays floats in the solvers.
- *  - Solver units are the solver's own (documented in its header); a scene maps
- *    them to canvas pixels. Time steps are fixed: a run is a function of its seed.
- *  - Lifetimes come in pairs: _init/_free for storage the caller owns,
- *    _create/_destroy for heap objects. Nothing allocates inside a step.
- *  - Every public name carries its module prefix; everything else is static.
+ * swirl.h — conventions shared by every module, written once:
+ *  - Pipeline: terminal bytes -> input -> app -> scene (solver) -> image ->
+ *    cells -> encoder -> bytes, one way. Only src/ui touches the terminal;
+ *    solvers (src/sim) are pure C: no curses, no clock, no rand().
+ *  - Canvas: cols x 2*(rows-1) pixels (the last row is the HUD); (0,0) top-left,
+ *    x right, y down; cell (col,row) shows pixels (col,2*row) over (col,2*row+1).
+ *  - Colours: rgb_t, 0xRRGGBB, 8 bits a channel, sRGB as sent to the terminal.
+ *  - Storage: row-major; structure-of-arrays floats in the solvers.
+ *  - Units: each solver's own (in its header); a scene maps them to canvas
+ *    pixels. Time steps are fixed: a run is a function of its seed.
+ *  - Ownership: _init/_free for storage the caller owns, _create/_destroy for
+ *    heap objects. Nothing allocates inside a step.
+ *  - Names: every public name carries its module prefix; the rest is static.
  */
 #ifndef SWIRL_H
 #define SWIRL_H

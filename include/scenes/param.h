@@ -1,19 +1,7 @@
 /*
  * param.h — a scene's tunable numbers, as the panel shows them and --set sets them.
- *
- * Each parameter is a const definition that points straight at the one place its
- * value lives: an offset into the scene's state, which is usually a field of the
- * solver's own parameter struct (a float, an int or a bool, as `type` says). There
- * is no second copy to keep in step: the panel and the command line read and
- * write that field through param_read/param_write, and the scene is told which
- * parameter changed so it can restart or re-derive what depends on it.
- *
- * Values travel as doubles; param_valid says whether one is allowed (within
- * [min, max], whole for PARAM_INT, 0/1 for PARAM_BOOL, one of `choices` when
- * given, or 0 for a PARAM_ZERO parameter, whose 0 means off), param_next gives
- * the value one step up or down (the panel's Left/Right): `step` added, or
- * multiplied for PARAM_LOG, the next of `choices`, off below `min`. The name
- * on the command line is the label in lower case with hyphens for spaces.
+ * Each is a const definition pointing at the one place its value lives: an
+ * offset into the scene's state, usually a field of the solver's parameter struct.
  */
 #ifndef SWIRL_PARAM_H
 #define SWIRL_PARAM_H
@@ -31,6 +19,11 @@ enum {
 
 #define PARAM_CHOICES_MAX 8
 
+/* The definition points straight at the value (a float, an int or a bool, as
+ * `type` says): there is no second copy to keep in step. The panel and the
+ * command line read and write that field through param_read/param_write, and
+ * the scene is told which parameter changed so it can restart or re-derive what
+ * depends on it. */
 struct param_def {
     const char *label;   /* the panel's label, e.g. "max iterations" */
     enum param_type type;
@@ -48,16 +41,21 @@ struct param_def {
     {.label = (label_), .type = (type_), .offset = (offset_), .min = (min_), .max = (max_), \
      .step = (step_), .flags = (flags_), .unit = (unit_)}
 
-/* The value at base + d->offset, and writing one there (converted to the
- * field's type; the value must be param_valid). */
+/* Values travel as doubles. The value at base + d->offset, and writing one
+ * there (converted to the field's type; the value must be param_valid). */
 double param_read(const struct param_def *d, const void *base);
 void param_write(const struct param_def *d, void *base, double v);
+/* Whether v is allowed: within [min, max], whole for PARAM_INT, 0/1 for
+ * PARAM_BOOL, one of `choices` when given, or 0 for a PARAM_ZERO parameter,
+ * whose 0 means off. */
 bool param_valid(const struct param_def *d, double v);
-/* The value one step up (dir > 0) or down from v, kept within the range; v
- * itself when there is nowhere to go. */
+/* The value one step up (dir > 0) or down from v (the panel's Left/Right):
+ * `step` added, or multiplied for PARAM_LOG, the next of `choices`, off below
+ * `min`; kept within the range; v itself when there is nowhere to go. */
 double param_next(const struct param_def *d, double v, int dir);
 
-/* Text: the command line's name ("max-iterations"), a value as the panel shows
+/* Text: the command line's name (the label in lower case with hyphens for
+ * spaces: "max-iterations"), a value as the panel shows
  * it ("0.005", "on", "off", "2.5 %"), the allowed values ("1 to 500, whole",
  * "1, 2 or 4", "on or off", "off, or 1e-08 to 1"). */
 void param_name(const struct param_def *d, char *out, size_t n);

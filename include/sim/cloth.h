@@ -1,24 +1,7 @@
 /*
  * cloth.h — Position Based Dynamics cloth, as in pbd.html.
- *
- * Units are the seed's: metres, seconds, kilograms, y up. Particle (i,j), row i
- * 0..h-1 top to bottom, column j 0..w-1, has index i*w + j and starts at
- * (2s*j, -2s*i) with s = spacing/2 (the seed's s = 0.1, spacing 0.2). Constraints,
- * in this order: horizontal (each row), vertical, then per cell both diagonals
- * ((i,j)-(i+1,j+1) then (i,j+1)-(i+1,j)). Fixed particles: 1 -> particle 0;
- * 2 -> also w-1; 4 -> also (h-1)*w and h*w-1. Fixed and grabbed particles have
- * inverse mass 0: never integrated, never corrected.
- *
- * One step: symplectic Euler prediction under gravity; `iterations` Gauss-Seidel
- * sweeps over the constraints in order with mass-weighted corrections; velocity
- * from the displacement. With by_colour the sweeps visit the constraints in
- * sets that share no particle (see cloth_project): not the seed's order, but
- * several times faster. Options beyond the seed (off in the seed preset):
- * XPBD compliance (alpha, m/N; stiffness independent of iterations and dt),
- * substeps, tearing (a constraint stretched beyond tear_strain is removed after
- * the solve, order of the others kept), release with the pointer's velocity,
- * and scissors (cloth_cut removes the constraints a segment crosses, the order
- * of the others kept likewise).
+ * Units are the seed's: metres, seconds, kilograms, y up. A w x h grid of
+ * particles, row-major from the top row, held by distance constraints.
  */
 #ifndef SWIRL_CLOTH_H
 #define SWIRL_CLOTH_H
@@ -29,6 +12,11 @@ struct cloth_link;
 struct cloth_grid;
 struct pool;
 
+/* Options beyond the seed (off in the seed preset): XPBD compliance (alpha,
+ * m/N; stiffness independent of iterations and dt), substeps, tearing (a
+ * constraint stretched beyond tear_strain is removed after the solve, order of
+ * the others kept), upright, by_colour, release with the pointer's velocity
+ * (cloth_release) and scissors (cloth_cut). */
 struct cloth_params {
     /* w, h, fixed and spacing are read by cloth_init; the rest by every step,
      * so they may be changed live. */
@@ -104,14 +92,25 @@ struct cloth {
                           * (tests compare) */
 };
 
-/* Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of
+/* Particle (i,j), row i 0..h-1 top to bottom, column j 0..w-1, has index
+ * i*w + j and starts at (2s*j, -2s*i) with s = spacing/2 (the seed's s = 0.1,
+ * spacing 0.2). Constraints, in this order: horizontal (each row), vertical,
+ * then per cell both diagonals ((i,j)-(i+1,j+1) then (i,j+1)-(i+1,j)). Fixed
+ * particles: 1 -> particle 0; 2 -> also w-1; 4 -> also (h-1)*w and h*w-1. Fixed
+ * and grabbed particles have inverse mass 0: never integrated, never corrected.
+ * Returns 0, or -1 (w or h outside 1..4096, spacing not positive, out of
  * memory) with nothing left to free. */
 int cloth_init(struct cloth *c, const struct cloth_params *p);
 void cloth_free(struct cloth *c);
 /* Threads for the constraint sweeps (NULL: this thread alone); the results
  * are the same bits whatever the pool. cloth_init starts with none. */
 void cloth_set_pool(struct cloth *c, struct pool *pool);
-/* One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
+/* One step: symplectic Euler prediction under gravity; `iterations`
+ * Gauss-Seidel sweeps over the constraints in order with mass-weighted
+ * corrections; velocity from the displacement. With by_colour the sweeps visit
+ * the constraints in sets that share no particle (see cloth_project): not the
+ * seed's order, but several times faster.
+ * One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
  * particle that turns non-finite is put back where the step started it. */
 void cloth_step(struct cloth *c);
 

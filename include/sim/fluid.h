@@ -1,25 +1,8 @@
 /*
  * fluid.h — Stam's Stable Fluids on a staggered (MAC) grid, with RGB dye.
- *
- * Velocity lives on an nx x ny grid of unit cells: u on the vertical faces
- * ((nx+1) x ny, u[j*(nx+1)+i] at (i, j+0.5)), v on the horizontal faces
- * (nx x (ny+1), v[j*nx+i] at (i+0.5, j)); x right, y down, units velocity-cells
- * per second. The box is closed: normal velocity is zero on the walls. Dye is RGB,
- * interleaved (dye[3*(j*dw+i)+c]), on its own dw x dh grid spanning the same box,
- * usually finer than the velocity (the canvas's pixels). Positions given to the
- * API are in dye cells.
- *
- * One step: vorticity confinement -> self-advection (semi-Lagrangian, RK2
- * back-trace) -> viscosity (implicit, only when non-zero) -> projection
- * (multigrid V-cycles on the pressure Poisson equation until its relative
- * residual is below `tolerance`, warm-started) -> velocity dissipation; then the
- * dye: diffusion (only when non-zero) -> one advection pass that moves all three
- * channels -> decay. Projection on a MAC grid is exact: the discrete divergence
- * left equals the Poisson residual.
- *
- * Threads: with a pool (fluid_set_pool) every pass of a step runs as a fixed
- * number of row bands on it; the result is the same to the bit with no pool, one
- * thread or many. The pool is the caller's; one step at a time per pool.
+ * Velocity on an nx x ny grid of unit cells, x right, y down, in cells per
+ * second; dye on its own, usually finer dw x dh grid over the same closed box.
+ * Positions given to the API are in dye cells.
  */
 #ifndef SWIRL_FLUID_H
 #define SWIRL_FLUID_H
@@ -44,6 +27,11 @@ struct fluid_level {   /* one multigrid level of the pressure solve */
 
 struct pool;
 
+/* Velocity is staggered: u on the vertical faces ((nx+1) x ny, u[j*(nx+1)+i]
+ * at (i, j+0.5)), v on the horizontal faces (nx x (ny+1), v[j*nx+i] at
+ * (i+0.5, j)); the box is closed: normal velocity is zero on the walls. Dye is
+ * RGB, interleaved (dye[3*(j*dw+i)+c]), on a grid spanning the same box, usually
+ * the canvas's pixels. */
 struct fluid {
     struct fluid_params prm;
     int nx, ny;        /* velocity grid */
@@ -69,11 +57,20 @@ void fluid_free(struct fluid *f);
 int fluid_resize(struct fluid *f, int nx, int ny, int dw, int dh);
 void fluid_clear(struct fluid *f);
 /* The threads the steps run on from now on (NULL: the calling thread); the
- * pool stays the caller's and must outlive its use here. */
+ * pool stays the caller's and must outlive its use here. Every pass of a step
+ * runs as a fixed number of row bands on it, so the result is the same to the
+ * bit with no pool, one thread or many. One step at a time per pool. */
 void fluid_set_pool(struct fluid *f, struct pool *p);
+/* One step: vorticity confinement -> self-advection (semi-Lagrangian, RK2
+ * back-trace) -> viscosity (implicit, only when non-zero) -> projection
+ * (multigrid V-cycles on the pressure Poisson equation until its relative
+ * residual is below `tolerance`, warm-started) -> velocity dissipation; then the
+ * dye: diffusion (only when non-zero) -> one advection pass that moves all three
+ * channels -> decay. */
 void fluid_step(struct fluid *f);
 
-/* Velocity only: pressure projection (exposed for tests). */
+/* Velocity only: pressure projection (exposed for tests). Projection on a MAC
+ * grid is exact: the discrete divergence left equals the Poisson residual. */
 void fluid_project(struct fluid *f);
 
 /*

@@ -1,26 +1,15 @@
 /*
  * nsearch.h — fixed-radius neighbour search in 2D with a counting-sort cell grid.
- *
- * Points are given as two float arrays (x, y) in any units. The grid's cell size is
- * the search radius, so the neighbours of a point lie in its own cell and the 8
- * around it. nsearch_grid() sorts the points into cells (count, prefix sum,
- * scatter: O(n), no hashing); then nsearch_query() gives the neighbours of one
- * point: the indices of all points j != i with |x_i - x_j|^2 - radius^2 < 1e-6
- * (the criterion of pbf.html), in cell-scan order. Queries only read the grid, so
- * any number may run at once on different threads. nsearch_build() is both for
- * the first `nquery` points, into one flat list: the neighbours of point i are
- * nbr[start[i]] .. nbr[start[i+1]-1]. nsearch_lanes() writes the lists of a
- * group of consecutive points side by side, for code that handles a group's
- * points in the lanes of a vector. The grid spans the bounding box of the points
- * each build, so points may be anywhere; storage grows as needed and is kept
- * between builds (no allocation once sizes are stable). A caller that knows
- * where its points are can build the grid in steps instead, over a frame of its
- * choosing, placing ranges of points on several threads (nsearch_frame,
- * nsearch_place, nsearch_sort).
+ * Points are two float arrays (x, y) in any units; the cell size is the search
+ * radius, so a point's neighbours lie in its own cell and the 8 around it.
  */
 #ifndef SWIRL_NSEARCH_H
 #define SWIRL_NSEARCH_H
 
+/* The grid spans the bounding box of the points each build, so points may be
+ * anywhere; storage grows as needed and is kept between builds (no allocation
+ * once sizes are stable). Queries only read the grid, so any number may run at
+ * once on different threads. */
 struct nsearch {
     float radius;
     int n;               /* points in the grid */
@@ -52,18 +41,21 @@ struct nsearch_lanes {
 
 void nsearch_init(struct nsearch *ns);
 void nsearch_free(struct nsearch *ns);
-/* Sorts n points into cells of the given radius (the lists are left alone);
+/* Sorts n points into cells of the given radius (count, prefix sum, scatter:
+ * O(n), no hashing; the lists are left alone);
  * 0, or -1 (bad arguments, out of memory). */
 int nsearch_grid(struct nsearch *ns, const float *x, const float *y, int n, float radius);
-/* nsearch_grid in steps, over a frame the caller chooses: nsearch_frame lays the
- * cells over [minx, maxx] x [miny, maxy] (the cell the search radius, as in
- * nsearch_grid) and makes room for n points; nsearch_place puts points
- * [i0, i1) into their cells (disjoint ranges may be placed on different
- * threads at once; a point outside the frame goes to the nearest edge cell,
- * which keeps the lists exact, only longer to scan); once all n are placed,
- * nsearch_sort sorts them into the cells, after which the grid is the one
- * nsearch_grid would have laid over that frame. nsearch_frame returns 0, or -1
- * (bad arguments, out of memory: then neither of the others may be called). */
+/* nsearch_grid in steps, for a caller that knows where its points are and
+ * wants to place ranges of them on several threads, over a frame it chooses:
+ * nsearch_frame lays the cells over [minx, maxx] x [miny, maxy] (the cell the
+ * search radius, as in nsearch_grid) and makes room for n points;
+ * nsearch_place puts points [i0, i1) into their cells (disjoint ranges may be
+ * placed on different threads at once; a point outside the frame goes to the
+ * nearest edge cell, which keeps the lists exact, only longer to scan); once
+ * all n are placed, nsearch_sort sorts them into the cells, after which the
+ * grid is the one nsearch_grid would have laid over that frame. nsearch_frame
+ * returns 0, or -1 (bad arguments, out of memory: then neither of the others
+ * may be called). */
 int nsearch_frame(struct nsearch *ns, int n, float radius, float minx, float miny, float maxx,
                   float maxy);
 void nsearch_place(struct nsearch *ns, const float *x, const float *y, int i0, int i1);
@@ -71,10 +63,13 @@ void nsearch_sort(struct nsearch *ns, const float *x, const float *y);
 
 /* After nsearch_grid: an upper bound on the neighbours of point i (the points in
  * the 3x3 cells around it), and the neighbours themselves, written to out (room
- * for nsearch_candidates entries); returns how many. */
+ * for nsearch_candidates entries); returns how many. The neighbours are the
+ * indices of all points j != i with |x_i - x_j|^2 - radius^2 < 1e-6 (the
+ * criterion of pbf.html), in cell-scan order. */
 int nsearch_candidates(const struct nsearch *ns, int i);
 int nsearch_query(const struct nsearch *ns, int i, int *out);
-/* After nsearch_grid: the lists of points i0 .. i0+lanes-1 (those below nquery;
+/* For code that handles a group of consecutive points in the lanes of a
+ * vector: after nsearch_grid, the lists of points i0 .. i0+lanes-1 (those below nquery;
  * lanes <= NSEARCH_MAX_LANES) into ln->nbr from offset off, slot-major: entry k
  * of lane l at off + k*lanes + l. First *klo slots hold each lane's neighbours
  * below split, then *khi slots the others, each lane's in query order, the rest
@@ -82,8 +77,9 @@ int nsearch_query(const struct nsearch *ns, int i, int *out);
 int nsearch_lanes(const struct nsearch *ns, int i0, int lanes, int nquery, int split, int pad,
                   struct nsearch_lanes *ln, int off, int *klo, int *khi);
 void nsearch_lanes_free(struct nsearch_lanes *ln);
-/* The grid and the flat lists of the first nquery points. Returns 0, or -1 when
- * memory ran out (the lists are then empty). */
+/* The grid and the flat lists of the first nquery points, into one list: the
+ * neighbours of point i are nbr[start[i]] .. nbr[start[i+1]-1]. Returns 0, or
+ * -1 when memory ran out (the lists are then empty). */
 int nsearch_build(struct nsearch *ns, const float *x, const float *y, int n, int nquery,
                   float radius);
 

@@ -1,44 +1,7 @@
 /*
  * pbf.h — Position Based Fluids (Macklin & Müller 2013) in 2D, as in pbf.html.
- *
- * Units are the seed's: metres, seconds, kilograms, y up. Particles 0..nfluid-1 are
- * water; nfluid..n-1 are the static boundary particles of the box (Akinci et al.
- * 2012), each with pseudo-mass psi = rho0 / sum_k W_ik over its boundary
- * neighbours (itself included). Geometry follows the seed: a box of box_w x box_h
- * particle diameters whose bottom-left wall particle sits at
- * (-box_w*d/2, 0), walls one diameter apart; the fluid block of block_w x block_h
- * particles starts one diameter in from the bottom-left corner, at
- * (-box_w*d/2 + d + r, d + r).
- *
- * One step (pbf_step): symplectic Euler prediction with gravity plus the XSPH
- * acceleration of the previous step; neighbour search (nsearch, support radius
- * h = 4r, built once); loop {lambda_i = -C_i / (sum |grad C|^2 + eps) with
- * C_i = max(rho_i/rho0 - 1, 0), eps = 1e-6; symmetric corrections} until the mean
- * density error drops to max_error_pct or max_iter is reached; v = (x - x_old)/dt;
- * XSPH viscosity as an acceleration for the next step. Safety nets that never act
- * at the seed's parameters: water is clamped into the box shrunk by r after the
- * solve (and into the box grown by h while solving), and a particle whose
- * position or velocity turns non-finite returns to its old position at rest.
- * Options beyond the seed, off by default: the tensile-instability term s_corr
- * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit) and vorticity
- * confinement.
- *
- * Order: every PBF_SORT_EVERY steps the water particles are re-sorted by grid
- * cell (neighbours close in memory); id[] says which particle a slot holds (its
- * index at pbf_init) and slot[] where a particle is. The pointer functions take
- * and give slots, valid until the next step.
- *
- * Threads: pbf_set_pool gives the step a pool (NULL: this thread). The work is
- * split into PBF_PARTS ranges of particles, cut by the state alone (each step,
- * by the work of the last step's lists), each writing only its own particles'
- * slots, and the few sums are added in range order, so a step gives the same
- * bits whatever the number of threads. Within an iteration the
- * corrections are Jacobi, as in pbf.html: every particle's correction comes from
- * the positions the iteration started with.
- *
- * Grabbing: held particles are kinematic. pbf_grab holds one particle at a
- * point (the seed's drag); pbf_grab_near a handful, each at its offset from the
- * point, so they move as a group. Both are let go with a velocity.
+ * Units are the seed's: metres, seconds, kilograms, y up. Particles 0..nfluid-1
+ * are water, nfluid..n-1 the static boundary particles of the box.
  */
 #ifndef SWIRL_PBF_H
 #define SWIRL_PBF_H
@@ -46,6 +9,12 @@
 #include "nsearch.h"
 #include <stdbool.h>
 
+/* Threads: the work is split into PBF_PARTS ranges of particles, cut by the
+ * state alone (each step, by the work of the last step's lists), each writing
+ * only its own particles' slots, and the few sums are added in range order, so
+ * a step gives the same bits whatever the number of threads.
+ * Order: every PBF_SORT_EVERY steps the water particles are re-sorted by grid
+ * cell (neighbours close in memory); see id[] and slot[] in struct pbf. */
 #define PBF_LANES 16      /* particles per group in the neighbour lists */
 #define PBF_PARTS 16      /* ranges of groups the passes are split into */
 #define PBF_SORT_EVERY 32 /* steps between re-sorts of the water by cell */
@@ -129,7 +98,13 @@ struct pbf {
     struct nsearch ns;
 };
 
-/* Returns 0 or -1 (out of memory, a size below 1, a radius or density0 that is not
+/* Geometry follows the seed: a box of box_w x box_h particle diameters whose
+ * bottom-left wall particle sits at (-box_w*d/2, 0), walls one diameter apart;
+ * the fluid block of block_w x block_h particles starts one diameter in from the
+ * bottom-left corner, at (-box_w*d/2 + d + r, d + r). The boundary particles
+ * (Akinci et al. 2012) each get the pseudo-mass psi = rho0 / sum_k W_ik over
+ * their boundary neighbours (itself included).
+ * Returns 0 or -1 (out of memory, a size below 1, a radius or density0 that is not
  * positive, or a block that does not fit: box_w >= block_w + 2 and
  * box_h >= block_h + 1 are needed). radius and density0 are read here only; the
  * other parameters in s->prm may be changed between steps. Arrays indexed by
@@ -142,15 +117,33 @@ void pbf_free(struct pbf *s);
  * Allocates. 0, or -1 (out of memory, too many particles: nothing changes). */
 int pbf_add_water(struct pbf *s, const float *x, const float *y, int k, float vx, float vy);
 /* The threads the steps use (NULL: the calling thread); the pool must outlive
- * its use. The result does not depend on it. */
+ * its use. The result does not depend on it (see PBF_PARTS). */
 void pbf_set_pool(struct pbf *s, struct pool *p);
+/* One step: symplectic Euler prediction with gravity plus the XSPH acceleration
+ * of the previous step; neighbour search (nsearch, support radius h = 4r, built
+ * once); loop {lambda_i = -C_i / (sum |grad C|^2 + eps) with
+ * C_i = max(rho_i/rho0 - 1, 0), eps = 1e-6; symmetric corrections} until the
+ * mean density error drops to max_error_pct or max_iter is reached;
+ * v = (x - x_old)/dt; XSPH viscosity as an acceleration for the next step.
+ * Within an iteration the corrections are Jacobi, as in pbf.html: every
+ * particle's correction comes from the positions the iteration started with.
+ * Options beyond the seed, off by default: the tensile-instability term s_corr
+ * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit) and vorticity
+ * confinement. Safety nets that never act at the seed's parameters: water is
+ * clamped into the box shrunk by r after the solve (and into the box grown by h
+ * while solving), and a particle whose position or velocity turns non-finite
+ * returns to its old position at rest. */
 void pbf_step(struct pbf *s);
 
 /* Cubic spline kernel (2D) and its gradient, for support radius s->h. */
 float pbf_kernel(const struct pbf *s, float r);
 void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *gy);
 
-/* Pointer: nearest fluid particle within maxdist (or -1); grab keeps it at (x,y)
+/* Pointer: these take and give slots, valid until the next step. Held
+ * particles are kinematic: pbf_grab holds one at a point (the seed's drag),
+ * pbf_grab_near a handful, each at its offset from the point, so they move as a
+ * group; both are let go with a velocity.
+ * nearest: the fluid particle within maxdist (or -1); grab keeps it at (x,y)
  * until released with velocity (vx,vy); move_grab moves that point (it sets
  * grab_x/grab_y; the step holds the particle there, clamped into the box).
  * grab_near holds the water within radius of (x,y), the nearest max of it at

@@ -1,19 +1,7 @@
 /*
  * pool.h — a small pool of worker threads, started once, for the solvers.
- *
- * Work is split by the caller into a fixed number of parts that does not depend
- * on how many threads there are; pool_run() runs fn on every part and returns
- * when all are done. A solver that writes each part's results to its own place
- * and combines them in part order gets the same bits whatever the thread count.
- * The parts are dealt out in contiguous shares, one a thread (pool_span), and a
- * thread whose share is done takes over others' last parts: so the same part
- * mostly runs on the same thread job after job (its data stays in that core's
- * cache), and a slow thread's parts are not waited for. Idle workers sleep (a
- * paused swirl uses no CPU). A NULL pool runs the parts in order on the calling
- * thread.
- *
- * One thread at a time calls pool_run() on a pool, and fn never calls it on the
- * same pool. pool_span() is the usual way to cut n rows into the parts.
+ * The caller splits work into a fixed number of parts, independent of the
+ * thread count, so a solver can give the same bits on any number of threads.
  */
 #ifndef SWIRL_POOL_H
 #define SWIRL_POOL_H
@@ -29,11 +17,20 @@ void pool_destroy(struct pool *p);
 /* 1 for a NULL pool. */
 int pool_threads(const struct pool *p);
 /* fn(arg, part, nparts) for part = 0 .. nparts-1, in any order and on any
- * thread; returns when every part has run. Never allocates. */
+ * thread; returns when every part has run. Never allocates. A solver that
+ * writes each part's results to its own place and combines them in part order
+ * gets the same bits whatever the thread count. The parts are dealt out in
+ * contiguous shares, one a thread (pool_span), and a thread whose share is done
+ * takes over others' last parts: so the same part mostly runs on the same
+ * thread job after job (its data stays in that core's cache), and a slow
+ * thread's parts are not waited for. Idle workers sleep (a paused swirl uses no
+ * CPU). A NULL pool runs the parts in order on the calling thread. One thread
+ * at a time calls pool_run() on a pool, and fn never calls it on the same pool. */
 void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void *arg,
               int nparts);
 
-/* Part `part` of n items cut into nparts runs as even as can be: items
+/* The usual way to cut n rows into the parts: part `part` of n items cut into
+ * nparts runs as even as can be: items
  * [*lo, *hi), possibly empty; a function of (n, part, nparts) alone. */
 static inline void pool_span(int n, int part, int nparts, int *lo, int *hi)
 {

@@ -1,15 +1,7 @@
 /*
  * cli.h — swirl's command line, parsed and checked without side effects on the
- * process: no exit(), no printing. cli_parse() reads argv into a struct cli,
- * which says what to run and with which app options, or returns -1 with one
- * line (no "swirl: " in front, no newline) naming the problem; the caller prints
- * it and exits 2. Numbers are read the C way ("0.5") whatever the locale.
- *
- * Everything that can be judged from the arguments alone is judged here:
- * ranges, repeated options, combinations that would be ignored, --set against
- * the first scene's parameters, and whether a --record path can be written.
- * What depends on the process's surroundings (a terminal on stdin/stdout, the
- * locale's glyphs, the number of CPUs) is left to the caller.
+ * process (no exit(), no printing): argv in, a struct cli saying what to run
+ * and with which app options, or one line naming the problem.
  */
 #ifndef SWIRL_CLI_H
 #define SWIRL_CLI_H
@@ -50,7 +42,14 @@ struct cli {
 extern const char cli_usage[];
 
 /* Parses argv[1..argc). Returns 0 with *c filled, or -1 with the reason in
- * err[0..n) (one line). argv is not changed. */
+ * err[0..n) (one line, no "swirl: " in front, no newline; the caller prints it
+ * and exits 2). argv is not changed. Numbers are read the C way ("0.5")
+ * whatever the locale. Everything that can be judged from the arguments alone
+ * is judged here: ranges, repeated options, combinations that would be
+ * ignored, --set against the first scene's parameters, and whether a --record
+ * path can be written. What depends on the process's surroundings (a terminal
+ * on stdin/stdout, the locale's glyphs, the number of CPUs) is left to the
+ * caller. */
 int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
 
 /*

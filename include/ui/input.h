@@ -1,25 +1,7 @@
 /*
  * input.h — terminal input bytes to events: keys and SGR mouse reports.
- *
  * swirl reads raw bytes (ncurses' keypad off) and parses them itself, so keys
- * and mouse work the same whatever the terminfo entry says. Understood: printable
- * UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3 forms, with or without
- * modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse reports CSI < b ; x ; y M/m
- * (any column), legacy X10 reports CSI M b x y, and the DSR answer CSI 0 n (used
- * to pace output). Unknown CSI sequences are skipped whole, and so are those
- * longer than 40 bytes (up to their final byte, however long); a malformed one is
- * dropped at the first byte that cannot belong to it, which is then parsed anew.
- * A DCS string (ESC P and a parameter byte 0-9 : ; < = > ?) is a terminal's
- * answer, one that came after swirl stopped waiting for it (probe.h): skipped
- * whole up to its ST, however long; ESC P then anything else is Alt-P.
- * Invalid UTF-8 (overlong forms, surrogates, code points past U+10FFFF, stray or
- * cut-short bytes) is dropped the same way, never decoded.
- * A lone ESC stays pending until more bytes come or input_flush() is called
- * (after ESCDELAY), when it becomes the Esc key. Cell coordinates are 0-based.
- *
- * The events depend on the bytes alone, not on how reads split them: feeding a
- * stream in any slices (each call with room for as many events as it has bytes)
- * and flushing at the end gives the events of feeding it in one piece.
+ * and mouse work the same whatever the terminfo entry says. Cells are 0-based.
  */
 #ifndef SWIRL_INPUT_H
 #define SWIRL_INPUT_H
@@ -68,7 +50,23 @@ struct input {
 };
 
 void input_init(struct input *in);
-/* Parses bytes; writes at most max events and returns how many. Bytes that may
+/* Understood: printable UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3
+ * forms, with or without modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse
+ * reports CSI < b ; x ; y M/m (any column), legacy X10 reports CSI M b x y, and
+ * the DSR answer CSI 0 n (used to pace output). Unknown CSI sequences are
+ * skipped whole, and so are those longer than 40 bytes (up to their final byte,
+ * however long); a malformed one is dropped at the first byte that cannot
+ * belong to it, which is then parsed anew. A DCS string (ESC P and a parameter
+ * byte 0-9 : ; < = > ?) is a terminal's answer, one that came after swirl
+ * stopped waiting for it (probe.h): skipped whole up to its ST, however long;
+ * ESC P then anything else is Alt-P. Invalid UTF-8 (overlong forms,
+ * surrogates, code points past U+10FFFF, stray or cut-short bytes) is dropped
+ * the same way, never decoded. A lone ESC stays pending until more bytes come
+ * or input_flush() is called (after ESCDELAY), when it becomes the Esc key.
+ * The events depend on the bytes alone, not on how reads split them: feeding a
+ * stream in any slices (each call with room for as many events as it has
+ * bytes) and flushing at the end gives the events of feeding it in one piece.
+ * Parses bytes; writes at most max events and returns how many. Bytes that may
  * start an unfinished sequence stay pending. A byte ends at most one event, so
  * with max >= n nothing is ever lost; past that, events wait in the pending
  * bytes, and once those fill up the oldest events are dropped. */

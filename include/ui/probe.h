@@ -1,17 +1,8 @@
 /*
- * probe.h — what the terminal shows, asked of the terminal itself.
- *
- * Before the first frame swirl sets a 24-bit background and asks for it back
- * (DECRQSS m), asks for the RGB and Tc capabilities (XTGETTCAP) and for mode
- * 2026, synchronized output (DECRQM), and last for the primary device
- * attributes (DA1), which every terminal answers: terminals answer in order, so
- * DA1's answer is the fence after which nothing more is owed. Inside tmux it
- * asks tmux too: whether the pane is ours and whether tmux passes 24-bit colour
- * on to its clients. The answers and the environment then choose the colour
- * depth and whether frames are wrapped in synchronized-output marks.
- *
- * Everything here is pure: bytes and strings in, verdicts out (the tty and the
- * tmux commands are read by probe_io.c), so the tests feed recorded answers.
+ * probe.h — what the terminal shows, asked of the terminal itself (and of tmux
+ * inside it) before the first frame: it chooses the colour depth and whether
+ * frames are wrapped in synchronized-output marks. Pure: bytes and strings in,
+ * verdicts out (probe_io.c does the asking), so the tests feed recorded answers.
  */
 #ifndef SWIRL_PROBE_H
 #define SWIRL_PROBE_H
@@ -26,7 +17,12 @@
 #define PROBE_R 123
 #define PROBE_G 45
 #define PROBE_B 67
-/* The questions, in order; the SGR 0 restores the attributes set. */
+/* The questions, in order: set a 24-bit background and ask for it back
+ * (DECRQSS m), ask for the RGB and Tc capabilities (XTGETTCAP) and for mode
+ * 2026, synchronized output (DECRQM), and last for the primary device
+ * attributes (DA1), which every terminal answers: terminals answer in order, so
+ * DA1's answer is the fence after which nothing more is owed. The SGR 0
+ * restores the attributes set. */
 #define PROBE_QUERY                                                           \
     "\x1b[48;2;123;45;67m\x1bP$qm\x1b\\\x1b[0m"                               \
     "\x1bP+q524742\x1b\\\x1bP+q5463\x1b\\"                                    \
@@ -51,7 +47,9 @@ struct probe_answers {
 size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
                    unsigned char *rest, size_t cap);
 
-/* What tmux said (each string as its command printed it, or NULL). */
+/* Inside tmux, tmux is asked too: whether the pane is ours and whether tmux
+ * passes 24-bit colour on to its clients. What tmux said (each string as its
+ * command printed it, or NULL). */
 struct probe_tmux {
     const char *pane_tty;  /* display -p -t $TMUX_PANE '#{pane_tty}' */
     const char *our_tty;   /* ttyname of our input */

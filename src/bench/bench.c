@@ -3,23 +3,6 @@
  * ask for, each a ratio or a rate measured in this one run on this machine.
  * Nothing here is a test; the tests never look at a clock. It is built beside
  * swirl from the same objects and is never installed.
- *
- *   swirl-bench [--seeds DIR] [--script FILE] [--node PATH]
- *
- * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
- * runs them (default /usr/bin/node); each an absolute path (make bench passes
- * the tree's). Without them the JavaScript comparisons are left out.
- *
- *  dye   our step vs Stam's reference step at 150x150 with RGB dye (the
- *        reference is written here from the paper: every field diffused with 20
- *        Gauss-Seidel sweeps, projection by 20 sweeps before and after
- *        self-advection, dye channels advected one by one); the pressure
- *        residual; the whole pipeline (step + draw + encode) at 200x60; bytes per
- *        frame at 120x40 under --auto against a naive full redraw.
- *  pbf   the seed preset against the seed page's own JavaScript under node (when
- *        node and ../shared/seeds are there); cost growth for 10x the particles;
- *        the largest block that runs in real time.
- *  cloth the seed preset against the seed's JavaScript; 200x150 at 10 iterations.
  */
 #include "cloth.h"
 #include "fluid.h"
@@ -241,6 +224,13 @@ static void splat_stir(struct fluid *f, int k)
 
 /* ---- dye ------------------------------------------------------------------ */
 
+/* Our step vs Stam's reference step at 150x150 with RGB dye (the reference is
+ * written above from the paper: every field diffused with 20 Gauss-Seidel
+ * sweeps, projection by 20 sweeps before and after self-advection, dye channels
+ * advected one by one); the pressure residual; the whole pipeline (step + draw
+ * + encode) at 200x60; bytes per frame at 120x40 under --auto against a naive
+ * full redraw. */
+
 /* A dye case: our solver at n x n with RGB dye; *worst gets the largest
  * pressure residual seen. */
 struct dye_case {
@@ -398,6 +388,10 @@ static void bench_bandwidth(void)
 
 /* ---- pbf -------------------------------------------------------------------- */
 
+/* The seed preset against the seed page's own JavaScript under node (when node
+ * and the seed pages are there); cost growth for 10x the particles; the
+ * largest block that runs in real time. */
+
 /* A pbf case: ms per step of a block x block water in a box three times as
  * wide and high, after `warm` steps; iter > 0 fixes the iterations a step (max
  * error 0), else the seed's stopping rule. avg_iter, if set, gets the mean
@@ -476,6 +470,8 @@ static void bench_pbf(void)
 
 /* ---- cloth ------------------------------------------------------------------ */
 
+/* The seed preset against the seed's JavaScript; 200x150 at 10 iterations. */
+
 /* A cloth case: ms per step of the seed's cloth at w x h and iter iterations,
  * its constraints swept in the seed's order or by colour (the scene's). */
 struct cloth_case {
@@ -537,6 +533,10 @@ static const char *abs_arg(const char *opt, const char *val)
     return val;
 }
 
+/* swirl-bench [--seeds DIR] [--script FILE] [--node PATH]
+ * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
+ * runs them (default /usr/bin/node); each an absolute path (make bench passes
+ * the tree's). Without them the JavaScript comparisons are left out. */
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {

@@ -1,16 +1,7 @@
 /*
- * cast.c — asciicast v2 writer (see cast.h).
- *
- * Times are written with microsecond precision and never go backwards (a clock
- * that steps back is clamped to the last time written), as players require. The
- * file is written with write(2) a whole line at a time, so a failure can be cut
- * back to the last whole line.
- *
- * Everything that putting a recording in place needs (its names, escaped ones
- * for messages, the identity of the file that was at its path) is made when it
- * starts, so the placing itself (place()) is only stat, link, rename and unlink
- * on ready names: async-signal-safe, the same from cast_close() and from a
- * signal handler (cast_on_signal). The recording in progress is `live`.
+ * cast.c — asciicast v2 writer (see cast.h): the JSON lines, the recording
+ * file written a line at a time, and putting it in place at its path, from
+ * cast_close() or from a signal handler.
  */
 #include "cast.h"
 
@@ -172,7 +163,9 @@ static void stop_at(struct cast *c, double t, enum cast_stop why, int err)
     close(fd);
 }
 
-/* Writes a whole line, or stops the recording where the last whole line ended. */
+/* Writes a whole line, or stops the recording where the last whole line ended.
+ * The file is written with write(2) a whole line at a time, so a failure can be
+ * cut back to the last whole line. */
 static void put_line(struct cast *c, double t)
 {
     if (c->fd < 0)
@@ -197,6 +190,11 @@ static void free_names(struct cast *c)
     c->path = c->tmp = c->beside = c->epath = c->etmp = NULL;
 }
 
+/* Everything that putting the recording in place needs (its names, escaped
+ * ones for messages, the identity of the file that was at its path) is made
+ * here, when it starts, so the placing itself (place()) is only stat, link,
+ * rename and unlink on ready names: async-signal-safe, the same from
+ * cast_close() and from a signal handler (cast_on_signal). */
 int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
 {
     memset(c, 0, sizeof *c);
@@ -253,6 +251,8 @@ int cast_open(struct cast *c, const char *path, const struct cast_setup *s)
     return 0;
 }
 
+/* Times are written with microsecond precision and never go backwards (a clock
+ * that steps back is clamped to the last time written), as players require. */
 static void put_event(struct cast *c, double t, char code, const char *data, size_t n)
 {
     if (c->fd < 0)

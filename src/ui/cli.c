@@ -1,14 +1,6 @@
 /*
  * cli.c — swirl's command line (see cli.h): argv in, a struct cli or one line of
  * error out, nothing printed and nothing exited.
- *
- * Long options are matched by their whole name or by a prefix that names one
- * option only (--sc is --scene; --s could be six), as getopt_long does, with the
- * value either after '=' or as the next argument, whatever it looks like
- * (--seed -1). The only short options are -h and -V. The parse reads argv in
- * order and stops at the first problem; the checks that need every option
- * (combinations, --set against the first scene, the headless run) come after,
- * in that order, so a given command line always gets the same message.
  */
 #include "cli.h"
 
@@ -207,7 +199,8 @@ static int parse_size(struct parse *p, const char *opt, const char *s, int lo_w,
 }
 
 /* The option arg ("--name" or "--name=value") names: len is the name's length.
- * A whole name wins; otherwise the prefix must fit one option only. */
+ * A whole name wins; otherwise the prefix must fit one option only (--sc is
+ * --scene; --s could be six), as getopt_long does. */
 static int find_option(struct parse *p, const char *arg, size_t len, int *id)
 {
     int found = -1, matches = 0;
@@ -333,7 +326,9 @@ static int option(struct parse *p, int id, const char *arg)
 }
 
 /* Every argument in order, up to the first problem. --help and --version end
- * the parse at once. */
+ * the parse at once. A long option's value is either after '=' or the next
+ * argument, whatever it looks like (--seed -1). The only short options are -h
+ * and -V. */
 static int parse_options(struct parse *p, int argc, char *const *argv)
 {
     const char *extra = NULL; /* the first argument that is not an option */
@@ -613,7 +608,10 @@ static int choose_run(struct parse *p)
     return 0;
 }
 
-/* The config file's lines (when given), then argv, then the checks. */
+/* The config file's lines (when given), then argv, then the checks. The parse
+ * reads in order and stops at the first problem; the checks that need every
+ * option (combinations, --set against the first scene, the headless run) come
+ * after, in that order, so a given command line always gets the same message. */
 static int parse_all(struct cli *c, int argc, char *const *argv, const char *config,
                      const char *config_name, char *err, size_t n)
 {

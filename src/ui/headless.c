@@ -1,15 +1,6 @@
 /*
  * headless.c — the same app without a terminal: statistics as JSON lines, and
  * recordings rendered on a simulated clock (see headless.h).
- *
- * A recording advances the app exactly 1/fps seconds per frame and reads no
- * wall clock for anything it draws, so the same options give the same bytes on
- * any machine. Its summary counts the bytes of every frame and what a naive full
- * redraw of the same cells would have cost (encode_naive). SIGINT, SIGTERM
- * and SIGHUP end a recording early, kept as usual; any other signal that ends
- * the process puts the recording in place first (signals.h). Statistics are
- * line-buffered, so a reader at the other end of a pipe gets each line when it
- * is printed.
  */
 #include "cast.h"
 #include "frame.h"
@@ -23,6 +14,8 @@
 static double sim_now;
 static double sim_clock(void) { return sim_now; }
 
+/* Statistics are line-buffered, so a reader at the other end of a pipe gets
+ * each line when it is printed. */
 int headless_stats(const struct app_opts *o, int cols, int rows, long steps, long every)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* before the first output */
@@ -58,6 +51,11 @@ int headless_stats(const struct app_opts *o, int cols, int rows, long steps, lon
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* A recording advances the app exactly 1/fps seconds per frame and reads no
+ * wall clock for anything it draws, so the same options give the same bytes on
+ * any machine. SIGINT, SIGTERM and SIGHUP end a recording early, kept as usual;
+ * any other signal that ends the process puts the recording in place first
+ * (signals.h). */
 int headless_record(const struct app_opts *o, int cols, int rows, double seconds,
                     const char *path, struct record_stats *st)
 {
@@ -114,6 +112,8 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     return signals_quit ? 128 + signals_quit : rc != 0 ? 1 : 0;
 }
 
+/* The summary counts the bytes of every frame and what a naive full redraw of
+ * the same cells would have cost (encode_naive). */
 void headless_record_summary(const struct record_stats *st)
 {
     double f = st->frames > 0 ? (double)st->frames : 1.0;

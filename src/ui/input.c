@@ -1,26 +1,20 @@
 /*
  * input.c — the byte-stream parser for keys and mouse reports (see input.h).
- *
- * Bytes accumulate in a small pending buffer; parse_one() looks at its start and
- * either consumes a complete unit (with or without an event) or says it needs
- * more bytes. CSI sequences follow ECMA-48: parameter bytes 0x30-0x3F,
- * intermediates 0x20-0x2F, a final byte 0x40-0x7E; anything else ends a
- * malformed sequence. UTF-8 follows RFC 3629 (the second byte's range after each
- * lead byte excludes overlong forms, surrogates and code points past U+10FFFF).
- *
- * Why slicing cannot matter: parse_one() decides from the bytes it has seen and
- * never from their count alone, so once it consumes a unit, more bytes would not
- * have changed the answer; a unit it waits for is at most CSI_MAX - 1 bytes, so
- * the pending buffer never fills with one. A CSI that reaches CSI_MAX bytes
- * without its final byte is consumed and the rest of it skipped byte by byte
- * (in->skip), with no limit on its length and no buffer. A DCS string (a
- * terminal's late answer) is bounded and skipped the same way, up to its ST.
+ * Bytes accumulate in a small pending buffer and are parsed from its start,
+ * one unit (a key, a mouse report, a skipped sequence) at a time.
  */
 #include "input.h"
 
 #include <stdbool.h>
 #include <string.h>
 
+/* Why slicing cannot matter: parse_one() decides from the bytes it has seen and
+ * never from their count alone, so once it consumes a unit, more bytes would not
+ * have changed the answer; a unit it waits for is at most CSI_MAX - 1 bytes, so
+ * the pending buffer never fills with one. A CSI that reaches CSI_MAX bytes
+ * without its final byte is consumed and the rest of it skipped byte by byte
+ * (in->skip), with no limit on its length and no buffer. A DCS string (a
+ * terminal's late answer) is bounded and skipped the same way, up to its ST. */
 #define CSI_MAX 40 /* bytes, ESC to final byte: a longer CSI is garbage */
 _Static_assert(CSI_MAX < sizeof ((struct input *)0)->pend, "a CSI must fit the pending bytes");
 
@@ -95,7 +89,9 @@ static bool mouse_event(struct input_event *ev, int b, int x, int y, bool releas
     return true;
 }
 
-/* A complete CSI sequence: private marker, parameters and final byte. */
+/* A complete CSI sequence: private marker, parameters and final byte. CSI
+ * sequences follow ECMA-48: parameter bytes 0x30-0x3F, intermediates 0x20-0x2F,
+ * a final byte 0x40-0x7E; anything else ends a malformed sequence. */
 static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
                       struct input_event *ev)
 {
@@ -138,7 +134,9 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
     }
 }
 
-/* The length of the UTF-8 sequence led by c and the range [*lo, *hi] of its
+/* UTF-8 follows RFC 3629: the second byte's range after each lead byte excludes
+ * overlong forms, surrogates and code points past U+10FFFF.
+ * The length of the UTF-8 sequence led by c and the range [*lo, *hi] of its
  * second byte; 0 for a byte that leads nothing: a continuation byte, C0/C1 (only
  * overlong forms) and F5-FF (past U+10FFFF). */
 static size_t utf8_lead(unsigned char c, unsigned char *lo, unsigned char *hi)
@@ -211,7 +209,9 @@ static int parse_dcs(const unsigned char *p, size_t n, int *over)
     return NEED_MORE;
 }
 
-/* Parses one unit at p[0..n); returns bytes consumed or NEED_MORE; *got tells
+/* Looks at the start of the pending bytes and either consumes a complete unit
+ * (with or without an event) or says it needs more bytes.
+ * Parses one unit at p[0..n); returns bytes consumed or NEED_MORE; *got tells
  * whether ev was filled, *over that the unit is the start of an over-long CSI
  * (SKIP_CSI) or DCS string (SKIP_DCS) whose rest must be skipped. */
 static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, bool *got,

@@ -1,19 +1,7 @@
 /*
- * probe.c — the terminal's answers, tmux's, and the choice they make (see
- * probe.h).
- *
- * The answers parsed (ESC is \e, ST is ESC \):
- *   DECRQSS m   \eP1$r0;48:2::123:45:67m\e\\ (xterm 379; the colour space may
- *               be left out, 48:2:R:G:B, as kitty does, or semicolons used,
- *               48;2;R;G;B); \eP0$r\e\\ or \eP1$r0m\e\\ say nothing of colour
- *               (VTE, mlterm). The 0/1 before $r differs between terminals
- *               (DEC and xterm once disagreed), so only the contents count.
- *   XTGETTCAP   \eP1+r524742[=value]\e\\ known, \eP0+r[524742]\e\\ not.
- *   DECRQM      \e[?2026;Ps$y: 1 set, 2 reset, 3 set for good; 0 unknown, 4
- *               reset for good.
- *   DA1         \e[?Ps;...c: the fence.
- * Any other byte is the user's and goes on to the input parser; a DCS string
- * nobody asked for is an answer to someone else and is dropped.
+ * probe.c — parsing the terminal's answers, reading tmux's options, and the
+ * colour depth they choose (see probe.h). In the answers below ESC is \e and
+ * ST is ESC \.
  */
 #include "probe.h"
 
@@ -105,7 +93,11 @@ static int background(const struct span *tok, int ntok, int rgb[3], int *index)
     return 0;
 }
 
-/* DECRQSS m's answer: the SGR in force, ending in its final byte m. */
+/* DECRQSS m's answer: the SGR in force, ending in its final byte m:
+ * \eP1$r0;48:2::123:45:67m\e\\ (xterm 379; the colour space may be left out,
+ * 48:2:R:G:B, as kitty does, or semicolons used, 48;2;R;G;B); \eP0$r\e\\ or
+ * \eP1$r0m\e\\ say nothing of colour (VTE, mlterm). The 0/1 before $r differs
+ * between terminals (DEC and xterm once disagreed), so only the contents count. */
 static void sgr_answer(struct probe_answers *a, struct span body)
 {
     if (body.n == 0 || body.p[body.n - 1] != 'm')
@@ -157,7 +149,8 @@ static bool hex_is(struct span s, const char *name)
     return 2 * i == s.n || s.p[2 * i] == '=';
 }
 
-/* XTGETTCAP's answer: valid then name[=value];... */
+/* XTGETTCAP's answer: valid then name[=value];... \eP1+r524742[=value]\e\\ is
+ * known, \eP0+r[524742]\e\\ not. */
 static void tcap_answer(struct probe_answers *a, bool valid, struct span body)
 {
     if (!valid) {
@@ -185,7 +178,9 @@ static void dcs_answer(struct probe_answers *a, struct span c)
 }
 
 /* A CSI sequence's parameter and intermediate bytes and its final byte; false
- * when it is none of the answers (it is then the user's). */
+ * when it is none of the answers (it is then the user's). DECRQM:
+ * \e[?2026;Ps$y, Ps 1 set, 2 reset, 3 set for good; 0 unknown, 4 reset for
+ * good. DA1: \e[?Ps;...c, the fence. */
 static bool csi_answer(struct probe_answers *a, struct span c, unsigned char fin)
 {
     if (c.n == 0 || c.p[0] != '?')
@@ -224,6 +219,9 @@ static size_t dcs_end(const unsigned char *s, size_t n, bool *st)
     return 0;
 }
 
+/* Any byte that is not an answer is the user's and goes on to the input
+ * parser; a DCS string nobody asked for is an answer to someone else and is
+ * dropped. */
 size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
                    unsigned char *rest, size_t cap)
 {

@@ -1,17 +1,7 @@
 /*
- * probe_io.c — putting the questions of probe.h to the terminal and to tmux.
- *
- * The terminal: the questions are written to the tty and the answers read off
- * it directly, with poll() against a deadline, before curses' input loop has
- * read a byte (so curses holds nothing back, and getch() never sees them).
- * Echo and canonical mode must already be off, as curses leaves them, or the
- * tty would print the answers itself; then nothing is asked at all. Reading
- * stops at DA1's answer, which every terminal gives and gives last.
- *
- * tmux: each question is one `tmux` command run with the caller's
- * environment (TMUX names the server), stdin from /dev/null, stderr dropped,
- * its output read through a pipe within a deadline; a command still running
- * then is killed. Nothing here touches the terminal.
+ * probe_io.c — putting the questions of probe.h to the terminal and to tmux:
+ * writing and reading the tty with poll() against a deadline, and running
+ * `tmux` commands through a pipe (those never touch the terminal).
  */
 #include "probe.h"
 
@@ -61,6 +51,12 @@ static bool write_all(int fd, const char *p, size_t n, double end)
     return true;
 }
 
+/* The questions are written to the tty and the answers read off it directly,
+ * with poll() against a deadline, before curses' input loop has read a byte (so
+ * curses holds nothing back, and getch() never sees them). Echo and canonical
+ * mode must already be off, as curses leaves them, or the tty would print the
+ * answers itself; then nothing is asked at all. Reading stops at DA1's answer,
+ * which every terminal gives and gives last. */
 size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
                      unsigned char *rest, size_t cap)
 {
@@ -97,7 +93,9 @@ size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
 
 /* Runs tmux with args (NULL-terminated) and keeps its output in out (cap
  * bytes, NUL-terminated); -1 when it could not run or overran, else its exit
- * status. */
+ * status. It runs with the caller's environment (TMUX names the server), stdin
+ * from /dev/null, stderr dropped, its output read through a pipe within the
+ * deadline; a command still running then is killed. */
 static int run_tmux(const char *const *args, char *out, size_t cap, double seconds)
 {
     int fd[2];
