@@ -32,6 +32,11 @@ enum color_mode { COLOR_MONO, COLOR_8, COLOR_16, COLOR_256, COLOR_TRUE };
 
 /* Not a colour: "the terminal's default" (SGR 39 / 49). */
 #define COLOR_DEFAULT 0x01000000u
+/* Not a colour either, as a cell's background: the cell in reverse video, its
+ * glyph in the terminal's default background over its default foreground
+ * (mono's ink; only the mono blit makes it). It has COLOR_DEFAULT's bit, so
+ * what is not a colour is tested as one. */
+#define COLOR_REVERSE 0x03000000u
 
 /* Below this OKLab chroma a colour counts as a grey. */
 #define PALETTE_CHROMA 0.03f
