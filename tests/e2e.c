@@ -163,9 +163,11 @@ void e2e_line_of(const char *text, int n, char *out, size_t cap)
     out[k] = 0;
 }
 
-/* One SGR sequence's parameters applied to (fg, bg). */
-static void apply_sgr(const int *v, int nv, int *fg, int *bg)
+/* One SGR sequence's parameters applied to (fg, bg, attributes). */
+static void apply_sgr(const int *v, int nv, int *fg, int *bg, unsigned *attr)
 {
+    if (nv == 0)
+        *fg = *bg = E2E_DEFAULT, *attr = 0;
     for (int i = 0; i < nv; i++) {
         int p = v[i];
         if ((p == 38 || p == 48) && i + 2 < nv && v[i + 1] == 5) {
@@ -188,6 +190,11 @@ static void apply_sgr(const int *v, int nv, int *fg, int *bg)
             *bg = E2E_DEFAULT;
         } else if (p == 0) {
             *fg = *bg = E2E_DEFAULT;
+            *attr = 0;
+        } else if (p == 1 || p == 22) {
+            *attr = p == 1 ? *attr | E2E_BOLD : *attr & ~E2E_BOLD;
+        } else if (p == 7 || p == 27) {
+            *attr = p == 7 ? *attr | E2E_REVERSE : *attr & ~E2E_REVERSE;
         }
     }
 }
@@ -207,8 +214,9 @@ static uint32_t utf8(const char **p)
 void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows)
 {
     for (int i = 0; i < cols * rows; i++)
-        cells[i] = (struct e2e_cell){' ', E2E_DEFAULT, E2E_DEFAULT};
+        cells[i] = (struct e2e_cell){' ', E2E_DEFAULT, E2E_DEFAULT, 0};
     int fg = E2E_DEFAULT, bg = E2E_DEFAULT, row = 0, col = 0;
+    unsigned attr = 0;
     for (const char *p = text; *p && row < rows;) {
         if (*p == '\n') {
             row++, col = 0, p++;
@@ -223,20 +231,23 @@ void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows)
                     break;
                 q++;
             }
-            apply_sgr(v, nv, &fg, &bg);
+            apply_sgr(v, nv, &fg, &bg, &attr);
             p = *q ? q + 1 : q;
             continue;
         }
         uint32_t ch = utf8(&p);
         if (col < cols)
-            cells[row * cols + col++] = (struct e2e_cell){ch, fg, bg};
+            cells[row * cols + col++] = (struct e2e_cell){ch, fg, bg, attr};
     }
 }
 
 void e2e_pixels(const struct e2e_cell *c, int *top, int *bot)
 {
-    *top = c->ch == 0x2580 || c->ch == 0x2588 ? c->fg : c->bg;
-    *bot = c->ch == 0x2584 || c->ch == 0x2588 ? c->fg : c->bg;
+    int fg = c->fg, bg = c->bg;
+    if (c->attr & E2E_REVERSE)
+        fg = c->bg, bg = c->fg == E2E_DEFAULT ? E2E_INK : c->fg;
+    *top = c->ch == 0x2580 || c->ch == 0x2588 ? fg : bg;
+    *bot = c->ch == 0x2584 || c->ch == 0x2588 ? fg : bg;
 }
 
 char *e2e_slurp(const char *path, size_t *len)

@@ -59,15 +59,23 @@ void e2e_line_of(const char *text, int n, char *out, size_t cap);
  * carries over from cell to cell and line to line, as capture-pane writes it. */
 #define E2E_DEFAULT (-1)
 #define E2E_RGB 0x1000000
+/* Attributes: bold (SGR 1, 22) and reverse video (SGR 7, 27). */
+#define E2E_BOLD 1u
+#define E2E_REVERSE 2u
+/* A pixel of the terminal's default foreground (a default fg that reverse
+ * video shows as the background). */
+#define E2E_INK (-3)
 struct e2e_cell {
     uint32_t ch;
     int fg, bg;
+    unsigned attr;
 };
 /* Fills cols x rows cells (row-major) from a capture; what it lacks stays a
  * blank cell in the default colours. */
 void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows);
 /* A cell's two pixels, upper and lower: a ▀ shows fg over bg, ▄ bg over fg,
- * █ fg twice, any other glyph bg twice. */
+ * █ fg twice, any other glyph bg twice; in reverse video fg and bg trade
+ * places (a default fg then shows as E2E_INK). */
 void e2e_pixels(const struct e2e_cell *c, int *top, int *bot);
 
 /* A whole file, NUL-terminated (malloc'd; *len without the NUL), or NULL. */

@@ -60,11 +60,19 @@ TEST(blit_mono_thresholds_halves)
     image_put(&im, 2, 0, RGB(255, 255, 255));
     image_put(&im, 2, 1, RGB(255, 255, 255));
     cells_blit(&im, &s, COLOR_MONO, GLYPHS_HALF);
-    CHECK(cells_at(&s, 0, 0)->ch == GLYPH_UPPER);
-    CHECK(cells_at(&s, 1, 0)->ch == GLYPH_LOWER);
-    CHECK(cells_at(&s, 2, 0)->ch == GLYPH_FULL);
-    CHECK(cells_at(&s, 3, 0)->ch == ' ');
-    CHECK(cells_at(&s, 0, 0)->fg == COLOR_DEFAULT);
+    /* Upper, lower, full, blank: ▀ and spaces only (█ and ▄ fall short of the
+     * cell's bottom in outline fonts), the lower half inked by reverse video. */
+    const struct cell want[4] = {
+        {GLYPH_UPPER, COLOR_DEFAULT, COLOR_DEFAULT},
+        {GLYPH_UPPER, COLOR_DEFAULT, COLOR_REVERSE},
+        {' ', COLOR_DEFAULT, COLOR_REVERSE},
+        {' ', COLOR_DEFAULT, COLOR_DEFAULT},
+    };
+    for (int c = 0; c < 4; c++) {
+        const struct cell *x = cells_at(&s, c, 0);
+        CHECK_MSG(x->ch == want[c].ch && x->fg == want[c].fg && x->bg == want[c].bg,
+                  "cell %d: U+%04X fg %08x bg %08x", c, (unsigned)x->ch, x->fg, x->bg);
+    }
     image_free(&im);
     cells_free(&s);
 }
@@ -123,18 +131,20 @@ TEST(blit_mono_cloth_is_a_light_net_on_black)
     int inked_bg = 0, inked_fabric = 0;
     for (int r = 0; r < 6; r++)
         for (int c = 0; c < 20; c++) {
-            uint32_t ch = cells_at(&s, c, r)->ch;
+            const struct cell *x = cells_at(&s, c, r);
+            bool ink = x->ch != ' ' || x->bg == COLOR_REVERSE;
             bool thread = r == 4 || c == 14;
+            CHECK(x->ch == ' ' || x->ch == GLYPH_UPPER);
             if (c < 8 || r < 2)
-                inked_bg += ch != ' ';
+                inked_bg += ink;
             else if (!thread)
-                inked_fabric += ch != ' ';
+                inked_fabric += ink;
         }
     CHECK_MSG(inked_bg == 0 && inked_fabric == 0, "background %d, fabric %d inked cells",
               inked_bg, inked_fabric);
     /* Row 4 holds image rows 8 (thread) and 9 (fabric): the upper half. */
     CHECK(cells_at(&s, 10, 4)->ch == GLYPH_UPPER);
-    CHECK(cells_at(&s, 14, 3)->ch == GLYPH_FULL);
+    CHECK(cells_at(&s, 14, 3)->ch == ' ' && cells_at(&s, 14, 3)->bg == COLOR_REVERSE);
     image_free(&im);
     cells_free(&s);
 }

@@ -2,7 +2,9 @@
  * test_colors.c — end to end, the colour modes below truecolor as a person
  * sees them: the real ./swirl in tmux, read back with capture-pane -e -N.
  *
- *  mono (NO_COLOR=1): the cloth scene's empty background has no ink at all;
+ *  mono (NO_COLOR=1): the cloth scene's empty background has no ink at all,
+ *      and the ink is ▀ and reverse-video spaces, never █ or ▄ (an outline
+ *      font draws them short of the cell: a dark line between rows);
  *  256 colours (TERM=xterm-256color, COLORTERM unset, detected, as over SSH:
  *      no TMUX, and tmux answers none of the colour questions): the empty
  *      background is one palette colour, and so is a cleared dye canvas;
@@ -31,9 +33,15 @@ struct screen {
 
 static void parse(const char *text, struct screen *s) { e2e_cells(text, &s->c[0][0], COLS, ROWS); }
 
-static bool inked(const struct e2e_cell *c)
+static bool is_block(const struct e2e_cell *c)
 {
     return c->ch == 0x2580 || c->ch == 0x2584 || c->ch == 0x2588;
+}
+
+/* Mono: a cell with ink, a block or a space in reverse video. */
+static bool inked(const struct e2e_cell *c)
+{
+    return is_block(c) || (c->ch == ' ' && (c->attr & E2E_REVERSE));
 }
 
 #define TEXT (-2) /* a cell showing a letter: not one colour, whatever its bg */
@@ -41,7 +49,7 @@ static bool inked(const struct e2e_cell *c)
 /* The two pixels of a cell (e2e_pixels), or TEXT twice for a letter. */
 static void pixels(const struct e2e_cell *c, int *top, int *bot)
 {
-    if (c->ch != ' ' && !inked(c))
+    if (c->ch != ' ' && !is_block(c))
         *top = *bot = TEXT;
     else
         e2e_pixels(c, top, bot);
@@ -66,6 +74,7 @@ static bool hud_up(const struct screen *s)
 
 struct ink_query {
     int total, margin; /* inked cells: the canvas, its empty margins */
+    int short_glyphs;  /* █ and ▄, which outline fonts draw short of the cell */
 };
 
 static bool cloth_drawn_margins_blank(const char *text, void *arg)
@@ -73,14 +82,15 @@ static bool cloth_drawn_margins_blank(const char *text, void *arg)
     static struct screen s;
     struct ink_query *q = arg;
     parse(text, &s);
-    q->total = q->margin = 0;
+    q->total = q->margin = q->short_glyphs = 0;
     for (int r = 0; r < CANVAS; r++)
         for (int c = 0; c < COLS; c++)
             if (inked(&s.c[r][c])) {
                 q->total++;
                 q->margin += in_margin(r, c);
+                q->short_glyphs += s.c[r][c].ch == 0x2584 || s.c[r][c].ch == 0x2588;
             }
-    return hud_up(&s) && q->total > 100 && q->margin == 0;
+    return hud_up(&s) && q->total > 100 && q->margin == 0 && q->short_glyphs == 0;
 }
 
 struct flat_query {
@@ -152,9 +162,10 @@ static bool cloth_is_blue(const char *text, void *arg)
 TEST_E2E(colors_mono_cloth_background_has_no_ink)
 {
     CHECK(e2e_start_swirl(COLS, ROWS, "NO_COLOR=1", "--scene cloth"));
-    struct ink_query q = {0, 0};
+    struct ink_query q = {0, 0, 0};
     CHECK_MSG(e2e_wait(e2e_screen_full, cloth_drawn_margins_blank, &q, E2E_DEADLINE),
-              "%d inked cells, %d of them in the empty margins", q.total, q.margin);
+              "%d inked cells, %d of them in the empty margins, %d drawn with \u2588 or \u2584",
+              q.total, q.margin, q.short_glyphs);
     e2e_send_key("q");
     CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
     e2e_stop();

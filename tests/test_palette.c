@@ -297,6 +297,70 @@ TEST(palette_cloth_stays_blue_in_8_and_16_colours)
     }
 }
 
+/* The pbf scene's water as pbf_draw.c shades it: from the shallow blue under
+ * the surface to the deep blue at depth, and its walls, anti-aliased over the
+ * background (a wall a pixel or two wide covers its pixels in part). */
+#define PBF_BACKGROUND RGB(9, 11, 18)
+#define PBF_WALL RGB(118, 126, 140)
+#define PBF_WALL_EDGE RGB(186, 194, 208)
+#define PBF_SHALLOW RGB(38, 122, 214)
+#define PBF_DEEP RGB(5, 26, 78)
+
+TEST(palette_deep_water_is_flat_in_256)
+{
+    /* Every shade of the water, shallow to deep, is one colour of its own hue
+     * in 256 colours: the cube has a dark blue of that hue near each, and a
+     * pattern of two around it (they lie 95 and 40 levels apart) showed as a
+     * checkerboard over the whole body of water. */
+    for (int k = 0; k <= 64; k++) {
+        rgb_t c = rgb_mix(PBF_SHALLOW, PBF_DEEP, (float)k / 64.0f);
+        struct tile t = tile_of(COLOR_256, c);
+        CHECK_MSG(t.n == 1, "water %06x (depth %d/64) shows %d colours (%06x, %06x)", c, k, t.n,
+                  t.c[0], t.n > 1 ? t.c[1] : 0);
+        struct lab want = oklab(c), got = oklab(t.c[0]);
+        CHECK_MSG(got.C > 0.05 && hue_gap(got.h, want.h) <= 45.0,
+                  "water %06x (h %.0f) shows %06x (C %.2f, h %.0f)", c, want.h, t.c[0], got.C,
+                  got.h);
+    }
+    /* A faint tint whose nearest colour is a grey still gets its hue back. */
+    CHECK(tile_of(COLOR_256, RGB(43, 10, 40)).n == 2);
+}
+
+TEST(palette_walls_stay_grey_in_8_and_16_colours)
+{
+    /* The walls and their inner edge, at every coverage from 0.3 of a pixel
+     * (the thinnest wall pixels drawn at 100x30 are 0.3 and 0.5 covered) up,
+     * are greys other than the background's: light grey in 8 colours (black
+     * and it are its only greys), grey or light grey in 16. Before, a wall
+     * pixel darker than L 0.46 was black in 8 colours: the box lost its top
+     * and bottom walls. */
+    const enum color_mode modes[] = {COLOR_8, COLOR_16};
+    for (int m = 0; m < 2; m++) {
+        int bg = palette_index(modes[m], PBF_BACKGROUND);
+        CHECK_INT(bg, 0);
+        CHECK(tile_of(modes[m], PBF_BACKGROUND).n == 1);
+        for (int k = 6; k <= 20; k++) {
+            float a = (float)k / 20.0f;
+            const rgb_t wall[] = {rgb_mix(PBF_BACKGROUND, PBF_WALL, a),
+                                  rgb_mix(PBF_BACKGROUND, PBF_WALL_EDGE, a),
+                                  rgb_mix(PBF_WALL, PBF_WALL_EDGE, a)};
+            for (int w = 0; w < 3; w++) {
+                struct tile t = tile_of(modes[m], wall[w]);
+                for (int i = 0; i < t.n; i++) {
+                    int ix = ansi_index(t.c[i]);
+                    bool grey = ix == 7 || (modes[m] == COLOR_16 && (ix == 8 || ix == 15));
+                    CHECK_MSG(grey && ix != bg, "%s: wall %06x (coverage %.2f) shows index %d",
+                              palette_mode_name(modes[m]), wall[w], a, ix);
+                }
+            }
+        }
+    }
+    /* The darkest backgrounds stay black (palette_flat_dark_backgrounds...),
+     * and a grey lighter than them by a visible step is light grey. */
+    CHECK_INT(palette_index(COLOR_8, RGB(28, 28, 40)), 0);
+    CHECK_INT(palette_index(COLOR_8, RGB(48, 48, 48)), 7);
+}
+
 /* ---- stability ------------------------------------------------------------ */
 
 TEST(palette_dither_is_stable_and_mixes_neighbours)

@@ -3,15 +3,21 @@
 # font (DejaVu Sans Mono 10, the common X setup) under its own Xvfb, read back
 # with screenshots (xwd | convert) and compared with ImageMagick.
 #
-#   tests/xterm.sh DIR     (run from the top of the tree; SWIRL=path picks the binary)
+#   tests/xterm.sh DIR [tmux]  (run from the top of the tree; SWIRL=path picks the binary)
 #
 # It runs `swirl --scene cloth --auto` for ten seconds, pauses it (Space), takes
 # a screenshot (DIR/paused.png), writes text over the screen from another
 # process (straight into swirl's tty; DIR/scribbled.png), presses Ctrl-L and
-# takes another (DIR/repainted.png). It prints one "name value" line a result,
-# for tests/test_xterm.c to judge:
+# takes another (DIR/repainted.png). With `tmux` it runs `swirl --scene pbf
+# --auto` in tmux (a server of its own, status line off) in the xterm, and
+# after the pause has tmux redraw its copy of the screen (refresh-client;
+# DIR/redrawn.png) before the scribble. It prints one "name value" line a
+# result, for tests/test_xterm.c to judge:
 #   canvas_pixels N    canvas pixels that differ (fuzz 10%) between paused and repainted
 #   canvas_pixels_unfuzzed N   the same with no fuzz (the tolerance's shades count)
+#   mux_pixels N       (tmux) canvas pixels that differ (fuzz 10%) between paused and
+#                      tmux's redraw: the hairlines a multiplexer's runs leave
+#   mux_pixels_unfuzzed N      the same with no fuzz
 #   scribble_pixels N  pixels the scribble changed before Ctrl-L
 #   cell WxH           the cell size in pixels
 # Where a tool is missing it prints "skipped: ..." and exits 77; on a failure to
@@ -19,13 +25,19 @@
 # deadline except the ten seconds of --auto the test asks for. It ends only the
 # processes it started, by their ids.
 set -u
-dir=${1:?usage: tests/xterm.sh DIR}
+dir=${1:?usage: tests/xterm.sh DIR [tmux]}
+mux=${2:-}
 swirl=${SWIRL:-./swirl}
+case $mux in
+    '') scene=cloth ;;
+    tmux) scene=pbf ;;
+    *) echo "error: usage: tests/xterm.sh DIR [tmux]"; exit 1 ;;
+esac
 cols=100 rows=30
 mkdir -p "$dir" || exit 1
 
 missing=()
-for tool in Xvfb xterm xdotool xwd convert compare fc-list pgrep; do
+for tool in Xvfb xterm xdotool xwd convert compare fc-list pgrep $mux; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
@@ -37,7 +49,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 xvfb= xt=
+sock=$dir/tmux.sock
 cleanup() {
+    [ -n "$mux" ] && tmux -S "$sock" kill-server 2>/dev/null
     [ -n "$xt" ] && kill "$xt" 2>/dev/null
     [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
     wait 2>/dev/null
@@ -69,9 +83,15 @@ has_display() { [ -s "$dir/display" ]; }
 until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
 export DISPLAY=:$(head -n 1 "$dir/display")
 
+run=("$swirl" --scene "$scene" --auto)
+if [ -n "$mux" ]; then
+    swirl=$(realpath "$swirl")
+    printf 'set -g status off\nset -g escape-time 10\n' >"$dir/tmux.conf"
+    run=(tmux -S "$sock" -f "$dir/tmux.conf" new-session "exec '$swirl' --scene $scene --auto")
+fi
 LC_ALL=C.UTF-8 xterm -u8 -geometry ${cols}x${rows}+0+0 -fa 'DejaVu Sans Mono' -fs 10 \
     -bg black -fg white -e env TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8 \
-    LC_ALL=C.UTF-8 "$swirl" --scene cloth --auto 2>"$dir/xterm.log" &
+    LC_ALL=C.UTF-8 "${run[@]}" 2>"$dir/xterm.log" &
 xt=$!
 # Ours is the only window on this server: by its pid, else by its class.
 window() {
@@ -95,9 +115,14 @@ still() {
 # drawing: swirl's picture is up (hundreds of colours, not xterm's two).
 drawing() { shot "$dir/first.png" && [ "$(convert "$dir/first.png" -format %k info:)" -gt 100 ]; }
 until_ok 10 drawing || fail "swirl drew nothing in xterm (see $dir/xterm.log)"
-pid=$(pgrep -P "$xt" | head -n 1)
-[ -n "$pid" ] || fail "no swirl under xterm"
-tty=$(readlink "/proc/$pid/fd/1")
+if [ -n "$mux" ]; then
+    tty=$(tmux -S "$sock" display-message -p '#{pane_tty}')
+    [ -n "$tty" ] || fail "no tmux pane"
+else
+    pid=$(pgrep -P "$xt" | head -n 1)
+    [ -n "$pid" ] || fail "no swirl under xterm"
+    tty=$(readlink "/proc/$pid/fd/1")
+fi
 # No window manager: the keyboard goes to the window under the pointer.
 xdotool mousemove 400 100
 
@@ -108,6 +133,14 @@ sleep 10 # the ten seconds of --auto the test is about
 xdotool key space
 until_ok 3 still "$dir/paused.png" || { xdotool key space; until_ok 5 still "$dir/paused.png"; } ||
     fail "Space did not pause swirl"
+
+# tmux redraws its copy of the screen: the same picture, were it not for
+# what its runs left behind (it must stand still again, changed or not).
+if [ -n "$mux" ]; then
+    tmux -S "$sock" refresh-client || fail "tmux refresh-client failed"
+    sleep 0.3
+    until_ok 5 still "$dir/redrawn.png" || fail "the picture did not stand after refresh-client"
+fi
 
 printf '\033[0m\033[6;12H SCRIBBLED OVER BY ANOTHER PROCESS \033[14;40H#############' >"$tty"
 scribbled() { still "$dir/scribbled.png" && [ "$(differ "$dir/paused.png" "$dir/scribbled.png")" -gt 0 ]; }
@@ -122,12 +155,16 @@ until_ok 2 repainted || { xdotool key ctrl+l; until_ok 5 repainted; } || fail "C
 read -r w h < <(convert "$dir/paused.png" -format '%w %h' info:)
 cw=$(((w - 4) / cols)) ch=$(((h - 4) / rows))
 canvas="${w}x$((2 + ch * (rows - 1)))+0+0"
-for f in paused repainted; do
+for f in paused repainted ${mux:+redrawn}; do
     convert "$dir/$f.png" -crop "$canvas" +repage "$dir/$f-canvas.png"
 done
 echo "cell ${cw}x${ch}"
 echo "scribble_pixels $(differ "$dir/paused.png" "$dir/scribbled.png")"
 echo "canvas_pixels $(differ "$dir/paused-canvas.png" "$dir/repainted-canvas.png")"
 echo "canvas_pixels_unfuzzed $(compare -metric AE "$dir/paused-canvas.png" "$dir/repainted-canvas.png" null: 2>&1 | awk '{ print int($1) }')"
+if [ -n "$mux" ]; then
+    echo "mux_pixels $(differ "$dir/paused-canvas.png" "$dir/redrawn-canvas.png")"
+    echo "mux_pixels_unfuzzed $(compare -metric AE "$dir/paused-canvas.png" "$dir/redrawn-canvas.png" null: 2>&1 | awk '{ print int($1) }')"
+fi
 xdotool key q
 exit 0

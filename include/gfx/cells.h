@@ -48,7 +48,9 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
  * The blit: image rows 2r and 2r+1 become cell row r, for r < im->h/2 and
  * r < s->rows. Half-blocks: ▀ with fg = upper, bg = lower, a space when both
  * halves are equal; in mono, each half is inked or not (palette_ink: a dark
- * background stays blank), giving ' ', ▀, ▄ or █. ASCII: a luminance ramp glyph
+ * background stays blank), giving ' ' or ▀, in reverse video (bg
+ * COLOR_REVERSE) where the lower half is inked: no █ or ▄, whose outline
+ * glyphs fall short of the cell's bottom (a dark line between rows). ASCII: a luminance ramp glyph
  * with the pair's colour as fg. Colours are mapped to what `mode` can show
  * (palette_dither: flat where the nearest colour is close, an ordered mix where
  * it is visibly off).

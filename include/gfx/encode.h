@@ -9,14 +9,18 @@
  * sent, so small drifts add up and are sent once they exceed it). Cursor moves
  * are CUF on the same row or CUP otherwise, and only when the next cell to send
  * is not where the cursor already is; fg and bg SGRs are elided when equal to
- * those in force (a space shows no fg, so its fg is never sent), and a colour
+ * those in force (a space shows no fg: it is sent with the default fg, see
+ * below), and a colour
  * within the tolerance of the one in force is shown with that one. Two cells
  * printed one after the other, one of them a block element, get a NUL between
  * them, which ends the terminal's run: xterm with an outline font draws a block
  * a hair wider than its cell, and within a run that overhang stays in the
  * neighbour until the neighbour is repainted (see encode.c). So a cell shows
  * what was last sent to it, whatever was sent around it, and the screen is what
- * a full repaint of the shadow would show. An unchanged frame
+ * a full repaint of the shadow would show. A multiplexer drops the NUL and
+ * prints neighbours of equal attributes in one run, so a space never has the
+ * attributes of a block: its fg is the default (in mono, it is bold), and
+ * neighbours in one run are then the same cell. An unchanged frame
  * appends nothing. With `sweep` on, one row per frame, in turn, is compared with
  * no tolerance, so differences the tolerance let stand (a faded trail a shade
  * off the background, say) are put right within a pass over the rows instead
@@ -47,6 +51,7 @@ struct encoder {
     bool valid;          /* shadow matches the screen */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */
+    unsigned cur_attr;    /* mono: bold and reverse video in force (encode.c) */
 };
 
 void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sync);

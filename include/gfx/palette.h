@@ -17,8 +17,14 @@
  * may instead be an ordered (Bayer 4x4, spatially stable) pattern of two
  * colours, mixed in linear light, when that is nearer by more than a cost for
  * the pattern's contrast; a pattern of two greys never stands for a colour, and
- * in 8/16 colours its minority covers at least 4 pixels of 16. So flat areas
- * stay one colour, and a pattern never hides a hue or adds one.
+ * in 8/16 colours its minority covers at least 4 pixels of 16. The cost is
+ * low in 256 colours where the nearest colour lost the hue (a faint tint shown
+ * as a grey), as high as in 8/16 where it kept it (the cube's dark blues for
+ * deep water: a checkerboard of two far-apart blues over a whole area). So
+ * flat areas stay one colour, and a pattern never hides a hue or adds one. In
+ * 8 colours a grey is black or light grey, never a pattern, and lightness it
+ * loses weighs 6 times: a mid grey on a dark background (a wall) stays a light
+ * line, the backgrounds (L below 0.27) black.
  *
  * Mappings are pure functions of (mode, colour), decided for blocks of 4x4x4
  * colours and memoised; a colour of the mode's palette is always itself.
@@ -32,6 +38,11 @@ enum color_mode { COLOR_MONO, COLOR_8, COLOR_16, COLOR_256, COLOR_TRUE };
 
 /* Not a colour: "the terminal's default" (SGR 39 / 49). */
 #define COLOR_DEFAULT 0x01000000u
+/* Not a colour either, as a cell's background: the cell in reverse video, its
+ * glyph in the terminal's default background over its default foreground
+ * (mono's ink; only the mono blit makes it). It has COLOR_DEFAULT's bit, so
+ * what is not a colour is tested as one. */
+#define COLOR_REVERSE 0x03000000u
 
 /* Below this OKLab chroma a colour counts as a grey. */
 #define PALETTE_CHROMA 0.03f

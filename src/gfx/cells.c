@@ -109,10 +109,13 @@ static void blit_half(const struct image *im, struct cells *s, enum color_mode m
                 continue;
             }
             if (mode == COLOR_MONO) {
+                /* ▀ or a space, in reverse video where the lower half is
+                 * inked: never █ or ▄, which fall short of the cell's bottom
+                 * in outline fonts and leave a dark line between rows. */
                 bool a = palette_ink(up[x], x, 2 * r);
                 bool b = palette_ink(lo[x], x, 2 * r + 1);
-                uint32_t g = a ? (b ? GLYPH_FULL : GLYPH_UPPER) : (b ? GLYPH_LOWER : ' ');
-                out[x] = (struct cell){g, COLOR_DEFAULT, COLOR_DEFAULT};
+                out[x] = (struct cell){a == b ? ' ' : GLYPH_UPPER, COLOR_DEFAULT,
+                                       b ? COLOR_REVERSE : COLOR_DEFAULT};
                 continue;
             }
             rgb_t fg = palette_dither(mode, up[x], x, 2 * r);

@@ -20,6 +20,23 @@
  * between them: every terminal ignores it (it is the old padding character),
  * and it ends the run, so each block is clipped to its own cell and what a
  * cell shows depends on that cell alone, however the screen was reached.
+ *
+ * A multiplexer (tmux, GNU screen) drops the NUL and draws the cells itself:
+ * it prints neighbours in one run whenever their attributes (fg, bg, bold,
+ * reverse...) are equal, whether it passes on what we sent or redraws its own
+ * copy of the screen. So no block may ever have the attributes of a space
+ * beside it, and the two never join a run: a space, which shows no fg, is
+ * sent with the terminal's default fg, which no block has, and in mono, where
+ * every cell has the default colours, a space is sent bold (which shows
+ * nothing on a space). Cells that join a multiplexer's run then are the same
+ * glyph in the same colours, and an overhang of a colour over itself leaves
+ * nothing to see (at most a few levels on the anti-aliased row where ▀'s
+ * halves meet).
+ *
+ * Mono draws every pixel pair with ▀ and spaces: a full cell is a space in
+ * reverse video, a lower half a ▀ in reverse video (the blit marks both with
+ * COLOR_REVERSE), as the full block and ▄ of an outline font fall short of
+ * the cell's bottom and leave a dark line between rows.
  */
 #include "encode.h"
 
@@ -125,7 +142,7 @@ static struct cell cheapest(const struct encoder *e, const struct cell *now, int
         return em;
     if (cell_pixels(now, &t, &b) && !colour_differs(t, b, tol)) {
         em.ch = ' ';
-        em.fg = e->cur_fg;
+        em.fg = COLOR_DEFAULT;
         bool keep = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol);
         em.bg = keep ? e->cur_bg : b;
         return em;
@@ -188,18 +205,50 @@ static void move_to(struct encoder *e, struct buf *out, int row, int col)
     e->cur_col = col;
 }
 
+/* Mono's attributes of a cell (see the top). */
+#define ATTR_BOLD 1u
+#define ATTR_REVERSE 2u
+static unsigned mono_attr(const struct cell *c)
+{
+    return (c->ch == ' ' ? ATTR_BOLD : 0u) | (c->bg == COLOR_REVERSE ? ATTR_REVERSE : 0u);
+}
+
+/* Mono: SGR for the bold and reverse-video attributes that change. */
+static void set_attr(struct encoder *e, struct buf *out, unsigned want)
+{
+    unsigned diff = want ^ e->cur_attr;
+    if (!diff)
+        return;
+    buf_puts(out, "\x1b[");
+    if (diff & ATTR_BOLD)
+        buf_puts(out, want & ATTR_BOLD ? "1" : "22");
+    if ((diff & ATTR_BOLD) && (diff & ATTR_REVERSE))
+        buf_putc(out, ';');
+    if (diff & ATTR_REVERSE)
+        buf_puts(out, want & ATTR_REVERSE ? "7" : "27");
+    buf_putc(out, 'm');
+    e->cur_attr = want;
+}
+
+/* The fg a cell is sent with: its own, or for a space, which shows none, the
+ * terminal's default, which no block has (see the top). */
+static rgb_t sent_fg(const struct cell *c) { return shows_fg(c->ch) ? c->fg : COLOR_DEFAULT; }
+
 static void set_colours(struct encoder *e, struct buf *out, const struct cell *c)
 {
-    if (e->mode == COLOR_MONO)
+    if (e->mode == COLOR_MONO) {
+        set_attr(e, out, mono_attr(c));
         return;
-    bool fg = shows_fg(c->ch) && c->fg != e->cur_fg;
+    }
+    rgb_t want = sent_fg(c);
+    bool fg = want != e->cur_fg;
     bool bg = c->bg != e->cur_bg;
     if (!fg && !bg)
         return;
     buf_puts(out, "\x1b[");
     if (fg) {
-        put_colour(out, e->mode, c->fg, true);
-        e->cur_fg = c->fg;
+        put_colour(out, e->mode, want, true);
+        e->cur_fg = want;
     }
     if (bg) {
         if (fg)
@@ -259,6 +308,7 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         /* Unknown screen: reset attributes, home, and send every cell. */
         buf_puts(out, "\x1b[0m");
         e->cur_fg = e->cur_bg = COLOR_DEFAULT;
+        e->cur_attr = 0;
         e->cur_row = e->cur_col = -1;
     }
     struct run run = {SIZE_MAX, 0};

@@ -58,18 +58,37 @@ static const rgb_t ansi16[16] = {
 #define MONO_WHITE 0.62f
 #define MONO_CHROMA 2.0f
 
-/* Per mode: the weight of chroma lost, the weight of a pattern's cost, and the
- * least share (sixteenths) of a pattern's minority colour. 8/16 colours dither
- * sparingly (a mix must be clearly better, and no sparser than one pixel in
- * four) and weigh hue most: their few greys are far apart in lightness, and
- * a colour shown as a grey would have lost the one thing they can show. */
+/* 8 colours have two greys, black and xterm's light grey (L 0.92): a grey is
+ * either nothing or a light line. Weighed evenly, every grey below L 0.46
+ * would be black, and with it whatever a scene draws in mid greys on its dark
+ * background (pbf's walls, a pixel or two wide and anti-aliased, are L
+ * 0.30-0.47). So a grey shown darker than it is weighs its lost lightness
+ * this much, which puts the step at L 0.92 / (1 + sqrt 6) = 0.27: lighter
+ * than the scenes' backgrounds (L 0.15-0.24, black), a mid grey on them is
+ * drawn light grey. Nor is a grey ever a pattern in 8 colours: black and
+ * light grey, 0.92 apart, make a lattice, not a grey. */
+#define GREY8_DARK 6.0f
+
+/* Per mode: the weight of chroma lost, the weight of lightness lost by a grey
+ * (dark), the weight of a pattern's cost (where
+ * the nearest colour is a grey or the colour is one, and where the nearest
+ * colour keeps the colour's hue), and the least share (sixteenths) of a
+ * pattern's minority colour. 8/16 colours dither sparingly (a mix must be
+ * clearly better, and no sparser than one pixel in four) and weigh hue most:
+ * their few greys are far apart in lightness, and a colour shown as a grey
+ * would have lost the one thing they can show. 256 colours mix freely to give
+ * a faint tint its hue back, but a colour whose nearest is of its own hue
+ * (the cube's dark blues for deep water, say) has little to gain from a
+ * pattern and much to lose: two cube colours around it are far apart (the
+ * cube's first steps are 95 and 40 levels), and their checkerboard shows
+ * over a whole area. So there a mix must be clearly better, as in 8/16. */
 static const struct {
-    float loss, pattern;
+    float loss, pattern, hue_kept, dark;
     int least;
 } mode_rule[] = {
-    [COLOR_8] = {16.0f, 0.5f, 4},
-    [COLOR_16] = {16.0f, 0.5f, 4},
-    [COLOR_256] = {9.0f, 0.1f, 2},
+    [COLOR_8] = {16.0f, 0.5f, 0.5f, GREY8_DARK, 4},
+    [COLOR_16] = {16.0f, 0.5f, 0.5f, 1.0f, 4},
+    [COLOR_256] = {9.0f, 0.1f, 0.5f, 1.0f, 2},
 };
 
 struct lab {
@@ -82,12 +101,13 @@ struct entry {
     struct lab lab;
 };
 
-/* A colour to match: its linear RGB, OKLab, and the weight of chroma it loses
- * (1 for a grey, the mode's `loss` for a chromatic colour). */
+/* A colour to match: its linear RGB, OKLab, the weight of chroma it loses (1
+ * for a grey, the mode's `loss` for a chromatic colour) and of lightness it
+ * loses (the mode's `dark` for a grey, else 1). */
 struct target {
     float lin[3];
     struct lab lab;
-    float loss;
+    float loss, dark;
 };
 
 /* Decisions are made per block of 4x4x4 colours (6 bits a channel), for the
@@ -181,7 +201,8 @@ static float dist(const struct target *tg, const struct lab *m)
     const struct lab *t = &tg->lab;
     float dL = t->L - m->L, dC = t->C - m->C, da = t->a - m->a, db = t->b - m->b;
     float dH2 = nonneg(da * da + db * db - dC * dC);
-    return dL * dL + (dC > 0.0f ? tg->loss : 1.0f) * dC * dC + HUE_WEIGHT * dH2;
+    return (dL > 0.0f ? tg->dark : 1.0f) * dL * dL + (dC > 0.0f ? tg->loss : 1.0f) * dC * dC +
+           HUE_WEIGHT * dH2;
 }
 
 /* The contrast a pattern of p and q shows. */
@@ -267,7 +288,8 @@ static void best_pattern(enum color_mode mode, const struct target *tg, const in
                          int n, float best, struct choice *ch)
 {
     const struct lab *t = &tg->lab;
-    const float weight = mode_rule[mode].pattern;
+    bool kept = t->C >= PALETTE_CHROMA && pal[ch->near].lab.C >= PALETTE_CHROMA;
+    const float weight = kept ? mode_rule[mode].hue_kept : mode_rule[mode].pattern;
     const int least = mode_rule[mode].least;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -319,6 +341,7 @@ static struct choice decide(enum color_mode mode, uint32_t block)
     block_linear(block, t.lin);
     lab_of_linear(t.lin, &t.lab, true);
     t.loss = t.lab.C >= PALETTE_CHROMA ? mode_rule[mode].loss : 1.0f;
+    t.dark = t.lab.C >= PALETTE_CHROMA ? 1.0f : mode_rule[mode].dark;
     int cand[16] = {0}; /* candidates() fills at least one */
     int n = candidates(mode, block, &t.lab, cand);
     struct choice ch = {cand[0], cand[0], cand[0], 0, 0.0f};
@@ -331,7 +354,8 @@ static struct choice decide(enum color_mode mode, uint32_t block)
         }
     }
     ch.err = sqrtf(best);
-    if (ch.err > PALETTE_THRESHOLD)
+    bool grey8 = mode == COLOR_8 && t.lab.C < PALETTE_CHROMA;
+    if (ch.err > PALETTE_THRESHOLD && !grey8)
         best_pattern(mode, &t, cand, n, best, &ch);
     return ch;
 }
