@@ -54,7 +54,7 @@ static int refuse(const char *msg)
 static int print_params(const struct cli *c)
 {
     const struct scene_ops *s = scenes[c->o.scene];
-    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h, NULL};
+    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h, NULL, NULL};
     void *st = s->create(&so, c->cols, 2 * (c->rows - 1));
     if (!st) {
         char msg[64];

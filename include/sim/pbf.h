@@ -44,6 +44,7 @@
 #define SWIRL_PBF_H
 
 #include "nsearch.h"
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define PBF_LANES 16      /* particles per group in the neighbour lists */
@@ -65,6 +66,9 @@ struct pbf_params {
     bool seed_quirk;     /* keep pbf.html's running error sum across iterations;
                           * false: the plain mean, and the loop stops as soon as
                           * the positions meet the tolerance */
+    const atomic_int *stop; /* read during every step: once *stop is non-zero the
+                          * density loop ends after its current correction
+                          * (pbf_step); NULL: never */
 };
 
 /* The seed page's values (pbf.html with its GUI inputs). */
@@ -144,6 +148,10 @@ int pbf_add_water(struct pbf *s, const float *x, const float *y, int k, float vx
 /* The threads the steps use (NULL: the calling thread); the pool must outlive
  * its use. The result does not depend on it. */
 void pbf_set_pool(struct pbf *s, struct pool *p);
+/* One step of prm.dt. Cut short: once *prm.stop is raised, the density loop
+ * stops after at least one correction (iter says how many were made) and the
+ * step ends as usual (velocities, viscosity) from the positions it reached. A
+ * stop never raised changes nothing. */
 void pbf_step(struct pbf *s);
 
 /* Cubic spline kernel (2D) and its gradient, for support radius s->h. */
