@@ -15,12 +15,18 @@
  * q to its exit (exit_latency); what it wrote is then drained whole, so
  * left_screen says whether it wrote the restore sequence before it went.
  *
- *   slowpty [-s STALL_SECONDS] BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]
+ * With -k SIGNAL (a number) the command gets that signal instead of the q, and
+ * the pty stays open after it has gone, as a terminal's does for the shell:
+ * the link goes on draining (and answering) for SETTLE seconds, and `echoed`
+ * counts the answers to status requests that the tty then echoed (^[[0n, or
+ * ESC [ 0 n): those that reached the shell.
+ *
+ *   slowpty [-s STALL_SECONDS] [-k SIGNAL] BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]
  *
  * Prints one JSON line: {"rate":..,"quit_latency":..,"bytes_after_quit":..,
- * "left_screen":true|false,"exit_latency":..,"drained":..}. Exit status 0 when
- * the command left the screen and ended, 1 otherwise. The pane is 100x30, TERM
- * xterm-256color.
+ * "left_screen":true|false,"exit_latency":..,"echoed":..,"drained":..}. Exit
+ * status 0 when the command left the screen and ended, 1 otherwise. The pane
+ * is 100x30, TERM xterm-256color.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +46,7 @@
 #define TICK 0.005     /* s between reads */
 #define GIVE_UP 30.0   /* s after q */
 #define DRAIN_ALL 65536.0 /* bytes a read may take */
+#define SETTLE 1.0     /* s the link goes on after the command has gone (-k) */
 
 static double now(void)
 {
@@ -87,13 +94,17 @@ static pid_t spawn(int *master, char **argv)
 int main(int argc, char **argv)
 {
     double stall = -1.0;
-    if (argc > 2 && strcmp(argv[1], "-s") == 0) {
-        stall = atof(argv[2]);
+    int sig = 0;
+    while (argc > 2 && (strcmp(argv[1], "-s") == 0 || strcmp(argv[1], "-k") == 0)) {
+        if (argv[1][1] == 's')
+            stall = atof(argv[2]);
+        else
+            sig = atoi(argv[2]);
         argc -= 2, argv += 2;
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: slowpty [-s STALL_SECONDS] BYTES_PER_SECOND QUIT_AFTER_SECONDS "
-                        "COMMAND [ARG...]\n");
+        fprintf(stderr, "usage: slowpty [-s STALL_SECONDS] [-k SIGNAL] BYTES_PER_SECOND "
+                        "QUIT_AFTER_SECONDS COMMAND [ARG...]\n");
         return 2;
     }
     double rate = atof(argv[1]), quit_after = atof(argv[2]);
@@ -103,26 +114,33 @@ int main(int argc, char **argv)
         perror("slowpty: forkpty");
         return 1;
     }
+    /* -k: the tty outlives the command, its modes as the command left them. */
+    int keep = sig ? open(ptsname(master), O_RDWR | O_NOCTTY) : -1;
     fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
     struct matcher ping = {"\x1b[5n", 0}, where = {"\x1b[6n", 0}, left = {"\x1b[?1049l", 0};
+    struct matcher echo_ctl = {"^[[0n", 0}, echo_raw = {"\x1b[0n", 0};
     double t0 = now(), t_quit = -1, t_left = -1, t_exit = -1, credit = 0;
-    long long drained = 0, at_quit = 0, at_left = 0;
+    long long drained = 0, at_quit = 0, at_left = 0, echoed = 0;
     int status = 0;
     for (;;) {
         double t = now();
         if (t_exit < 0 && waitpid(pid, &status, WNOHANG) == pid)
             t_exit = t;
+        if (sig && t_exit >= 0 && t - t_exit > SETTLE)
+            break;
+        /* Answers go back while the command runs, and with -k after it too. */
+        bool answer = t_exit < 0 || sig;
         bool stalled = stall >= 0 && t - t0 >= stall && t_exit < 0;
-        if (stall >= 0 && t_exit >= 0)
-            credit = DRAIN_ALL; /* gone: what it left is drained at once */
         if (t_quit < 0 && t - t0 >= quit_after) {
             t_quit = t, at_quit = drained;
-            if (write(master, "q", 1) != 1)
+            if (sig ? kill(pid, sig) != 0 : write(master, "q", 1) != 1)
                 break;
         }
         if (t_quit >= 0 && t - t_quit > GIVE_UP)
             break;
-        if (stalled)
+        if (stall >= 0 && t_exit >= 0)
+            credit = DRAIN_ALL; /* gone: what it left is drained at once */
+        else if (stalled)
             credit = 0;
         else
             credit += rate * TICK;
@@ -133,12 +151,14 @@ int main(int argc, char **argv)
             break; /* EIO: the command has gone and the pty is drained */
         for (ssize_t i = 0; i < n; i++) {
             drained++;
-            if (match(&ping, buf[i]) && t_exit < 0 && write(master, "\x1b[0n", 4) != 4)
+            if (match(&ping, buf[i]) && answer && write(master, "\x1b[0n", 4) != 4)
                 break;
-            if (match(&where, buf[i]) && t_exit < 0 && write(master, "\x1b[1;1R", 6) != 6)
+            if (match(&where, buf[i]) && answer && write(master, "\x1b[1;1R", 6) != 6)
                 break;
             if (t_quit >= 0 && t_left < 0 && match(&left, buf[i]))
                 t_left = now(), at_left = drained;
+            if (t_left >= 0 && (match(&echo_ctl, buf[i]) || match(&echo_raw, buf[i])))
+                echoed++;
         }
         if (n > 0)
             credit -= (double)n;
@@ -151,10 +171,12 @@ int main(int argc, char **argv)
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
     }
+    if (keep >= 0)
+        close(keep);
     printf("{\"rate\":%.0f,\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
-           "\"exit_latency\":%.3f,\"drained\":%lld}\n",
+           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld}\n",
            rate, t_left >= 0 ? t_left - t_quit : -1.0, t_left >= 0 ? at_left - at_quit : -1LL,
            t_left >= 0 ? "true" : "false", t_exit >= 0 && t_quit >= 0 ? t_exit - t_quit : -1.0,
-           drained);
+           echoed, drained);
     return t_left >= 0 && t_exit >= 0 ? 0 : 1;
 }
