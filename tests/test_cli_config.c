@@ -258,7 +258,7 @@ TEST(set_help_shows_the_values_for_this_terminal)
     CHECK_INT(cli_set_help(&c, 160, 50, &out), 0);
     buf_putc(&out, 0);
     const struct scene_ops *s = scenes[scene_find("pbf")];
-    struct scene_opts so = {1, false, 0, 0, NULL};
+    struct scene_opts so = {.seed = 1};
     void *at160 = s->create(&so, 160, 2 * 49), *at80 = s->create(&so, 80, 2 * 23);
     int bw = scene_param_find(s, "block-width");
     param_format(&s->params[bw], scene_param_get(s, at160, bw), want, sizeof want);

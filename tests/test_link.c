@@ -2,7 +2,10 @@
  * test_link.c — a slow link (tests/slowpty: a pty drained at a fixed rate that
  * answers status requests only as it drains): q must not wait behind seconds
  * of queued frames. Checked in bytes, not seconds: after q, the link carries
- * no more than 0.3 s worth of output before swirl has left the screen.
+ * no more than 0.3 s worth of output before swirl has left the screen. A link
+ * that stops draining altogether: q ends swirl at once all the same, the
+ * restore written. A crash signal: no answer to a status request is left for
+ * the shell.
  */
 #include "e2e.h"
 #include "test.h"
@@ -39,3 +42,57 @@ static void quit_is_prompt(int rate)
 
 TEST_E2E(link_quit_is_prompt_at_20_kb_per_second) { quit_is_prompt(20000); }
 TEST_E2E(link_quit_is_prompt_at_100_kb_per_second) { quit_is_prompt(100000); }
+
+/* One slowpty run; the JSON line it printed (a static buffer). */
+static const char *slowpty(const char *opts, int rate, const char *args)
+{
+    static char line[512];
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "./build/slowpty %s %d 2 ./swirl %s", opts, rate, args);
+    FILE *p = popen(cmd, "r");
+    line[0] = 0;
+    if (!p || !fgets(line, sizeof line, p))
+        line[0] = 0;
+    if (p)
+        pclose(p);
+    return line;
+}
+
+static double field(const char *line, const char *name)
+{
+    const char *f = strstr(line, name);
+    return f ? strtod(f + strlen(name), NULL) : -1.0;
+}
+
+/* The link stops draining half a second before q (a frozen terminal, a stalled
+ * connection: swirl's writes no longer go anywhere): q ends swirl within a
+ * generous second (the aim is 0.3 s; the swirl of before waited for ever), and
+ * the restore sequence is among what it wrote. */
+TEST_E2E(link_quit_is_prompt_when_the_link_stalls)
+{
+    static const char *const scenes[] = {"--auto", "--scene pbf --auto", "--scene cloth --auto"};
+    static const int rates[] = {1000000, 20000};
+    for (int r = 0; r < 2; r++)
+        for (int s = 0; s < 3; s++) {
+            const char *line = slowpty("-s 1.5", rates[r], scenes[s]);
+            double t = field(line, "\"exit_latency\":");
+            CHECK_MSG(t >= 0.0 && t <= 1.0 && strstr(line, "\"left_screen\":true"),
+                      "%d B/s stalled, %s: %s", rates[r], scenes[s], line);
+        }
+}
+
+/* A fatal signal while answers to status requests are on their way (at
+ * 20 KB/s a tenth of a second of output is): the handler restores the
+ * terminal and swallows them, so none is echoed for the shell ("^[[0n"). */
+TEST_E2E(link_a_crash_leaves_no_answer_for_the_shell)
+{
+    static const struct {
+        const char *sig, *args;
+    } runs[] = {{"-k 11", "--auto"}, {"-k 11", "--auto"}, {"-k 11", "--scene cloth --auto"},
+                {"-k 6", "--auto"}, {"-k 15", "--auto"}}; /* SEGV, ABRT, TERM */
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *line = slowpty(runs[k].sig, 20000, runs[k].args);
+        CHECK_MSG(field(line, "\"echoed\":") == 0.0 && strstr(line, "\"left_screen\":true"),
+                  "slowpty %s ./swirl %s: %s", runs[k].sig, runs[k].args, line);
+    }
+}

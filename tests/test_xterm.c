@@ -27,6 +27,9 @@
 
 /* Canvas pixels allowed to differ beyond the fuzz: none were seen. */
 #define XTERM_CANVAS_SLACK 0
+/* In tmux, a stray pixel now and then (one in a few runs here, where hundreds of
+ * hairline pixels piled up before): beyond this many it is hairlines again. */
+#define MUX_CANVAS_SLACK 8
 /* The scribble is two lines of text: far more pixels than that. */
 #define XTERM_SCRIBBLE_MIN 500
 
@@ -97,15 +100,15 @@ TEST_E2E(e2e_tmux_in_xterm_leaves_no_hairlines)
         test_skip(x.note);
     }
     CHECK_MSG(x.status == 0, "tests/xterm.sh tmux exit %d: %s", x.status, x.note);
-    CHECK_MSG(x.mux >= 0 && x.mux <= XTERM_CANVAS_SLACK,
+    CHECK_MSG(x.mux >= 0 && x.mux <= MUX_CANVAS_SLACK,
               "%ld canvas pixels differ between the paused pane and tmux's redraw "
               "(see %s/paused.png and redrawn.png)", x.mux, dir);
     CHECK_MSG(x.scribble >= XTERM_SCRIBBLE_MIN, "the scribble changed %ld pixels (%s)",
               x.scribble, dir);
-    CHECK_MSG(x.canvas >= 0 && x.canvas <= XTERM_CANVAS_SLACK,
+    CHECK_MSG(x.canvas >= 0 && x.canvas <= MUX_CANVAS_SLACK,
               "%ld canvas pixels differ between the paused pane and its Ctrl-L repaint "
               "(see %s/paused.png and repainted.png)", x.canvas, dir);
-    if (x.status == 0 && x.mux >= 0 && x.mux <= XTERM_CANVAS_SLACK && x.canvas >= 0 &&
-        x.canvas <= XTERM_CANVAS_SLACK && x.scribble >= XTERM_SCRIBBLE_MIN)
+    if (x.status == 0 && x.mux >= 0 && x.mux <= MUX_CANVAS_SLACK && x.canvas >= 0 &&
+        x.canvas <= MUX_CANVAS_SLACK && x.scribble >= XTERM_SCRIBBLE_MIN)
         e2e_sh("rm -rf %s", dir);
 }

@@ -14,6 +14,7 @@
 #include "image.h"
 #include "param.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ struct scene_opts {
     bool preset_seed;    /* --preset seed: the seed page's setup and units */
     int grid_w, grid_h;  /* dye: --grid WxH (0: from the canvas) */
     struct pool *pool;   /* worker threads for the solver (NULL: this thread) */
+    const atomic_int *stop; /* raised: the step under way ends early, in a
+                          * consistent state (the solvers' params' stop); NULL:
+                          * never */
 };
 
 struct scene_ops {

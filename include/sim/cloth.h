@@ -6,6 +6,7 @@
 #ifndef SWIRL_CLOTH_H
 #define SWIRL_CLOTH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 struct cloth_link;
@@ -42,6 +43,8 @@ struct cloth_params {
                           * (cloth_grid.c: the same projections in an order
                           * made for vectors and threads) instead of in the
                           * seed's order; off in the seed */
+    const atomic_int *stop; /* read during every step: once *stop is non-zero the
+                          * step ends early (cloth_step); NULL: never */
 };
 
 void cloth_params_seed(struct cloth_params *p);
@@ -111,7 +114,11 @@ void cloth_set_pool(struct cloth *c, struct pool *pool);
  * the constraints in sets that share no particle (see cloth_project): not the
  * seed's order, but several times faster.
  * One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
- * particle that turns non-finite is put back where the step started it. */
+ * particle that turns non-finite is put back where the step started it.
+ * Cut short: once *prm.stop is raised, the substep under way ends after its
+ * current sweep (each substep sweeps at least once), takes its velocities from
+ * what the sweeps did, and the substeps left are skipped (time advances by
+ * those done); tearing runs as usual. A stop never raised changes nothing. */
 void cloth_step(struct cloth *c);
 
 /* Projects constraint k once on x, y and w as they are (PBD, or XPBD with

@@ -7,6 +7,7 @@
 #define SWIRL_PBF_H
 
 #include "nsearch.h"
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* Threads: the work is split into PBF_PARTS ranges of particles, cut by the
@@ -34,6 +35,9 @@ struct pbf_params {
     bool seed_quirk;     /* keep pbf.html's running error sum across iterations;
                           * false: the plain mean, and the loop stops as soon as
                           * the positions meet the tolerance */
+    const atomic_int *stop; /* read during every step: once *stop is non-zero the
+                          * density loop ends after its current correction
+                          * (pbf_step); NULL: never */
 };
 
 /* The seed page's values (pbf.html with its GUI inputs). */
@@ -132,7 +136,11 @@ void pbf_set_pool(struct pbf *s, struct pool *p);
  * confinement. Safety nets that never act at the seed's parameters: water is
  * clamped into the box shrunk by r after the solve (and into the box grown by h
  * while solving), and a particle whose position or velocity turns non-finite
- * returns to its old position at rest. */
+ * returns to its old position at rest.
+ * Cut short: once *prm.stop is raised, the density loop stops after at least
+ * one correction (iter says how many were made) and the step ends as usual
+ * (velocities, viscosity) from the positions it reached. A stop never raised
+ * changes nothing. */
 void pbf_step(struct pbf *s);
 
 /* Cubic spline kernel (2D) and its gradient, for support radius s->h. */

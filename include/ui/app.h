@@ -62,6 +62,9 @@ struct app_opts {
     int nsets;
     bool overwrite;      /* --overwrite: a recording may replace what is at its path */
     long long record_limit; /* --record-limit: recording stops at this size (0: never) */
+    const atomic_int *stop; /* the terminal loop's "input waits": once raised, the
+                             * step under way ends early and the frame's other
+                             * steps are dropped (NULL: never) */
 };
 
 /* swirl's defaults: truecolor half-blocks at 30 fps, the dye scene, seed 1,
@@ -108,6 +111,7 @@ struct app {
     double step_ms;      /* mean ms per step (exponential average) */
     int dropped, dropped_of; /* steps the frame's budget dropped, of how many due, */
     double dropped_at;   /* and when (app time): the HUD says so for a while */
+    bool step_cut;       /* ... and whether input cut the last one short (o.stop) */
     double demo_t0;
     bool demo;
     struct cast_status rec; /* the recording, as the HUD shows it (the terminal

@@ -16,6 +16,7 @@
 #define SWIRL_SIGNALS_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 /* The SIGINT, SIGTERM or SIGHUP that asked swirl to stop, 0 if none. */
@@ -37,6 +38,10 @@ bool signals_stop_wanted(void);
 /* A SIGTSTP came since signals_stop_taken() (whether or not cancelled since). */
 bool signals_stop_asked(void);
 void signals_stop_taken(void);
+
+/* SIGINT, SIGTERM, SIGHUP and SIGTSTP also raise *flag (NULL: none), so a
+ * step under way ends early (the params' stop) and the loop gets to them. */
+void signals_set_stop(atomic_int *flag);
 
 /* sigaction with fn and an empty mask; prev (or NULL) gets what was there. */
 void signals_set(int sig, void (*fn)(int), struct sigaction *prev);

@@ -119,6 +119,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     s->opt = *o;
     s->w = w, s->h = h;
     cloth_params_seed(&s->c.prm);
+    s->c.prm.stop = o->stop;
     s->auto_size = !o->preset_seed;
     if (s->auto_size)
         size_for_canvas(&s->c.prm, w, h);

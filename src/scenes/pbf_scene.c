@@ -106,6 +106,7 @@ static void *pbf_create(const struct scene_opts *o, int w, int h)
     s->w = w, s->h = h;
     struct pbf_params p;
     pbf_params_seed(&p);
+    p.stop = o->stop;
     s->block_w = s->block_h = 30;
     size_for_canvas(s);
     if (!o->preset_seed) {

@@ -398,13 +398,17 @@ void cloth_step(struct cloth *c)
     float at = alpha_tilde(p->compliance, h);
     float ml2 = min_length2(c);
 
-    for (int s = 0; s < subs; s++) {
+    /* A stop cuts the sweeps short after the first of a substep, and the
+     * substeps after the one it came in. */
+    const atomic_int *stop = p->stop;
+    int s = 0;
+    while (s < subs) {
         predict(c, h, g);
         if (c->grid) {
             cloth_grid_load(c);
             if (at > 0.0f)
                 cloth_grid_reset_lambda(c);
-            for (int it = 0; it < iters; it++)
+            for (int it = 0; it < iters && (it == 0 || !sim_stopped(stop)); it++)
                 cloth_grid_sweep(c, at, ml2);
             cloth_grid_store(c);
             if (p->upright)
@@ -412,22 +416,25 @@ void cloth_step(struct cloth *c)
         } else {
             if (at > 0.0f) {
                 cloth_link_reset_lambda(c);
-                for (int it = 0; it < iters; it++)
+                for (int it = 0; it < iters && (it == 0 || !sim_stopped(stop)); it++)
                     cloth_link_sweep_xpbd(c, at, ml2);
             } else {
-                for (int it = 0; it < iters; it++)
+                for (int it = 0; it < iters && (it == 0 || !sim_stopped(stop)); it++)
                     cloth_link_sweep_pbd(c, ml2);
             }
             if (p->upright)
                 hold_upright(c, c->xy, c->xy + 1, 2);
         }
         update_velocities(c, h);
+        s++;
+        if (sim_stopped(stop))
+            break;
     }
     if (at > 0.0f && c->grid)
         cloth_grid_store_lambda(c);
     else if (at > 0.0f)
         cloth_link_store_lambda(c);
-    c->time += p->dt;
+    c->time += s == subs ? p->dt : h * (float)s;
     if (p->tearing)
         tear(c);
 }

@@ -4,6 +4,7 @@
  * the density error is met (pbf_solve_density, called by pbf_step).
  */
 #include "pbf_internal.h"
+#include "sim_common.h"
 #include "simd.h"
 
 #include <float.h>
@@ -298,16 +299,18 @@ static double lambda_pass(struct pbf_job *j)
  * running value (starting at 1000, each pass adding its sum and dividing by
  * nfluid), measured before each pass's correction, which is applied regardless.
  * Without, the error is the plain mean at the current positions and the loop
- * stops as soon as it is met, so the positions it leaves are the ones measured. */
+ * stops as soon as it is met, so the positions it leaves are the ones measured.
+ * A raised prm.stop ends the loop once a correction has been made. */
 void pbf_solve_density(struct pbf_job *j)
 {
     struct pbf *s = j->s;
     const double tol = (double)s->prm.max_error_pct * PCT * s->prm.density0;
+    const atomic_int *stop = s->prm.stop; /* cut short: after a correction at least */
     int iter = 0;
     double avg;
     if (s->prm.seed_quirk) {
         avg = SEED_ERR_START;
-        while (avg > tol && iter < s->prm.max_iter) {
+        while (avg > tol && iter < s->prm.max_iter && (iter == 0 || !sim_stopped(stop))) {
             avg = (avg + lambda_pass(j)) / s->nfluid;
             pbf_run_parts(j, correction_part);
             iter++;
@@ -315,7 +318,7 @@ void pbf_solve_density(struct pbf_job *j)
     } else {
         for (;;) {
             avg = lambda_pass(j) / s->nfluid;
-            if (!(avg > tol) || iter >= s->prm.max_iter)
+            if (!(avg > tol) || iter >= s->prm.max_iter || (iter > 0 && sim_stopped(stop)))
                 break;
             pbf_run_parts(j, correction_part);
             iter++;

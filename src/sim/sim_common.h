@@ -5,6 +5,8 @@
 #ifndef SWIRL_SIM_COMMON_H
 #define SWIRL_SIM_COMMON_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,14 @@ static inline int sim_resize(void *slot, size_t count, size_t size)
 }
 
 #define SIM_RESIZE(p, count) sim_resize(&(p), (count), sizeof *(p))
+
+/* A step's "stop now" (a params' stop field): raised by another thread or a
+ * signal handler; NULL never is. Relaxed: it orders nothing, and a step that
+ * sees it late only runs one more iteration. */
+static inline bool sim_stopped(const atomic_int *stop)
+{
+    return stop && atomic_load_explicit(stop, memory_order_relaxed) != 0;
+}
 
 /* For the pointer (pbf_nearest, cloth_nearest): the index of the point among
  * structure-of-arrays points (x[i], y[i]), i < n, nearest (px, py) and at most

@@ -35,7 +35,8 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
 {
     memset(a, 0, sizeof *a);
     a->o = *o;
-    a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h, NULL};
+    a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h, NULL,
+                             o->stop};
     if (o->threads > 1 && !(a->so.pool = pool_create(o->threads)))
         return -1;
     a->cols = cols < 1 ? 1 : cols;
@@ -253,6 +254,7 @@ static int act_reset(struct app *a, int k)
     a->ptr.held = a->ptr.down;
     a->shown_at = a->now;
     a->dropped = 0;
+    a->step_cut = false;
     return APP_NONE;
 }
 static int act_help(struct app *a, int k)
@@ -506,7 +508,8 @@ static void demo_tour(struct app *a, double t)
 /* n steps over dt, each with its share of the pointer's path; with a budget
  * (seconds of clock()), the steps stop once it is spent and the rest of the
  * frame's are dropped (counted for the HUD): input is read again in time
- * whatever a step costs. */
+ * whatever a step costs. A raised o.stop (input waiting) has cut the step
+ * under way short: the rest are dropped too, and the HUD says why. */
 static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
     demo_tour(a, a->now + dt);
@@ -543,8 +546,10 @@ static double run_steps(struct app *a, double dt, int n, double (*clock)(void), 
         p.x1 = piece[2 * p.npath - 2], p.y1 = piece[2 * p.npath - 1];
         s->step(st, &p);
         a->ptr.scene_down = want;
-        if (budget > 0.0 && k + 1 < n && clock() - t0 > budget) {
+        bool cut = a->o.stop && atomic_load(a->o.stop);
+        if (cut || (budget > 0.0 && k + 1 < n && clock() - t0 > budget)) {
             a->dropped = n - (k + 1), a->dropped_of = n, a->dropped_at = a->now;
+            a->step_cut = cut;
             n = k + 1;
         }
     }

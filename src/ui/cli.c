@@ -654,7 +654,8 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
 /* The first scene as --set help shows it, for a cols x rows terminal. */
 static void *set_help_scene(const struct cli *c, int cols, int rows)
 {
-    struct scene_opts so = {c->o.seed, c->o.preset_seed, c->o.grid_w, c->o.grid_h, NULL};
+    struct scene_opts so = {.seed = c->o.seed, .preset_seed = c->o.preset_seed,
+                            .grid_w = c->o.grid_w, .grid_h = c->o.grid_h};
     return scenes[c->o.scene]->create(&so, cols, 2 * (rows - 1));
 }
 

@@ -40,7 +40,23 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SI
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction fatal_prev[NFATAL];
 
-static void on_quit(int sig) { signals_quit = sig; }
+/* The steps' "stop now" (signals_set_stop), or NULL. */
+static atomic_int *volatile stop_flag;
+
+static void raise_stop(void)
+{
+    atomic_int *f = stop_flag;
+    if (f)
+        atomic_store(f, 1); /* lock-free: safe in a handler */
+}
+
+void signals_set_stop(atomic_int *flag) { stop_flag = flag; }
+
+static void on_quit(int sig)
+{
+    signals_quit = sig;
+    raise_stop();
+}
 
 /* stop_asked: for the loop to look at; stop_pending: no SIGCONT since. */
 static volatile sig_atomic_t stop_asked, stop_pending;
@@ -50,6 +66,7 @@ static void on_tstp(int sig)
     (void)sig;
     stop_pending = 1;
     stop_asked = 1;
+    raise_stop();
 }
 
 static void on_cont(int sig)

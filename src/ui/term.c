@@ -37,9 +37,12 @@
 #include "frame.h"
 #include "probe.h"
 #include "signals.h"
+#include "watch.h"
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,15 +58,26 @@
 #define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define PING "\x1b[5n"
+#define WHERE "\x1b[6n"   /* where is the cursor: an answer of its own kind, after the pings' */
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
-#define DRAIN_WAIT 0.3     /* on leaving, how long to wait for answers in flight */
+#define DRAIN_WAIT 0.2     /* on leaving, how long to wait for answers in flight */
+#define CRASH_WAIT 0.1     /* the same in a fatal signal's handler */
+#define STALL_AGE 0.5      /* s: a ping this old unanswered, the link has stopped */
+#define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
 #define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
 #define PROBE_WAIT 0.15    /* s: the most the terminal's answers are waited for */
 #define TMUX_WAIT 0.5      /* s: the most one tmux command may take */
 
 static volatile sig_atomic_t sig_winch;
+/* Where our bytes go: the terminal opened once more, non-blocking (a file
+ * description of our own, so the shell's stays as it was), or stdout. */
+static int out_fd = STDOUT_FILENO;
+/* The terminal answers our pings, or may (some are on their way). */
+static volatile sig_atomic_t pings_out;
+/* Raised when a step under way should end early (watch.h, signals.h). */
+static atomic_int stop_now;
 static struct termios saved_tio;
 static bool have_tio;
 static volatile sig_atomic_t screen_active;
@@ -72,22 +86,77 @@ static volatile sig_atomic_t screen_active;
  * mark it does not know). */
 static volatile sig_atomic_t sync_open;
 
-static void write_all(int fd, const char *p, size_t n)
+/* Writes to the terminal, waiting at most WRITE_WAIT for room: a link that
+ * takes nothing that long (stopped) loses what is left. */
+static void write_all(const char *p, size_t n)
 {
+    double end = frame_now() + WRITE_WAIT;
     while (n > 0) {
-        ssize_t w = write(fd, p, n);
+        ssize_t w = write(out_fd, p, n);
         if (w < 0) {
+            double left = end - frame_now();
             if (errno == EINTR)
                 continue;
-            if (errno == EAGAIN) {
-                struct pollfd pf = {fd, POLLOUT, 0};
-                poll(&pf, 1, 100);
+            if (errno == EAGAIN && left > 0) {
+                struct pollfd pf = {out_fd, POLLOUT, 0};
+                poll(&pf, 1, (int)(left * 1000.0) + 1);
                 continue;
             }
-            return; /* the terminal is gone (SIGHUP): nothing more to do */
+            return; /* the terminal is gone (SIGHUP), or stopped: nothing more to do */
         }
         p += w;
         n -= (size_t)w;
+    }
+}
+
+/* The answer to WHERE (CSI row ; column R) in bytes as they come; *st starts
+ * at 0. */
+static bool where_answer(int *st, unsigned char c)
+{
+    if (*st == 3 && c == 'R') {
+        *st = 0;
+        return true;
+    }
+    if (*st >= 2 && ((c >= '0' && c <= '9') || c == ';'))
+        *st = 3;
+    else if (*st == 1 && c == '[')
+        *st = 2;
+    else
+        *st = c == 0x1b;
+    return false;
+}
+
+/*
+ * The terminal answers our pings even after we stop reading, and an answer that
+ * arrives once the shell has the terminal back is echoed as "^[[0n". So before
+ * leaving the screen (in its no-echo mode): ask where the cursor is and swallow
+ * input up to that answer, for at most `wait` s. Answers come in order, so every
+ * ping's that is coming has come by then, however many went out and whatever
+ * a flush dropped on the way. Async-signal-safe (write, poll, read, the clock).
+ */
+static void swallow_answers(double wait)
+{
+    if (write(out_fd, WHERE, sizeof WHERE - 1) != (ssize_t)sizeof WHERE - 1)
+        return;
+    double end = frame_now() + wait;
+    int st = 0;
+    for (;;) {
+        double left = end - frame_now();
+        struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
+        if (left <= 0)
+            return;
+        int r = poll(&pf, 1, (int)(left * 1000.0) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0 || !(pf.revents & POLLIN))
+            return;
+        unsigned char b[64];
+        ssize_t n = read(STDIN_FILENO, b, sizeof b);
+        if (n <= 0)
+            return;
+        for (ssize_t i = 0; i < n; i++)
+            if (where_answer(&st, b[i]))
+                return;
     }
 }
 
@@ -97,18 +166,24 @@ static void on_winch(int sig)
     sig_winch = 1;
 }
 
-/* In the handler of a fatal signal: the terminal as it was (async-signal-safe). */
+/* In the handler of a fatal signal: the terminal as it was (async-signal-safe).
+ * What is queued for the terminal goes (a stopped link would keep the restore
+ * behind it); then the answers still on their way are swallowed while the
+ * terminal does not echo, and what input is left is dropped, so none of it
+ * reaches the shell. TCSANOW: TCSAFLUSH would wait for the output to drain. */
 static void crash_restore(void)
 {
     if (screen_active) {
-        if (sync_open) {
-            ssize_t c = write(STDOUT_FILENO, CUT_SYNC, sizeof CUT_SYNC - 1);
-            (void)c;
-        }
-        ssize_t r = write(STDOUT_FILENO, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
-        (void)r;
+        tcflush(out_fd, TCOFLUSH);
+        ssize_t c = sync_open ? write(out_fd, CUT_SYNC, sizeof CUT_SYNC - 1)
+                              : write(out_fd, "\x18", 1);
+        ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
+        (void)c, (void)r;
+        if (pings_out)
+            swallow_answers(CRASH_WAIT);
         if (have_tio)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
+        tcflush(STDIN_FILENO, TCIFLUSH);
         screen_active = false;
     }
 }
@@ -116,6 +191,7 @@ static void crash_restore(void)
 static void install_handlers(void)
 {
     signals_install(crash_restore);
+    signals_set_stop(&stop_now);
     signals_install_stop();
     signals_set(SIGWINCH, on_winch, NULL);
 }
@@ -125,20 +201,52 @@ static void screen_leave(void)
     if (!screen_active)
         return;
     if (sync_open)
-        write_all(STDOUT_FILENO, CUT_SYNC, sizeof CUT_SYNC - 1);
+        write_all(CUT_SYNC, sizeof CUT_SYNC - 1);
     sync_open = 0;
-    write_all(STDOUT_FILENO, MODES_OFF, sizeof MODES_OFF - 1);
+    write_all(MODES_OFF, sizeof MODES_OFF - 1);
     endwin();
     screen_active = false;
 }
 
 static void at_exit(void) { screen_leave(); }
 
+/* Ctrl-S and Ctrl-Q are keys, not the tty's flow control (IXON would stop our
+ * output at Ctrl-S, q and all, until a Ctrl-Q). Kept as curses' program mode,
+ * which it puts back after Ctrl-Z; endwin puts the shell's back (the saved
+ * termios on a fatal signal). */
+static void flow_keys_off(void)
+{
+    struct termios tio;
+    if (tcgetattr(STDIN_FILENO, &tio) == 0 && (tio.c_iflag & (IXON | IXOFF))) {
+        tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+        tcsetattr(STDIN_FILENO, TCSANOW, &tio);
+        def_prog_mode();
+    }
+}
+
 static void screen_enter(void)
 {
     refresh(); /* curses: program mode, alternate screen, cleared */
-    write_all(STDOUT_FILENO, MODES_ON, sizeof MODES_ON - 1);
+    flow_keys_off();
+    write_all(MODES_ON, sizeof MODES_ON - 1);
     screen_active = true;
+}
+
+/* Our own non-blocking way to the terminal (else stdout, blocking). */
+static void open_output(void)
+{
+    const char *name = ttyname(STDOUT_FILENO);
+    int fd = name ? open(name, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) : -1;
+    if (fd >= 0)
+        out_fd = fd;
+}
+
+static void close_output(void)
+{
+    int fd = out_fd;
+    out_fd = STDOUT_FILENO;
+    if (fd != STDOUT_FILENO)
+        close(fd);
 }
 
 static void term_size(int *cols, int *rows)
@@ -152,39 +260,6 @@ static void term_size(int *cols, int *rows)
     }
 }
 
-/*
- * The terminal answers our pings even after we stop reading, and an answer that
- * arrives once the shell has the terminal back is echoed as "^[[0n". So before
- * leaving the screen: ping once more and swallow input up to that last answer
- * (answers come in order), for at most DRAIN_WAIT, then flush what is left.
- */
-static void drain_answers(struct flow *f)
-{
-    if (!f->off && f->answered) {
-        write_all(STDOUT_FILENO, PING, sizeof PING - 1);
-        int want = f->n + 1, got = 0;
-        struct input in;
-        input_init(&in);
-        double end = frame_now() + DRAIN_WAIT;
-        while (got < want) {
-            double left = end - frame_now();
-            struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-            if (left <= 0 || poll(&pf, 1, (int)(left * 1000.0) + 1) <= 0 || !(pf.revents & POLLIN))
-                break;
-            unsigned char b[FEED_BYTES];
-            ssize_t n = read(STDIN_FILENO, b, sizeof b);
-            if (n <= 0)
-                break;
-            struct input_event ev[FEED_BYTES];
-            int ne = input_feed(&in, b, (size_t)n, ev, FEED_BYTES);
-            for (int i = 0; i < ne; i++)
-                got += ev[i].type == INPUT_PONG;
-        }
-        f->n = 0;
-    }
-    tcflush(STDIN_FILENO, TCIFLUSH);
-}
-
 /* The terminal loop's state. */
 struct term {
     SCREEN *scr;
@@ -193,7 +268,16 @@ struct term {
     struct input in;
     struct flow flow;
     struct buf out;      /* the frame being written */
-    size_t out_sent;     /* how much of it is written */
+    size_t out_sent;     /* how much of it is queued */
+    /* Queued for the terminal: the frame's pieces, each with its ping; written
+     * as the terminal takes them, so a stopped link never blocks the loop. */
+    struct buf q;
+    size_t q_off;        /* how much of q is written */
+    long long q_in, q_out; /* bytes queued, written (all along) */
+    long long frame_at, frame_end; /* where the frame being sent starts and ends
+                                    * among them (LLONG_MAX: not yet known) */
+    struct watch watch;  /* input that waits while a frame is made */
+    size_t nwatched;     /* bytes it read meanwhile, not yet parsed */
     struct cast cast;
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
@@ -215,37 +299,101 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
     }
 }
 
-/* Raw bytes from curses through our parser; a lone ESC becomes the Esc key
- * once it has waited ESC_DELAY. */
-static void read_input(struct term *t, double now)
+static void feed(struct term *t, const unsigned char *bytes, size_t nb, double now)
 {
-    unsigned char bytes[512];
-    size_t nb = 0;
-    int ch;
-    while (nb < sizeof bytes && (ch = getch()) != ERR)
-        if (ch >= 0 && ch < 256)
-            bytes[nb++] = (unsigned char)ch;
     struct input_event ev[FEED_BYTES];
     for (size_t off = 0; off < nb; off += FEED_BYTES) {
         size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
         dispatch(t, ev, input_feed(&t->in, bytes + off, chunk, ev, FEED_BYTES), now);
     }
-    if (nb)
-        t->last_byte = now;
-    else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY)
-        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
 }
 
-/* A frame cut short (Ctrl-Z, quit): a CAN ends any sequence it stopped in,
- * the synchronized update it began is ended, and the rest is dropped (the
- * screen is repainted whole on return). */
+/* Raw bytes through our parser: first what the watcher read while the last
+ * frame was made, then what curses has; a lone ESC becomes the Esc key once it
+ * has waited ESC_DELAY. */
+static void read_input(struct term *t, double now)
+{
+    unsigned char bytes[512];
+    size_t nb = 0, watched = t->nwatched;
+    int ch;
+    feed(t, t->watch.got, watched, now);
+    t->nwatched = 0;
+    while (nb < sizeof bytes && (ch = getch()) != ERR)
+        if (ch >= 0 && ch < 256)
+            bytes[nb++] = (unsigned char)ch;
+    feed(t, bytes, nb, now);
+    if (nb || watched)
+        t->last_byte = now;
+    else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY) {
+        struct input_event ev[FEED_BYTES];
+        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+    }
+}
+
+/* Writes what the terminal takes of the queue now (all of it, where the
+ * output is blocking); true when nothing is left. */
+static bool q_flush(struct term *t)
+{
+    while (t->q_off < t->q.len) {
+        ssize_t w = write(out_fd, t->q.p + t->q_off, t->q.len - t->q_off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno == EAGAIN)
+            break;
+        size_t n = w < 0 ? t->q.len - t->q_off : (size_t)w; /* gone: it is all lost */
+        t->q_off += n;
+        t->q_out += (long long)n;
+    }
+    /* A synchronized frame's start is out and its end is not. */
+    sync_open = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1) &&
+                t->q_out < t->frame_end;
+    if (t->q_off < t->q.len)
+        return false;
+    buf_clear(&t->q);
+    t->q_off = 0;
+    return true;
+}
+
+static void q_put(struct term *t, const char *p, size_t n)
+{
+    buf_put(&t->q, p, n);
+    t->q_in += (long long)n;
+}
+
+/* The link has stopped: the terminal takes no more, or answers nothing. */
+static bool link_stalled(const struct term *t, double now)
+{
+    const struct flow *f = &t->flow;
+    return t->q_off < t->q.len || (!f->off && f->n > 0 && now - f->ping[f->head].t > STALL_AGE);
+}
+
+/* A frame cut short (Ctrl-Z, quit): what is queued for the terminal, ours and
+ * the tty's, is dropped (a stopped link would keep everything after it
+ * waiting), a CAN ends any sequence that stopped in, the synchronized update
+ * the frame began is ended, and the rest of it goes (the screen is repainted
+ * whole on return). */
 static void cut_frame(struct term *t)
 {
-    if (t->out_sent == t->out.len)
-        return;
-    write_all(STDOUT_FILENO, sync_open ? CUT_SYNC : "\x18", sync_open ? sizeof CUT_SYNC - 1 : 1);
+    bool began = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1);
+    buf_clear(&t->q);
+    t->q_off = 0;
+    t->q_in = t->q_out;
+    t->frame_at = t->frame_end = LLONG_MAX;
+    tcflush(out_fd, TCOFLUSH);
+    write_all(began ? CUT_SYNC : "\x18", began ? sizeof CUT_SYNC - 1 : 1);
     sync_open = 0;
     t->out_sent = t->out.len;
+}
+
+/* Before leaving the screen: the answers on their way swallowed (unless the
+ * link has stopped: none can come), the rest of the input dropped. */
+static void drain_answers(struct term *t, bool stalled)
+{
+    if (!stalled && !t->flow.off && (t->flow.answered || t->flow.n > 0))
+        swallow_answers(DRAIN_WAIT);
+    t->flow.n = 0;
+    pings_out = 0;
+    tcflush(STDIN_FILENO, TCIFLUSH);
 }
 
 static void suspend(struct term *t)
@@ -253,8 +401,9 @@ static void suspend(struct term *t)
     signals_stop_taken();
     if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
+    bool stalled = link_stalled(t, frame_now());
     cut_frame(t);
-    drain_answers(&t->flow);
+    drain_answers(t, stalled);
     screen_leave();
     signals_set(SIGTSTP, SIG_DFL, NULL);
     if (signals_stop_wanted()) /* the window left: between this test and the stop */
@@ -290,21 +439,25 @@ static void resize(struct term *t, double now)
 }
 
 /* As much of the frame being written as the window allows, a ping after
- * each piece. */
+ * each piece, queued and written as far as the terminal takes it now. */
 static void send_pending(struct term *t, double now)
 {
-    while (t->out_sent < t->out.len) {
+    while (q_flush(t) && t->out_sent < t->out.len) {
         const char *p = t->out.p + t->out_sent;
         size_t n = flow_chunk(&t->flow, p, t->out.len - t->out_sent);
         if (n == 0)
-            return;
-        write_all(STDOUT_FILENO, p, n);
+            break;
+        if (t->out_sent == 0)
+            t->frame_at = t->q_in, t->frame_end = LLONG_MAX;
+        q_put(t, p, n);
+        if (t->out_sent + n == t->out.len)
+            t->frame_end = t->q_in;
         if (!t->flow.off)
-            write_all(STDOUT_FILENO, PING, sizeof PING - 1);
+            q_put(t, PING, sizeof PING - 1);
         flow_wrote(&t->flow, n, now);
         t->out_sent += n;
-        sync_open = t->fr.enc.sync && t->out_sent >= sizeof BSU - 1 && t->out_sent < t->out.len;
     }
+    pings_out = !t->flow.off && (t->flow.answered || t->flow.n > 0);
 }
 
 /* A frame when one is due: the app always advances; the picture is composed
@@ -314,17 +467,24 @@ static void frame_due(struct term *t, double now)
 {
     if (now < t->next)
         return;
-    bool send = t->out_sent == t->out.len && flow_ready(&t->flow);
+    bool send = t->out_sent == t->out.len && t->q_off == t->q.len && flow_ready(&t->flow);
     if (send) {
         buf_clear(&t->out);
         t->out_sent = 0;
     }
+    /* Input that comes while the frame is made (its steps may take seconds)
+     * cuts a long one short; so does a signal the loop handles. */
+    watch_arm(&t->watch, now, input_pending(&t->in));
+    if (signals_quit || signals_stop_asked())
+        atomic_store(&stop_now, 1);
     size_t n = frame_next(&t->fr, &t->a, t->period, frame_now, t->dirty, send ? &t->out : NULL);
+    t->nwatched = watch_disarm(&t->watch);
+    atomic_store(&stop_now, 0);
     if (send)
         t->dirty = false;
     if (n && t->record)
         rec_output(t, now, t->out.p, t->out.len);
-    send_pending(t, now);
+    send_pending(t, frame_now()); /* the pings' clock: the frame may have taken long */
     t->next += t->period;
     if (now > t->next + t->period)
         t->next = now + t->period; /* fell behind: drop the schedule, not frames of input */
@@ -337,10 +497,13 @@ static bool wait_next(struct term *t)
     double wait = t->next - frame_now();
     if (input_pending(&t->in) && wait > ESC_DELAY)
         wait = ESC_DELAY;
-    if (wait <= 0)
+    if (wait <= 0 || t->nwatched)
         return true;
-    struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-    return !(poll(&pf, 1, (int)(wait * 1000.0) + 1) > 0 && (pf.revents & (POLLHUP | POLLNVAL)));
+    /* Also woken when the terminal takes what is queued for it. */
+    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {out_fd, POLLOUT, 0}};
+    int npf = t->q_off < t->q.len ? 2 : 1;
+    return !(poll(pf, (nfds_t)npf, (int)(wait * 1000.0) + 1) > 0 &&
+             (pf[0].revents & (POLLHUP | POLLNVAL)));
 }
 
 static int open_recording(struct term *t, const struct app_opts *o)
@@ -399,6 +562,8 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
     install_handlers(); /* before newterm, so ncurses keeps its hands off them */
     t->scr = newterm(NULL, stdout, stdin);
+    if (t->scr)
+        open_output();
     if (!t->scr) {
         const char *term = getenv("TERM");
         buf_warn("unknown terminal type '%s'", term ? term : "");
@@ -406,6 +571,7 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     }
     if (t->record && open_recording(t, o) != 0) { /* swirl will run: now the file */
         endwin();
+        close_output();
         delscreen(t->scr);
         t->scr = NULL;
         return 2;
@@ -427,6 +593,8 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
 {
     memset(t, 0, sizeof *t);
     t->record = record;
+    t->frame_at = t->frame_end = LLONG_MAX;
+    o->stop = &stop_now;
     int rc = open_screen(t, o, color_auto);
     if (rc != 0)
         return rc;
@@ -435,6 +603,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     resize_term(rows, cols);
     if (app_init(&t->a, o, cols, rows) != 0) {
         screen_leave();
+        close_output();
         delscreen(t->scr);
         if (record)
             cast_close(&t->cast, NULL);
@@ -445,6 +614,8 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     input_init(&t->in);
     flow_init(&t->flow);
     buf_init(&t->out);
+    buf_init(&t->q);
+    watch_start(&t->watch, STDIN_FILENO, &stop_now); /* if not: steps run whole */
     struct input_event ev[sizeof t->typed];
     dispatch(t, ev, input_feed(&t->in, t->typed, t->ntyped, ev, (int)sizeof t->typed),
              frame_now());
@@ -455,15 +626,22 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, const 
     return 0;
 }
 
+/* Leaving at once, whatever the link does: what is still queued for the
+ * terminal is dropped, the answers that can come are swallowed, the restore
+ * sequences go out. */
 static int term_close(struct term *t)
 {
+    watch_end(&t->watch);
+    bool stalled = link_stalled(t, frame_now());
     cut_frame(t);
-    drain_answers(&t->flow);
+    drain_answers(t, stalled);
     screen_leave();
+    close_output();
     delscreen(t->scr);
     app_free(&t->a);
     frame_free(&t->fr);
     buf_free(&t->out);
+    buf_free(&t->q);
     if (t->record) {
         cast_finish(&t->cast, frame_now() - t->t0);
         struct buf msg;

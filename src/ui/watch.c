@@ -1,0 +1,240 @@
+/*
+ * watch.c — the watcher of input that waits (see watch.h).
+ *
+ * One thread, asleep on a condition variable between frames. Armed, it sleeps
+ * in poll() on the wake pipe alone until the frame is WATCH_AFTER old, then on
+ * the terminal too: what comes is read into w->got and parsed with a parser of
+ * its own, only to tell the flow control's answers from what a person sent.
+ * Disarming sets the state and writes a byte into the pipe; the watcher, woken,
+ * looks at the state (a byte left from an earlier frame wakes it for nothing)
+ * and reports back that it is idle, so the loop and the watcher never read the
+ * terminal at the same time, and w->got changes hands under the mutex.
+ */
+#include "watch.h"
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { IDLE, ARMED, QUITTING };
+enum { TIMED_OUT, WOKEN, READABLE };
+
+#define READ_CHUNK 256 /* bytes read (and parsed) at a time */
+
+static double mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Sleeps until the wake pipe has a byte (drained), the terminal has input
+ * (when on_fd) or the clock reaches until (< 0: no limit). */
+static int wait_for(struct watch *w, bool on_fd, double until)
+{
+    struct pollfd pf[2] = {{w->wake[0], POLLIN, 0}, {w->fd, POLLIN, 0}};
+    for (;;) {
+        int ms = -1;
+        if (until >= 0.0) {
+            double left = until - mono();
+            if (left <= 0.0)
+                return TIMED_OUT;
+            ms = (int)(left * 1000.0) + 1;
+        }
+        int r = poll(pf, on_fd ? 2 : 1, ms);
+        if (r < 0 && errno != EINTR) { /* cannot wait: look at the state a while later */
+            struct timespec ts = {0, 10 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            return WOKEN;
+        }
+        if (r <= 0)
+            continue;
+        if (pf[0].revents) {
+            char b[64];
+            while (read(w->wake[0], b, sizeof b) > 0)
+                ;
+            return WOKEN;
+        }
+        return READABLE;
+    }
+}
+
+static bool still_armed(struct watch *w)
+{
+    pthread_mutex_lock(&w->mu);
+    bool armed = w->state == ARMED;
+    pthread_mutex_unlock(&w->mu);
+    return armed;
+}
+
+/* Bytes from the terminal: true when they hold more than answers to pings. */
+static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
+{
+    size_t room = WATCH_BYTES - w->ngot;
+    ssize_t n = read(w->fd, w->got + w->ngot, room < READ_CHUNK ? room : READ_CHUNK);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return false;
+    if (n <= 0) { /* the terminal is gone: the loop will see it once woken */
+        *fd_ok = false;
+        return true;
+    }
+    struct input_event ev[READ_CHUNK];
+    int ne = input_feed(in, w->got + w->ngot, (size_t)n, ev, READ_CHUNK);
+    w->ngot += (size_t)n;
+    bool person = w->ngot == WATCH_BYTES; /* full: let the loop read the rest */
+    for (int i = 0; i < ne; i++)
+        person = person || ev[i].type != INPUT_PONG;
+    return person;
+}
+
+/* One frame's watch, until disarmed. */
+static void watch_frame(struct watch *w, double armed_at, bool waiting)
+{
+    struct input in;
+    input_init(&in);
+    bool fd_ok = true, raised = false;
+    double last_byte = armed_at;
+    double until = armed_at + WATCH_AFTER; /* nothing is read before */
+    bool look = false;
+    for (;;) {
+        int r = wait_for(w, look && fd_ok && !raised, raised ? -1.0 : until);
+        if (r == WOKEN) {
+            if (!still_armed(w))
+                return;
+            continue;
+        }
+        bool person = false;
+        if (r == TIMED_OUT && !look) {
+            look = true; /* the frame is WATCH_AFTER old */
+            person = waiting;
+        } else if (r == TIMED_OUT) {
+            person = true; /* a lone ESC (or a sequence cut short) has waited */
+        } else {
+            person = take_input(w, &in, &fd_ok);
+            last_byte = mono();
+        }
+        if (person && !raised) {
+            atomic_store(w->stop, 1);
+            raised = true;
+        }
+        until = input_pending(&in) ? last_byte + WATCH_ESC : -1.0;
+    }
+}
+
+static void *watcher(void *arg)
+{
+    struct watch *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->state == IDLE)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (w->state == QUITTING)
+            break;
+        double at = w->armed_at;
+        bool waiting = w->waiting;
+        w->busy = true;
+        pthread_mutex_unlock(&w->mu);
+        watch_frame(w, at, waiting); /* returns once disarmed */
+        pthread_mutex_lock(&w->mu);
+        w->busy = false;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+int watch_start(struct watch *w, int fd, atomic_int *stop)
+{
+    memset(w, 0, sizeof *w);
+    w->fd = fd;
+    w->stop = stop;
+    w->state = IDLE;
+    if (pipe(w->wake) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(w->wake[i], F_SETFL, fcntl(w->wake[i], F_GETFL) | O_NONBLOCK);
+        fcntl(w->wake[i], F_SETFD, FD_CLOEXEC);
+    }
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    /* No signals here but its own faults: the loop's handlers are for its
+     * thread (pool.c does the same). */
+    sigset_t all, old;
+    sigfillset(&all);
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        sigdelset(&all, faults[i]);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&w->thread, NULL, watcher, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        close(w->wake[0]);
+        close(w->wake[1]);
+        return -1;
+    }
+    w->started = true;
+    return 0;
+}
+
+void watch_arm(struct watch *w, double now, bool waiting)
+{
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    atomic_store(w->stop, 0);
+    w->ngot = 0;
+    w->armed_at = now;
+    w->waiting = waiting;
+    w->state = ARMED;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Into the idle state (or quitting), returning once the watcher is there. */
+static void disarm_to(struct watch *w, int state)
+{
+    pthread_mutex_lock(&w->mu);
+    bool was_armed = w->state == ARMED;
+    w->state = state;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    if (was_armed) {
+        ssize_t r = write(w->wake[1], "", 1);
+        (void)r; /* full: a byte is there already */
+    }
+}
+
+size_t watch_disarm(struct watch *w)
+{
+    if (!w->started)
+        return 0;
+    disarm_to(w, IDLE);
+    pthread_mutex_lock(&w->mu);
+    while (w->busy) /* it saw the arm: wait for it to be done with it */
+        pthread_cond_wait(&w->cv, &w->mu);
+    size_t n = w->ngot;
+    pthread_mutex_unlock(&w->mu);
+    atomic_store(w->stop, 0);
+    return n;
+}
+
+void watch_end(struct watch *w)
+{
+    if (!w->started)
+        return;
+    watch_disarm(w);
+    disarm_to(w, QUITTING);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    close(w->wake[0]);
+    close(w->wake[1]);
+    w->started = false;
+}
