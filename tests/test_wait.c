@@ -369,7 +369,8 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
         put(fd[1], keys[k]);
         at = raised_by(&stop, 2.0);
         CHECK_MSG(at > 0.0, "key %d did not raise the flag", k);
-        CHECK_MSG(at - t0 >= WATCH_AFTER - 0.005, "key %d raised it %.3f s in", k, at - t0);
+        CHECK_MSG(at < 0.0 || at - t0 >= WATCH_AFTER - 0.005, "key %d raised it %.3f s in", k,
+                  at - t0);
         n = watch_disarm(&w);
         CHECK_INT(n, strlen(keys[k]));
     }

@@ -10,8 +10,9 @@
  *
  * Signals (signals.h): SIGINT, SIGTERM and SIGHUP end the loop, which restores
  * the terminal and exits with 128 + the signal; every other signal that ends
- * the process first writes the restore sequence and restores the saved termios
- * (crash_restore), then the recording is put in place and the signal goes on.
+ * the process first writes the restore sequence, swallows the answers still on
+ * their way and restores the saved termios (crash_restore), then the recording
+ * is put in place and the signal goes on.
  * Ctrl-Z leaves the screen and our modes and re-enters them on SIGCONT; a
  * SIGCONT that comes before the loop got to stop (a quick Ctrl-Z and `bg`, or
  * TSTP then CONT from a script) cancels the stop instead of leaving swirl
@@ -26,6 +27,16 @@
  * and the window has room (else skipped: the simulation still runs, and the
  * next frame shows the newest state). So over a slow link (e.g. SSH) a key, q
  * included, waits behind a tenth of a second of output, not seconds.
+ *
+ * Whatever the link and the settings do, q, Esc, Ctrl-C and R answer within a
+ * few tenths of a second. Frames go out through a non-blocking file
+ * description of the tty of our own, queued where the terminal takes no more,
+ * so a link that stops draining never blocks the loop; on leaving, what is
+ * still queued is flushed (TCOFLUSH) and no answer that cannot come is waited
+ * for. While a frame is made a watcher (watch.h) looks at the input: a key
+ * that waits raises the solvers' stop flag, the step under way ends early and
+ * the loop reads the key; SIGINT/TERM/HUP/TSTP raise it too. IXON and IXOFF
+ * are off while swirl has the terminal, so Ctrl-S cannot freeze its output.
  *
  * Before the first frame the terminal (and tmux) is asked what it shows
  * (probe.h, ask_terminal below): the colour depth and whether frames are
