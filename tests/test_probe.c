@@ -378,3 +378,20 @@ TEST_E2E(probe_in_tmux_256_without_rgb_truecolor_with_it)
     check_in_tmux(NULL, "256 (tmux passes no RGB), frames not synchronized", false);
     check_in_tmux("xterm*:RGB", "truecolor (tmux passes RGB), frames not synchronized", true);
 }
+
+/* GNU screen nearest: asked nothing (screen 4 prints DCS questions as text);
+ * a tmux pane that is ours, or a tmux inside screen, is not screen. */
+TEST(probe_screen_is_never_asked)
+{
+    struct probe_env e = {.term = "screen-256color", .sty = "1.pts-0.h"};
+    CHECK(probe_screen_nearest(&e));
+    e.term = "xterm-256color"; /* STY inherited, TERM not fixed */
+    CHECK(probe_screen_nearest(&e));
+    e.term = "tmux-256color"; /* a tmux inside screen */
+    CHECK(!probe_screen_nearest(&e));
+    struct probe_env t = {.term = "screen-256color", .tmux = "/tmp/t,1,0",
+                          .tmux_pane = PROBE_YES};
+    CHECK(!probe_screen_nearest(&t));
+    struct probe_env x = {.term = "xterm-256color"};
+    CHECK(!probe_screen_nearest(&x));
+}

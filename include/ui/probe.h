@@ -80,6 +80,9 @@ struct probe_env {
     struct probe_answers ans;
 };
 
+/* GNU screen is the nearest terminal (tmux's pane is not ours, and STY or
+ * TERM=screen* say screen): it prints DCS questions as text, so none is asked. */
+bool probe_screen_nearest(const struct probe_env *e);
 /*
  * The colour depth, and in *why (when not NULL) what decided it:
  *  NO_COLOR: mono.

@@ -471,6 +471,15 @@ static enum color_mode by_terminfo(const struct probe_env *e)
     return by_colors(e->colors);
 }
 
+bool probe_screen_nearest(const struct probe_env *e)
+{
+    if (e->tmux_pane == PROBE_YES)
+        return false;
+    bool tmux = set(e->tmux) && e->tmux_pane != PROBE_NO;
+    return (set(e->sty) && !starts_with(e->term, "tmux")) ||
+           (!tmux && starts_with(e->term, "screen"));
+}
+
 enum color_mode probe_choose(const struct probe_env *e, const char **why)
 {
     const char *dummy;
@@ -486,16 +495,11 @@ enum color_mode probe_choose(const struct probe_env *e, const char **why)
      * nearest: a tmux inside screen (TERM=tmux*) does its own conversion;
      * TERM=screen* is screen's, or an old tmux's when TMUX is set and STY is
      * not. */
-    bool sty = set(e->sty), tmux = set(e->tmux) && e->tmux_pane != PROBE_NO;
-    bool tmux_near, screen_near;
-    if (e->tmux_pane == PROBE_YES) {
-        tmux_near = true, screen_near = false;
-    } else {
-        screen_near = (sty && !starts_with(e->term, "tmux")) ||
-                      (!tmux && starts_with(e->term, "screen"));
-        tmux_near = !screen_near && (starts_with(e->term, "tmux") ||
-                                     (tmux && starts_with(e->term, "screen")));
-    }
+    bool tmux = set(e->tmux) && e->tmux_pane != PROBE_NO;
+    bool screen_near = probe_screen_nearest(e);
+    bool tmux_near = e->tmux_pane == PROBE_YES ||
+                     (!screen_near && (starts_with(e->term, "tmux") ||
+                                       (tmux && starts_with(e->term, "screen"))));
     if (tmux_near) {
         /* tmux inherits COLORTERM from the terminal it started in and maps
          * 24-bit to 256 itself unless it knows its client shows RGB. */

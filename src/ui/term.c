@@ -555,8 +555,9 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto)
         e.tmux_pane = probe_tmux_pane(&tm);
         e.tmux_rgb = probe_tmux_rgb(&tm);
     }
-    /* The Linux console knows none of the questions (and no DCS string). */
-    bool console = e.term && strcmp(e.term, "linux") == 0;
+    /* The Linux console knows none of the questions (and no DCS string); GNU
+     * screen 4 prints them on the screen. */
+    bool console = (e.term && strcmp(e.term, "linux") == 0) || probe_screen_nearest(&e);
     if ((color_auto || o->sync) && !console)
         t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
                                   sizeof t->typed);
