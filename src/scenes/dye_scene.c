@@ -57,8 +57,8 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
         *ny = *dh = d->opt.grid_h;
         return;
     }
-    int s = clampi(d->scale, 1, 4);
-    *dw = w, *dh = h;
+    int s = clampi(d->scale, 1, 4), k = clampi(d->opt.px_scale, 1, 4);
+    *dw = k * w, *dh = k * h; /* the dye as fine as the picture */
     *nx = (w + s - 1) / s, *ny = (h + s - 1) / s;
 }
 
