@@ -6,8 +6,10 @@
  */
 #include "app.h"
 #include "cells.h"
+#include "encode.h"
 #include "fit.h"
 #include "fixtures.h"
+#include "headless.h"
 #include "probe.h"
 #include "scene.h"
 #include "test.h"
@@ -15,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define RED RGB(220, 30, 30)
 #define BLUE RGB(20, 40, 200)
@@ -258,6 +261,8 @@ TEST(glyphs_auto_picks_by_the_terminal)
         {"console", {.term = "linux"}, COLOR_16, GLYPHS_HALF},
         {"mono", {.term = "xterm-256color", .no_color = "1"}, COLOR_MONO, GLYPHS_HALF},
         {"st", {.term = "st-256color"}, COLOR_TRUE, GLYPHS_QUAD},
+        {"urxvt started from VTE", {.term = "rxvt-unicode-256color", .vte_version = "7006"},
+         COLOR_256, GLYPHS_QUAD},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *why = NULL;
@@ -316,8 +321,71 @@ TEST(scenes_drawn_twice_as_fine_show_the_same_picture)
 {
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         const double d = fine_vs_coarse(sc, sc == 0 ? GLYPHS_QUAD : GLYPHS_HALF);
-        printf("  %s %.2f\n", scenes[sc]->name, d);
         CHECK_MSG(d < 12.0, "%s: the fine picture averaged is %.1f from the coarse one",
                   scenes[sc]->name, d);
     }
+}
+
+/* Bytes a frame of scene sc at 120x40 under --auto, 3 s recorded in g. */
+static double bytes_a_frame(int sc, enum glyph_set g)
+{
+    struct app_opts o;
+    app_opts_default(&o);
+    o.autopilot = true;
+    o.scene = sc;
+    o.glyphs = g;
+    char path[96];
+    snprintf(path, sizeof path, "/tmp/swirl-fit-%d-%d-%d.cast", (int)getpid(), sc, (int)g);
+    struct record_stats st;
+    const int rc = headless_record(&o, 120, 40, TEST_SANITIZED ? 1.0 : 3.0, path, &st);
+    remove(path);
+    return rc == 0 && st.frames > 0 ? (double)st.bytes / (double)st.frames : -1.0;
+}
+
+/* The byte budget: quadrants and sextants send at most 1.3 times the bytes
+ * half-blocks do, and not fewer than they must (something is drawn). */
+TEST(glyphs_quad_and_sextant_keep_within_the_byte_budget)
+{
+    for (int sc = 0; sc < SCENE_COUNT; sc++) {
+        const double half = bytes_a_frame(sc, GLYPHS_HALF);
+        const double quad = bytes_a_frame(sc, GLYPHS_QUAD);
+        const double sext = bytes_a_frame(sc, GLYPHS_SEXTANT);
+        CHECK_MSG(half > 1000.0, "%s: %.0f bytes a frame in half", scenes[sc]->name, half);
+        CHECK_MSG(quad > 0.0 && quad <= 1.3 * half, "%s: quad %.0f against half %.0f",
+                  scenes[sc]->name, quad, half);
+        CHECK_MSG(sext > 0.0 && sext <= 1.3 * half, "%s: sextant %.0f against half %.0f",
+                  scenes[sc]->name, sext, half);
+    }
+}
+
+/* Where the bytes hold needle (n bytes). */
+static bool holds(const struct buf *b, const char *needle, size_t n)
+{
+    for (size_t i = 0; i + n <= b->len; i++)
+        if (memcmp(b->p + i, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* Sextants and quadrants are block elements to the encoder: a NUL parts them
+ * from a neighbour in the same run (an outline font spills them over), and a
+ * glyph whose two colours are within the tolerance is sent as a space. */
+TEST(encode_sends_quadrants_and_sextants_as_blocks)
+{
+    struct cells s;
+    cells_init(&s, 3, 1);
+    *cells_at(&s, 0, 0) = (struct cell){0x1FB00, RGB(255, 0, 0), RGB(0, 0, 255)};
+    *cells_at(&s, 1, 0) = (struct cell){0x2598, RGB(255, 0, 0), RGB(0, 0, 255)};
+    *cells_at(&s, 2, 0) = (struct cell){0x1FB00, RGB(100, 100, 100), RGB(102, 102, 102)};
+    struct encoder e;
+    encode_init(&e, COLOR_TRUE, 6, false);
+    struct buf b;
+    buf_init(&b);
+    encode_frame(&e, &s, &b);
+    CHECK(holds(&b, "\xf0\x9f\xac\x80\0\xe2\x96\x98", 8)); /* U+1FB00, NUL, U+2598 */
+    CHECK(!holds(&b, "\xe2\x96\x98\xf0\x9f\xac\x80", 7));  /* the third is a space */
+    CHECK(holds(&b, "48;2;102;102;102m ", 18) || holds(&b, "48;2;102;102;102;", 17));
+    buf_free(&b);
+    encode_free(&e);
+    cells_free(&s);
 }

@@ -140,6 +140,41 @@ static double blit_ms_250x70(enum glyph_set g)
     return best;
 }
 
+/* ms a whole frame (step, draw, blit, encode) of scene sc at 200x60 under
+ * --auto on one thread, drawn in g: the best of three runs of 30 frames. */
+static double frame_ms_in(int sc, enum glyph_set g)
+{
+    double best = 1e9;
+    for (int r = 0; r < 3; r++) {
+        struct app_opts o;
+        app_opts_default(&o);
+        o.autopilot = true;
+        o.scene = sc;
+        o.glyphs = g;
+        struct app a;
+        if (app_init(&a, &o, 200, 60) != 0)
+            return -1.0;
+        struct frame fr;
+        frame_init(&fr, &a, true);
+        struct buf out;
+        buf_init(&out);
+        for (int k = 0; k < 15; k++) {
+            buf_clear(&out);
+            frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
+        }
+        const double t0 = frame_now();
+        for (int k = 0; k < 30; k++) {
+            buf_clear(&out);
+            frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
+        }
+        best = fmin(best, (frame_now() - t0) * 1000.0 / 30);
+        frame_free(&fr);
+        buf_free(&out);
+        app_free(&a);
+    }
+    return best;
+}
+
 /* Bytes a frame at 120x40 under --auto, as the recorder counts them. */
 static double kb_per_frame(int sc, enum glyph_set g)
 {
@@ -181,6 +216,12 @@ void bench_glyphs(void)
     printf("  blit (fit) at 250x70, dye, ms a frame: half %.2f, quad %.2f, sextant %.2f "
            "(30 fps leaves 33)\n", blit_ms_250x70(GLYPHS_HALF), blit_ms_250x70(GLYPHS_QUAD),
            blit_ms_250x70(GLYPHS_SEXTANT));
+    printf("  whole frame at 200x60 --auto, one thread, ms: ");
+    for (int sc = 0; sc < SCENE_COUNT; sc++)
+        printf("%s%s half %.1f, quad %.1f, sextant %.1f", sc ? ";  " : "", scenes[sc]->name,
+               frame_ms_in(sc, GLYPHS_HALF), frame_ms_in(sc, GLYPHS_QUAD),
+               frame_ms_in(sc, GLYPHS_SEXTANT));
+    printf("\n");
     printf("  bytes a frame at %dx%d --auto, truecolor (target quad <= 1.3x half):\n", COLS,
            ROWS);
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
