@@ -4,6 +4,7 @@
  * captures out, and waits that poll the screen against a deadline.
  */
 #include "e2e.h"
+#include "fit.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -246,8 +247,10 @@ void e2e_pixels(const struct e2e_cell *c, int *top, int *bot)
     int fg = c->fg, bg = c->bg;
     if (c->attr & E2E_REVERSE)
         fg = c->bg, bg = c->fg == E2E_DEFAULT ? E2E_INK : c->fg;
-    *top = c->ch == 0x2580 || c->ch == 0x2588 ? fg : bg;
-    *bot = c->ch == 0x2584 || c->ch == 0x2588 ? fg : bg;
+    /* A half shows fg where the glyph inks any of it (▀ ▄ █ as they are; a
+     * quadrant or sextant by what it inks of each half). */
+    *top = fit_inks(c->ch, 0.25f, 0.25f) || fit_inks(c->ch, 0.75f, 0.25f) ? fg : bg;
+    *bot = fit_inks(c->ch, 0.25f, 0.75f) || fit_inks(c->ch, 0.75f, 0.75f) ? fg : bg;
 }
 
 char *e2e_slurp(const char *path, size_t *len)
