@@ -74,8 +74,9 @@ struct e2e_cell {
  * blank cell in the default colours. */
 void e2e_cells(const char *text, struct e2e_cell *cells, int cols, int rows);
 /* A cell's two pixels, upper and lower: a ▀ shows fg over bg, ▄ bg over fg,
- * █ fg twice, any other glyph bg twice; in reverse video fg and bg trade
- * places (a default fg then shows as E2E_INK). */
+ * █ fg twice, a quadrant or sextant fg in a half where it inks any of it, any
+ * other glyph bg twice; in reverse video fg and bg trade places (a default fg
+ * then shows as E2E_INK). */
 void e2e_pixels(const struct e2e_cell *c, int *top, int *bot);
 
 /* A whole file, NUL-terminated (malloc'd; *len without the NUL), or NULL. */
