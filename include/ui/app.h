@@ -32,6 +32,7 @@
  * every 40 ms; other terminals repeat sooner) */
 #define APP_KEY_REPEAT 0.75
 #define APP_RECORD_LIMIT (256LL << 20) /* --record-limit: bytes a recording may take */
+#define APP_SLOW_SHOWN 1.0 /* s: the HUD's [slow: ...] tag stays this long after a slow frame */
 
 /* A --set NAME=VALUE, resolved against the first scene's parameters. */
 struct app_set {
@@ -85,7 +86,8 @@ struct app {
     void *st[SCENE_COUNT];
     long steps[SCENE_COUNT];
     unsigned picture;    /* counts requests to send the whole picture: a scene
-                          * switch, Ctrl-L, a resume */
+                          * switch, Ctrl-L, a resume, the slow tag gone stale
+                          * while paused */
     bool quit, paused, step_once, help, panel, kbd;
     bool status_off;     /* the status line is hidden (s, --no-status): the
                           * canvas takes its row too */
@@ -111,7 +113,7 @@ struct app {
     double shown_at;     /* when the current scene was shown (hint) */
     double step_ms;      /* mean ms per step (exponential average) */
     int dropped, dropped_of; /* steps the frame's budget dropped, of how many due, */
-    double dropped_at;   /* and when (app time): the HUD says so for a while */
+    double dropped_at;   /* and when (app time): the HUD says so for APP_SLOW_SHOWN */
     bool step_cut;       /* ... and whether input cut the last one short (o.stop) */
     double demo_t0;
     bool demo;
@@ -152,6 +154,12 @@ int app_switch(struct app *a, int i);
  * step time to report. */
 void app_json(const struct app *a, struct buf *out, double ms);
 static inline const struct scene_ops *app_scene(const struct app *a) { return scenes[a->cur]; }
+/* Does the HUD say the last frame was slow ([slow: ...])? Once it no longer
+ * does, a paused picture is sent again (app.c), so the tag never outstays it. */
+static inline bool app_slow_shown(const struct app *a)
+{
+    return (a->step_cut || a->dropped > 0) && a->now - a->dropped_at < APP_SLOW_SHOWN;
+}
 static inline bool app_too_small(const struct app *a)
 {
     return a->cols < APP_MIN_COLS || a->rows < APP_MIN_ROWS;

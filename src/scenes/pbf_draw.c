@@ -545,9 +545,17 @@ static void wall(struct image *im, float x0, float y0, float x1, float y1, rgb_t
 }
 
 /* The box: the band the boundary particles cover, drawn solid (particles a
- * pixel or two apart would alias into dots), with a lighter inner edge on the
- * water's side when there is room for one. */
-static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, bool edge)
+ * pixel or two apart would alias into dots), on whole pixels and at least one
+ * thick, with a lighter inner edge on the water's side when there is room for
+ * one. Whole pixels, so that no pixel is part wall and part water or
+ * background: a wall mixed with water is a greyish blue, which 8 and 16
+ * colours show as blue, and a thin wall mixed with the background is a dark
+ * grey, which mono leaves blank or dithers away; the wall's own colour inks in
+ * mono and is grey in every mode. Each face goes to its nearest pixel
+ * boundary (a wall is at least a pixel thick, so it keeps one); beyond the
+ * outer faces is the background (bg), what the water drew there included (its
+ * closing at the canvas's edge may fill a row under a wall there). */
+static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg, bool edge)
 {
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->draw.at;
@@ -555,17 +563,24 @@ static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, bool edge
     const float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
     const float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
     const float t = fmaxf(2.0f * r * v->zoom, 1.0f);
-    wall(im, x0, y0, x1, y0 + t, c);
-    wall(im, x0, y1 - t, x1, y1, c);
-    wall(im, x0, y0, x0 + t, y1, c);
-    wall(im, x1 - t, y0, x1, y1, c);
+    /* Inner faces (left, right, top, bottom), then outer ones. */
+    const float li = roundf(x0 + t), ri = roundf(x1 - t), ti = roundf(y0 + t), bi = roundf(y1 - t);
+    const float lo = roundf(x0), ro = roundf(x1), to = roundf(y0), bo = roundf(y1);
+    wall(im, lo, to, ro, ti, c);
+    wall(im, lo, bi, ro, bo, c);
+    wall(im, lo, to, li, bo, c);
+    wall(im, ri, to, ro, bo, c);
+    const float w = (float)im->w, h = (float)im->h;
+    wall(im, 0.0f, 0.0f, w, to, bg);
+    wall(im, 0.0f, bo, w, h, bg);
+    wall(im, 0.0f, to, lo, bo, bg);
+    wall(im, ro, to, w, bo, bg);
     if (!edge || t < 2.0f)
         return;
-    const float e = fminf(1.0f, 0.5f * t);
-    wall(im, x0 + t - e, y0 + t - e, x1 - t + e, y0 + t, WALL_EDGE);
-    wall(im, x0 + t - e, y1 - t, x1 - t + e, y1 - t + e, WALL_EDGE);
-    wall(im, x0 + t - e, y0 + t - e, x0 + t, y1 - t + e, WALL_EDGE);
-    wall(im, x1 - t, y0 + t - e, x1 - t + e, y1 - t + e, WALL_EDGE);
+    wall(im, li - 1.0f, ti - 1.0f, ri + 1.0f, ti, WALL_EDGE);
+    wall(im, li - 1.0f, bi, ri + 1.0f, bi + 1.0f, WALL_EDGE);
+    wall(im, li - 1.0f, ti - 1.0f, li, bi + 1.0f, WALL_EDGE);
+    wall(im, ri, ti - 1.0f, ri + 1.0f, bi + 1.0f, WALL_EDGE);
 }
 
 /* The seed page's picture: dots coloured by speed, the grabbed one red. */
@@ -573,7 +588,8 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
 {
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->draw.at;
-    image_fill(im, RGB(10, 12, 20));
+    const rgb_t bg = RGB(10, 12, 20);
+    image_fill(im, bg);
     float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
     for (int i = 0; i < sim->nfluid; i++) {
         if (i == sim->grabbed)
@@ -584,7 +600,7 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
         rgb_t c = rgb_hsl(225.0f / 360.0f, 1.0f, 0.25f + 0.5f * speed / SPEED_MAX);
         image_disc(im, view_px(v, sim->x[i]), view_py(v, sim->y[i]), rad * 1.15f, c, 1.0f);
     }
-    draw_walls(s, im, RGB(136, 136, 136), false);
+    draw_walls(s, im, RGB(136, 136, 136), bg, false);
     if (sim->grabbed >= 0)
         image_disc(im, view_px(v, sim->x[sim->grabbed]), view_py(v, sim->y[sim->grabbed]),
                    2.0f * rad, RGB(255, 0, 0), 1.0f);
@@ -630,6 +646,6 @@ void pbf_draw(void *p, struct image *im)
     wet_the_rim(d, im->w, im->h);
     splat_spray(s, im->w, im->h);
     shade_water(s, im);
-    draw_walls(s, im, WALL, true);
+    draw_walls(s, im, WALL, BACKGROUND, true);
 }
 

@@ -515,7 +515,12 @@ static void demo_tour(struct app *a, double t)
 static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
     demo_tour(a, a->now + dt);
+    const bool slow = app_slow_shown(a);
     a->now += dt;
+    /* The HUD's slow tag has gone stale: a paused picture, which is only sent
+     * again when something changed, is sent again without it. */
+    if (slow && !app_slow_shown(a) && a->paused)
+        a->picture++;
     autopilot(a);
     if (app_too_small(a) || n <= 0)
         return 0.0;

@@ -85,9 +85,9 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     if (!fs->simulated)
         snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
     char slow[48] = "";
-    if (a->step_cut && a->now - a->dropped_at < 1.0)
+    if (app_slow_shown(a) && a->step_cut)
         snprintf(slow, sizeof slow, "[slow: step cut short, R resets] ");
-    else if (a->dropped && a->now - a->dropped_at < 1.0)
+    else if (app_slow_shown(a))
         snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
                  a->dropped_of - a->dropped, a->dropped_of);
     /* What is never cut: the name and what the scene is doing. */
