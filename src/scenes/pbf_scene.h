@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #define LIN_STEPS 4095       /* steps of linear light from black to white */
+#define PBF_TRAIL 17         /* steps of the held point kept for a throw, and one */
 
 /* What drawing the water keeps (see "Drawing"): w x h fields and the pixels it
  * showed last. */
@@ -46,6 +47,10 @@ struct pbf_scene {
     int start_water;     /* particles at the start (the pour cap's measure) */
     float pour_x;        /* where the next pour falls (metres; the pointer's x) */
     int pour_left;       /* particles the stream has still to let out */
+    /* Where the handful was held at each of the last steps, oldest first
+     * (metres, and the solver's time): what a release throws it with. */
+    float trail_x[PBF_TRAIL], trail_y[PBF_TRAIL], trail_t[PBF_TRAIL];
+    int trail_n;
     struct view view;
     struct water_draw draw;
 };
