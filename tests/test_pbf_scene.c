@@ -674,6 +674,43 @@ TEST(pbf_scene_pour_is_a_stream_from_the_top)
     sc_close(&x);
 }
 
+/* The columns of the top third of the canvas that hold water after a pour of
+ * `steps` steps with the pointer resting at (px, py): [*c0, *c1]. */
+static void pour_columns(struct sc *x, float px, float py, int steps, int *c0, int *c1)
+{
+    CHECK(scene_pbf.key(x->st, 'w'));
+    sc_rest(x, px, py, steps);
+    scene_pbf.draw(x->st, &x->im);
+    *c0 = x->im.w, *c1 = -1;
+    for (int y = 0; y < x->im.h / 3; y++)
+        for (int c = 0; c < x->im.w; c++)
+            if (is_water_px(image_get(&x->im, c, y)))
+                *c0 = c < *c0 ? c : *c0, *c1 = c > *c1 ? c : *c1;
+}
+
+TEST(pbf_scene_pour_before_any_pointer_falls_in_the_middle)
+{
+    /* The app's pointer sits at the corner until a terminal reports one (none
+     * reports a move without a button): w then pours in the middle of the box,
+     * not down the left wall. */
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 60);
+    int c0, c1;
+    pour_columns(&x, 0.0f, 0.0f, 40, &c0, &c1);
+    CHECK_MSG(c0 >= 44 && c1 <= 56, "the stream spans columns %d..%d", c0, c1);
+    sc_close(&x);
+    /* Once the pointer has been somewhere, over there. */
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 60);
+    sc_rest(&x, 20.5f, 10.0f, 1);
+    pour_columns(&x, 20.5f, 10.0f, 40, &c0, &c1);
+    CHECK_MSG(c0 >= 16 && c1 <= 25, "the stream spans columns %d..%d", c0, c1);
+    sc_close(&x);
+}
+
 TEST(pbf_scene_pour_stops_at_the_cap)
 {
     struct sc x;

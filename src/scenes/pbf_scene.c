@@ -252,8 +252,14 @@ static void pbf_scene_step(void *p, const struct pointer *ptr)
     const struct view *v = &s->view;
     float wx = view_wx(v, ptr->x1), wy = view_wy(v, ptr->y1);
     float vx = ptr->vx / v->zoom, vy = -ptr->vy / v->zoom;
-    if (isfinite(wx))
+    /* The nozzle follows the pointer where a person put it (a press, a drag, a
+     * move the terminal reported), not where the app's pointer sits before any
+     * report: terminals report no move without a button, and that place is the
+     * canvas's corner, which would pour down the left wall. */
+    const bool moved = s->ptr_seen && (ptr->x1 != s->ptr_x || ptr->y1 != s->ptr_y);
+    if (isfinite(wx) && (ptr->down || moved))
         s->pour_x = wx;
+    s->ptr_seen = true, s->ptr_x = ptr->x1, s->ptr_y = ptr->y1;
     if (ptr->pressed && ptr->button == 0) {
         s->trail_n = 0;
         grab(s, view_wx(v, ptr->x0), view_wy(v, ptr->y0));

@@ -46,6 +46,8 @@ struct pbf_scene {
     int box_w, box_h;
     int start_water;     /* particles at the start (the pour cap's measure) */
     float pour_x;        /* where the next pour falls (metres; the pointer's x) */
+    float ptr_x, ptr_y;  /* the pointer the last step saw (canvas pixels), */
+    bool ptr_seen;       /* ... once there was a step */
     int pour_left;       /* particles the stream has still to let out */
     /* Where the handful was held at each of the last steps, oldest first
      * (metres, and the solver's time): what a release throws it with. */
