@@ -212,7 +212,8 @@ static void trail_add(struct pbf_scene *s)
     }
     s->trail_x[s->trail_n] = clampf(sim->grab_x, sim->xmin + r, sim->xmax - r);
     s->trail_y[s->trail_n] = clampf(sim->grab_y, sim->ymin + r, sim->ymax - r);
-    s->trail_t[s->trail_n] = sim->time;
+    const int n = s->trail_n;
+    s->trail_t[n] = n > 0 ? s->trail_t[n - 1] + (double)sim->prm.dt : 0.0;
     s->trail_n++;
 }
 
@@ -229,7 +230,7 @@ static void throw_velocity(const struct pbf_scene *s, float *vx, float *vy)
     *vx = *vy = 0.0f;
     for (int k = n - 1; k >= 1 && k >= n - 1 - THROW_WINDOW; k--) {
         const int j = k >= THROW_WINDOW ? k - THROW_WINDOW : 0;
-        const float dt = s->trail_t[k] - s->trail_t[j];
+        const float dt = (float)(s->trail_t[k] - s->trail_t[j]);
         if (!(dt > 0.0f))
             continue;
         const float ux = (s->trail_x[k] - s->trail_x[j]) / dt;

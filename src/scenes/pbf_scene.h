@@ -50,8 +50,10 @@ struct pbf_scene {
     bool ptr_seen;       /* ... once there was a step */
     int pour_left;       /* particles the stream has still to let out */
     /* Where the handful was held at each of the last steps, oldest first
-     * (metres, and the solver's time): what a release throws it with. */
-    float trail_x[PBF_TRAIL], trail_y[PBF_TRAIL], trail_t[PBF_TRAIL];
+     * (metres, and the solver's seconds since the hold began: a double, exact
+     * enough however long the scene has run): what a release throws it with. */
+    float trail_x[PBF_TRAIL], trail_y[PBF_TRAIL];
+    double trail_t[PBF_TRAIL];
     int trail_n;
     struct view view;
     struct water_draw draw;
