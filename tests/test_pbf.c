@@ -363,7 +363,7 @@ static void scripted_run(struct pbf *s, struct pool *pool, bool narrow)
         if (step > 40 && step < 70)
             pbf_move_grab(s, -1.0f + 0.02f * (float)(step - 40), 0.3f + 0.01f * (float)(step - 40));
         if (step == 70)
-            pbf_release(s, 2.0f, 1.0f);
+            pbf_throw(s, 2.0f, 1.0f, 0.5f, 0.4f, 0.05f); /* as the scene throws */
         pbf_step(s);
     }
 }

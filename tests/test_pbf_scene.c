@@ -289,6 +289,104 @@ TEST(pbf_grab_near_holds_a_handful_as_a_group)
     pbf_free(&s);
 }
 
+/* The shape of a set of particles (by id): the spread along the unit vector
+ * (ux, uy) and across it (standard deviations), and the centroid. */
+struct shape {
+    float along, across, cx, cy;
+};
+
+static struct shape shape_of(const struct pbf *s, const int *ids, int n, float ux, float uy)
+{
+    double mx = 0.0, my = 0.0, aa = 0.0, bb = 0.0;
+    for (int g = 0; g < n; g++) {
+        mx += s->x[s->slot[ids[g]]];
+        my += s->y[s->slot[ids[g]]];
+    }
+    mx /= n, my /= n;
+    for (int g = 0; g < n; g++) {
+        const double dx = s->x[s->slot[ids[g]]] - mx, dy = s->y[s->slot[ids[g]]] - my;
+        const double a = dx * ux + dy * uy, b = dx * uy - dy * ux;
+        aa += a * a, bb += b * b;
+    }
+    return (struct shape){(float)sqrt(aa / n), (float)sqrt(bb / n), (float)mx, (float)my};
+}
+
+/* A handful lifted out of the seed's pool into the air and let go there with
+ * (vx, vy): rigidly (pbf_release) or thrown (pbf_throw with the scene's
+ * shares); its ids into ids, its shape `steps` steps later. */
+static struct shape fly(bool thrown, float vx, float vy, int steps, int *ids, int *n)
+{
+    struct pbf s;
+    fx_pbf_seed(&s);
+    for (int step = 0; step < 100; step++)
+        pbf_step(&s);
+    *n = pbf_grab_near(&s, -1.5f, 0.2f, 0.15f, 60);
+    for (int g = 0; g < *n; g++)
+        ids[g] = s.id[s.grab_i[g]];
+    for (int step = 1; step <= 60; step++) /* up into the air, away from the water */
+        pbf_move_grab(&s, -1.5f + 0.005f * (float)step, 0.2f + 0.03f * (float)step), pbf_step(&s);
+    if (thrown)
+        pbf_throw(&s, vx, vy, 0.5f, 0.4f, 0.05f);
+    else
+        pbf_release(&s, vx, vy);
+    const float speed = hypotf(vx, vy);
+    for (int step = 0; step < steps; step++)
+        pbf_step(&s);
+    const struct shape sh = shape_of(&s, ids, *n, vx / speed, vy / speed);
+    CHECK_INT(fx_pbf_nonfinite(&s), 0);
+    pbf_free(&s);
+    return sh;
+}
+
+TEST(pbf_throw_draws_the_handful_out_into_a_stream)
+{
+    int ids[60], n, n2;
+    const float vx = 4.0f, vy = 2.0f;
+    /* At the release both are the same ball. */
+    const struct shape r0 = fly(false, vx, vy, 0, ids, &n);
+    const struct shape t0 = fly(true, vx, vy, 0, ids, &n2);
+    CHECK(n > 20);
+    CHECK_INT(n2, n);
+    CHECK_NEAR(r0.along, t0.along, 1e-6);
+    CHECK(r0.along < 1.5f * r0.across && r0.across < 1.5f * r0.along); /* round */
+    /* 0.2 s on: the rigid one is still a ball, the thrown one a stream along
+     * its way (its front ahead, its back behind, its sides closed in), in the
+     * same place on average (the throw keeps its momentum). */
+    const struct shape r = fly(false, vx, vy, 40, ids, &n);
+    const struct shape t = fly(true, vx, vy, 40, ids, &n);
+    CHECK_MSG(r.along < 1.3f * r0.along && r.along < 1.5f * r.across,
+              "rigid: along %.3f across %.3f (at the release %.3f)", (double)r.along,
+              (double)r.across, (double)r0.along);
+    CHECK_MSG(t.along > 2.5f * r.along && t.along > 4.0f * t.across,
+              "thrown: along %.3f across %.3f, rigid along %.3f", (double)t.along,
+              (double)t.across, (double)r.along);
+    const float travelled = hypotf(r.cx - r0.cx, r.cy - r0.cy);
+    CHECK(travelled > 0.5f);
+    CHECK_MSG(hypotf(t.cx - r.cx, t.cy - r.cy) < 0.1f * travelled,
+              "centroids %.3f apart after %.3f m", (double)hypotf(t.cx - r.cx, t.cy - r.cy),
+              (double)travelled);
+}
+
+TEST(pbf_throw_at_rest_is_a_release)
+{
+    struct pbf s;
+    fx_pbf_seed(&s);
+    const int n = pbf_grab_near(&s, -1.5f, 0.2f, 0.15f, 40);
+    CHECK(n > 10);
+    pbf_throw(&s, 0.0f, 0.0f, 0.5f, 0.4f, 0.05f);
+    CHECK_INT(s.ngrab, 0);
+    CHECK_INT(s.grabbed, -1);
+    int moving = 0;
+    for (int i = 0; i < s.nfluid; i++)
+        moving += s.vx[i] != 0.0f || s.vy[i] != 0.0f;
+    CHECK_INT(moving, 0);
+    pbf_throw(&s, 1.0f, 1.0f, 0.5f, 0.4f, 0.05f); /* nothing held: nothing moves */
+    for (int i = 0; i < s.nfluid; i++)
+        moving += s.vx[i] != 0.0f || s.vy[i] != 0.0f;
+    CHECK_INT(moving, 0);
+    pbf_free(&s);
+}
+
 /* ---- The scene ---------------------------------------------------------------- */
 
 /* The scene for a cols x rows terminal (its canvas: cols x 2(rows-1) pixels). */
@@ -435,12 +533,70 @@ TEST(pbf_scene_left_drag_carries_a_handful)
         sc_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
     const int held = water_near(&x, (float)col + 0.5f, up + 0.5f, 6.0f);
     CHECK_MSG(held >= 30, "%d water pixels at the pointer", held);
-    /* Let go with a sideways fling: the handful flies off to the right. */
-    sc_step(&x, (float)col + 0.5f, up + 0.5f, false, true, 400.0f, 0.0f);
+    /* A sideways fling: a frame to the right, a frame held still (the app sees
+     * a release a frame late), let go with no velocity of the pointer's own (the
+     * app's is the release frame's, none): the handful flies off to the right,
+     * with the speed it had in hand. */
+    for (int k = 1; k <= 8; k++)
+        sc_step(&x, (float)col + 0.5f + 2.0f * (float)k, up + 0.5f, true, false, 480.0f, 0.0f);
+    const float at = (float)col + 16.5f;
+    for (int k = 0; k < 8; k++)
+        sc_step(&x, at, up + 0.5f, true, false, 0.0f, 0.0f);
+    const struct pbf *sim = scene_pbf.member(x.st, "pbf");
+    int ids[200];
+    const int n = sim->ngrab < 200 ? sim->ngrab : 200;
+    for (int g = 0; g < n; g++)
+        ids[g] = sim->id[sim->grab_i[g]];
+    sc_step(&x, at, up + 0.5f, false, true, 0.0f, 0.0f);
+    /* Thrown as water, not as a ball: the front of the handful faster than
+     * its back (by the solver's throw, pbf_throw). */
+    float lo = INFINITY, hi = 0.0f;
+    for (int g = 0; g < n; g++) {
+        const float vx = sim->vx[sim->slot[ids[g]]];
+        lo = fminf(lo, vx), hi = fmaxf(hi, vx);
+    }
+    CHECK_MSG(lo > 1.0f && hi > 2.0f * lo, "thrown at %.2f to %.2f m/s", (double)lo, (double)hi);
     for (int k = 0; k < 16; k++)
-        sc_step(&x, (float)col + 0.5f, up + 0.5f, false, false, 0.0f, 0.0f);
-    const int left = water_near(&x, (float)col + 0.5f, up + 0.5f, 3.0f);
+        sc_step(&x, at, up + 0.5f, false, false, 0.0f, 0.0f);
+    const int left = water_near(&x, at, up + 0.5f, 3.0f);
     CHECK_MSG(left < held / 4, "%d of %d water pixels stayed", left, held);
+    int right = 0; /* ... to the right of where it was let go, in the air */
+    for (int y = 0; y < (int)up + 8; y++)
+        for (int c = (int)at + 4; c < x.im.w; c++)
+            right += is_water_px(image_get(&x.im, c, y));
+    CHECK_MSG(right >= held / 4, "%d of %d water pixels to the right", right, held);
+    sc_close(&x);
+}
+
+TEST(pbf_scene_release_after_a_pause_drops_the_water)
+{
+    /* Lifted, held still for a while, let go: dropped where it was, not thrown
+     * with the speed of the lift. */
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 120);
+    const int col = 50, row = inside_water(&x, col, 4);
+    const float up = 10.0f;
+    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    for (int k = 1; k <= 16; k++)
+        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 16.0f,
+                true, false, 0.0f, -400.0f);
+    for (int k = 0; k < 24; k++)
+        sc_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
+    struct pbf *sim = scene_pbf.member(x.st, "pbf");
+    const int n = sim->ngrab;
+    CHECK(n > 20);
+    int ids[200];
+    for (int g = 0; g < n && g < 200; g++)
+        ids[g] = sim->id[sim->grab_i[g]];
+    sc_step(&x, (float)col + 0.5f, up + 0.5f, false, true, 0.0f, 0.0f);
+    float fastest = 0.0f;
+    for (int g = 0; g < n && g < 200; g++) {
+        const int i = sim->slot[ids[g]];
+        fastest = fmaxf(fastest, hypotf(sim->vx[i], sim->vy[i]));
+    }
+    CHECK_MSG(fastest < 0.5f, "a particle left at %.2f m/s", (double)fastest);
     sc_close(&x);
 }
 
@@ -515,6 +671,43 @@ TEST(pbf_scene_pour_is_a_stream_from_the_top)
     /* It all comes out: one press is POUR_SHARE (6 %) of the start. */
     sc_rest(&x, (float)col + 0.5f, 6.0f, 400);
     CHECK_INT(sc_json(&x, "particles"), start + (long)(0.06f * (float)start));
+    sc_close(&x);
+}
+
+/* The columns of the top third of the canvas that hold water after a pour of
+ * `steps` steps with the pointer resting at (px, py): [*c0, *c1]. */
+static void pour_columns(struct sc *x, float px, float py, int steps, int *c0, int *c1)
+{
+    CHECK(scene_pbf.key(x->st, 'w'));
+    sc_rest(x, px, py, steps);
+    scene_pbf.draw(x->st, &x->im);
+    *c0 = x->im.w, *c1 = -1;
+    for (int y = 0; y < x->im.h / 3; y++)
+        for (int c = 0; c < x->im.w; c++)
+            if (is_water_px(image_get(&x->im, c, y)))
+                *c0 = c < *c0 ? c : *c0, *c1 = c > *c1 ? c : *c1;
+}
+
+TEST(pbf_scene_pour_before_any_pointer_falls_in_the_middle)
+{
+    /* The app's pointer sits at the corner until a terminal reports one (none
+     * reports a move without a button): w then pours in the middle of the box,
+     * not down the left wall. */
+    struct sc x;
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 60);
+    int c0, c1;
+    pour_columns(&x, 0.0f, 0.0f, 40, &c0, &c1);
+    CHECK_MSG(c0 >= 44 && c1 <= 56, "the stream spans columns %d..%d", c0, c1);
+    sc_close(&x);
+    /* Once the pointer has been somewhere, over there. */
+    if (!sc_open(&x, 100, 30, false))
+        return;
+    sc_frames(&x, 60);
+    sc_rest(&x, 20.5f, 10.0f, 1);
+    pour_columns(&x, 20.5f, 10.0f, 40, &c0, &c1);
+    CHECK_MSG(c0 >= 16 && c1 <= 25, "the stream spans columns %d..%d", c0, c1);
     sc_close(&x);
 }
 

@@ -162,6 +162,17 @@ void pbf_grab(struct pbf *s, int i, float x, float y);
 int pbf_grab_near(struct pbf *s, float x, float y, float radius, int max);
 void pbf_move_grab(struct pbf *s, float x, float y);
 void pbf_release(struct pbf *s, float vx, float vy);
+/* Lets go of the held water as a throw, not as a rigid ball: each held particle
+ * leaves with (vx, vy) scaled along the throw by 1 + stretch * a, where a runs
+ * from -1 at the back of the handful to +1 at its front, less squeeze * |v| * b
+ * across it, b from -1 to +1 across (toward the middle), plus jitter * |v| in a
+ * direction fixed per particle by its id. So the front leaves fastest and the
+ * sides close in: the handful draws out into a stream, as stretched water
+ * does (it keeps its area when squeeze * width = stretch * length), and the
+ * jitter breaks the stream up unevenly. The handful's places are its offsets
+ * from their mean; the mean velocity is (vx, vy) but for the jitter's. At rest
+ * (vx = vy = 0) it is pbf_release. */
+void pbf_throw(struct pbf *s, float vx, float vy, float stretch, float squeeze, float jitter);
 /* Adds velocity (vx,vy) to fluid particles within radius of (x,y), falling off
  * smoothly (the "push" gesture). */
 void pbf_push(struct pbf *s, float x, float y, float radius, float vx, float vy);

@@ -27,7 +27,11 @@
 #define GRAB_RADIUS_PX 5.0f  /* default: the handful within this of the water grabbed */
 #define GRAB_REACH_PX 5.0f   /* a press this close to water grabs it (3 cells up) */
 #define GRAB_MAX 120         /* at most this many held */
-#define THROW_MAX 12.0f      /* m/s: the fastest a release throws */
+#define THROW_MAX 12.0f      /* m/s: the fastest a release throws (the front of it) */
+#define THROW_WINDOW 8       /* steps (a frame) a throw's speed is measured over */
+#define THROW_STRETCH 0.5f   /* a thrown handful's front this share faster, its back slower, */
+#define THROW_SQUEEZE 0.4f   /* its sides this share of the speed inwards (a stream), */
+#define THROW_JITTER 0.05f   /* and each particle this share of it its own way (it breaks up) */
 #define PUSH_PX 7.0f         /* radius of the right-drag push */
 #define PUSH_GAIN 0.12f      /* share of the pointer's velocity given per step */
 static int pour_step(struct pbf_scene *s);
@@ -93,6 +97,7 @@ static int build_into(struct pbf_scene *s, struct pbf *sim, const struct pbf_par
     pbf_set_pool(sim, s->opt.pool);
     s->start_water = sim->nfluid;
     s->pour_left = 0;
+    s->trail_n = 0;
     s->pour_x = 0.5f * (sim->xmin + sim->xmax);
     return 0;
 }
@@ -193,23 +198,86 @@ static void grab(struct pbf_scene *s, float x, float y)
         pbf_move_grab(&s->sim, x, y);
 }
 
+/* The held point after this step's move, at the end of the trail: inside the
+ * box shrunk by r, where the water is held. */
+static void trail_add(struct pbf_scene *s)
+{
+    const struct pbf *sim = &s->sim;
+    const float r = sim->prm.radius;
+    if (s->trail_n == PBF_TRAIL) {
+        memmove(s->trail_x, s->trail_x + 1, (PBF_TRAIL - 1) * sizeof s->trail_x[0]);
+        memmove(s->trail_y, s->trail_y + 1, (PBF_TRAIL - 1) * sizeof s->trail_y[0]);
+        memmove(s->trail_t, s->trail_t + 1, (PBF_TRAIL - 1) * sizeof s->trail_t[0]);
+        s->trail_n--;
+    }
+    s->trail_x[s->trail_n] = clampf(sim->grab_x, sim->xmin + r, sim->xmax - r);
+    s->trail_y[s->trail_n] = clampf(sim->grab_y, sim->ymin + r, sim->ymax - r);
+    const int n = s->trail_n;
+    s->trail_t[n] = n > 0 ? s->trail_t[n - 1] + (double)sim->prm.dt : 0.0;
+    s->trail_n++;
+}
+
+/* What a release throws with: the held point's mean velocity over THROW_WINDOW
+ * steps, the fastest of the windows that end in the last THROW_WINDOW steps
+ * (metres per second of the solver's time: the speed the water had in hand).
+ * A release is seen a frame after the button went up, and the frame that saw
+ * it may have held the water still; a hand that stopped for longer than that
+ * before letting go drops the water rather than throwing it. */
+static void throw_velocity(const struct pbf_scene *s, float *vx, float *vy)
+{
+    const int n = s->trail_n;
+    float best = -1.0f;
+    *vx = *vy = 0.0f;
+    for (int k = n - 1; k >= 1 && k >= n - 1 - THROW_WINDOW; k--) {
+        const int j = k >= THROW_WINDOW ? k - THROW_WINDOW : 0;
+        const float dt = (float)(s->trail_t[k] - s->trail_t[j]);
+        if (!(dt > 0.0f))
+            continue;
+        const float ux = (s->trail_x[k] - s->trail_x[j]) / dt;
+        const float uy = (s->trail_y[k] - s->trail_y[j]) / dt;
+        const float speed = hypotf(ux, uy);
+        if (isfinite(speed) && speed > best)
+            best = speed, *vx = ux, *vy = uy;
+        if (j == 0)
+            break;
+    }
+    /* THROW_MAX for the front of the handful, which leaves fastest. */
+    const float top = THROW_MAX / (1.0f + THROW_STRETCH);
+    if (best > top)
+        *vx *= top / best, *vy *= top / best;
+}
+
 static void pbf_scene_step(void *p, const struct pointer *ptr)
 {
     struct pbf_scene *s = p;
     const struct view *v = &s->view;
     float wx = view_wx(v, ptr->x1), wy = view_wy(v, ptr->y1);
     float vx = ptr->vx / v->zoom, vy = -ptr->vy / v->zoom;
-    if (isfinite(wx))
+    /* The nozzle follows the pointer where a person put it (a press, a drag, a
+     * move the terminal reported), not where the app's pointer sits before any
+     * report: terminals report no move without a button, and that place is the
+     * canvas's corner, which would pour down the left wall. */
+    const bool moved = s->ptr_seen && (ptr->x1 != s->ptr_x || ptr->y1 != s->ptr_y);
+    if (isfinite(wx) && (ptr->down || moved))
         s->pour_x = wx;
-    if (ptr->pressed && ptr->button == 0)
+    s->ptr_seen = true, s->ptr_x = ptr->x1, s->ptr_y = ptr->y1;
+    if (ptr->pressed && ptr->button == 0) {
+        s->trail_n = 0;
         grab(s, view_wx(v, ptr->x0), view_wy(v, ptr->y0));
+    }
     if (s->sim.grabbed >= 0) {
         if (ptr->down && ptr->button == 0) {
             pbf_move_grab(&s->sim, wx, wy);
-        } else {
+            trail_add(s);
+        } else if (s->opt.preset_seed) { /* the seed's particle, with the pointer's velocity */
             const float speed = hypotf(vx, vy);
             const float k = speed > THROW_MAX ? THROW_MAX / speed : 1.0f;
             pbf_release(&s->sim, vx * k, vy * k);
+        } else { /* a handful, thrown as water */
+            float tx, ty;
+            throw_velocity(s, &tx, &ty);
+            pbf_throw(&s->sim, tx, ty, THROW_STRETCH, THROW_SQUEEZE, THROW_JITTER);
+            s->trail_n = 0;
         }
     }
     if (ptr->down && ptr->button == 2)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #define LIN_STEPS 4095       /* steps of linear light from black to white */
+#define PBF_TRAIL 17         /* steps of the held point kept for a throw, and one */
 
 /* What drawing the water keeps (see "Drawing"): w x h fields and the pixels it
  * showed last. */
@@ -47,7 +48,15 @@ struct pbf_scene {
     int box_w, box_h;
     int start_water;     /* particles at the start (the pour cap's measure) */
     float pour_x;        /* where the next pour falls (metres; the pointer's x) */
+    float ptr_x, ptr_y;  /* the pointer the last step saw (canvas pixels), */
+    bool ptr_seen;       /* ... once there was a step */
     int pour_left;       /* particles the stream has still to let out */
+    /* Where the handful was held at each of the last steps, oldest first
+     * (metres, and the solver's seconds since the hold began: a double, exact
+     * enough however long the scene has run): what a release throws it with. */
+    float trail_x[PBF_TRAIL], trail_y[PBF_TRAIL];
+    double trail_t[PBF_TRAIL];
+    int trail_n;
     struct view view;
     struct water_draw draw;
 };

@@ -430,6 +430,59 @@ void pbf_release(struct pbf *s, float vx, float vy)
     drop_grab(s);
 }
 
+/* Two numbers in [-1, 1) fixed by a particle's id (a multiplicative hash and
+ * its remix): the same particle gets the same pair on every run. */
+static void id_pair(int id, float *a, float *b)
+{
+    unsigned h = (unsigned)id * 2654435761u;
+    *a = (float)(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    *b = (float)(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+void pbf_throw(struct pbf *s, float vx, float vy, float stretch, float squeeze, float jitter)
+{
+    const float speed = hypotf(vx, vy);
+    if (!(speed > 0.0f) || !isfinite(speed) || s->ngrab < 1) {
+        pbf_release(s, vx, vy);
+        return;
+    }
+    /* The throw's direction u and its normal n = (uy, -ux), and the handful's
+     * reach along and across it from the mean offset (what scales a and b). */
+    const float ux = vx / speed, uy = vy / speed;
+    double mx = 0.0, my = 0.0;
+    for (int g = 0; g < s->ngrab; g++) {
+        mx += s->grab_ox[g];
+        my += s->grab_oy[g];
+    }
+    mx /= s->ngrab;
+    my /= s->ngrab;
+    float along = 0.0f, across = 0.0f;
+    for (int g = 0; g < s->ngrab; g++) {
+        const float ox = s->grab_ox[g] - (float)mx, oy = s->grab_oy[g] - (float)my;
+        along = fmaxf(along, fabsf(ox * ux + oy * uy));
+        across = fmaxf(across, fabsf(ox * uy - oy * ux));
+    }
+    const float ka = along > 0.0f ? stretch / along : 0.0f;
+    const float kb = across > 0.0f ? -squeeze * speed / across : 0.0f;
+    const float kj = isfinite(jitter) ? jitter * speed : 0.0f;
+    for (int g = 0; g < s->ngrab; g++) {
+        const int i = s->grab_i[g];
+        const float ox = s->grab_ox[g] - (float)mx, oy = s->grab_oy[g] - (float)my;
+        /* a: the share of the speed gained; b: the speed along n (inwards). */
+        const float a = (ox * ux + oy * uy) * ka, b = (ox * uy - oy * ux) * kb;
+        float jx, jy;
+        id_pair(s->id[i], &jx, &jy);
+        const float px = vx * (1.0f + a) + b * uy + kj * jx;
+        const float py = vy * (1.0f + a) - b * ux + kj * jy;
+        s->vx[i] = isfinite(px) ? px : 0.0f;
+        s->vy[i] = isfinite(py) ? py : 0.0f;
+    }
+    drop_grab(s);
+}
+
 /* ---- Order ------------------------------------------------------------------- */
 
 /* The water's new order: the cells of a grid over the water alone, row by row
