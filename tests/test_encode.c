@@ -1094,3 +1094,34 @@ TEST(encode_paused_frame_is_sent_exact)
     CHECK_INT(frame_next(&r.f, &r.a, 1.0 / 30, zero_clock, false, &r.out), 0);
     run_free(&r);
 }
+
+/* A trail a shade off the background (within the tolerance) is put right once
+ * the cell has been asked for unchanged ENCODE_SETTLE frames, the sweep aside. */
+TEST(encode_a_settled_cell_is_sent_exactly)
+{
+    struct cells s;
+    cells_init(&s, 4, 40);
+    struct encoder e;
+    encode_init(&e, COLOR_TRUE, 6, false);
+    e.sweep = true;
+    struct buf b;
+    buf_init(&b);
+    cells_clear(&s, 0, 40, RGB(17, 20, 31)); /* where the cloth passed */
+    encode_frame(&e, &s, &b);
+    cells_clear(&s, 0, 40, RGB(16, 18, 26)); /* the background again */
+    int sent[ENCODE_SETTLE + 2];
+    for (int f = 0; f < ENCODE_SETTLE + 2; f++) {
+        buf_clear(&b);
+        sent[f] = encode_frame(&e, &s, &b);
+    }
+    /* Within the tolerance: at first only the swept row (4 cells) ... */
+    for (int f = 0; f < ENCODE_SETTLE; f++)
+        CHECK_MSG(sent[f] == 4, "frame %d: %d cells", f, sent[f]);
+    /* ... then every cell not yet swept, and after that nothing. */
+    CHECK_INT(sent[ENCODE_SETTLE], 4 * 40 - 4 * ENCODE_SETTLE);
+    CHECK_INT(sent[ENCODE_SETTLE + 1], 0);
+    CHECK(e.shadow[0].bg == RGB(16, 18, 26) && e.shadow[4 * 40 - 1].bg == RGB(16, 18, 26));
+    buf_free(&b);
+    encode_free(&e);
+    cells_free(&s);
+}

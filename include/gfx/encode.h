@@ -26,7 +26,10 @@
  * off the background, say) are put right within a pass over the rows instead
  * of staying for good, and that while the picture moves: a cell is never
  * further off than the tolerance, nor off at all for longer than a pass (a
- * moving picture costs a row of exact cells a frame more, 2-4 %). With
+ * moving picture costs a row of exact cells a frame more, 2-4 %); and a cell
+ * asked for the same ENCODE_SETTLE frames running is compared exactly (the
+ * trail a moving thing leaves on a still background is gone once it has
+ * passed, not a pass later). With
  * `exact` on (a still picture: the caller sets it while paused), every cell is
  * compared with no tolerance, so the last frame sent leaves the screen exact. A
  * frame that sends something may be wrapped in synchronized-output marks (CSI
@@ -39,6 +42,8 @@
 #include "buf.h"
 #include "cells.h"
 
+#define ENCODE_SETTLE 3
+
 struct encoder {
     enum color_mode mode;
     int tolerance;       /* per-channel, 0..255, truecolor only */
@@ -48,6 +53,8 @@ struct encoder {
     int sweep_row;
     int cols, rows;
     struct cell *shadow;
+    struct cell *wanted; /* the cells asked for last frame ... */
+    unsigned char *still; /* ... and for how many frames running (up to 255) */
     bool valid;          /* shadow matches the screen */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */

@@ -57,7 +57,10 @@ void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sy
 void encode_free(struct encoder *e)
 {
     free(e->shadow);
-    e->shadow = NULL;
+    free(e->wanted);
+    free(e->still);
+    e->shadow = e->wanted = NULL;
+    e->still = NULL;
 }
 
 void encode_invalidate(struct encoder *e)
@@ -308,11 +311,19 @@ static void send_cell(struct encoder *e, struct buf *out, int c, int r, const st
         e->cur_row = -1;
 }
 
+static bool cells_equal(const struct cell *a, const struct cell *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
+}
+
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
 {
     size_t n = (size_t)s->cols * (size_t)s->rows;
     if (s->cols != e->cols || s->rows != e->rows || !e->shadow) {
         e->shadow = buf_xrealloc(e->shadow, n * sizeof *e->shadow);
+        e->wanted = buf_xrealloc(e->wanted, n * sizeof *e->wanted);
+        e->still = buf_xrealloc(e->still, n);
+        memset(e->still, 0, n);
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;
@@ -337,7 +348,11 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
             const struct cell *now = &s->c[i];
             /* The sweep puts right what the tolerance let stand in its row,
              * moving or not: every cell is exact once a pass over the rows. */
-            int ctol = r == swept ? 0 : tol;
+            /* A cell asked for the same ENCODE_SETTLE frames is sent exactly. */
+            const bool same = e->valid && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
+            e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
+            e->wanted[i] = *now;
+            int ctol = r == swept || e->still[i] > ENCODE_SETTLE ? 0 : tol;
             if (e->valid && !cell_differs(&e->shadow[i], now, ctol))
                 continue;
             /* The shadow records what the screen shows. */
