@@ -41,6 +41,9 @@
 #define FOAM_FROM 0.6f       /* m/s of churn: foam starts */
 #define FOAM_FULL 2.5f       /* m/s of churn: all foam */
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
+#define AIR_OPEN 0.05f       /* coverage: air this dry joins a pocket to the open air (a
+                              * twentieth is lit, in linear light, as a dark blue) */
+#define TRAPPED_CHURN 1.2f   /* m/s: the churn trapped air is drawn with (some foam) */
 #define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
 
@@ -92,6 +95,7 @@ void water_draw_free(struct water_draw *d)
     free(d->dep);
     free(d->lit);
     free(d->row);
+    free(d->stack);
     free(d->kept_body);
     free(d->kept_drop);
     memset(d, 0, sizeof *d);
@@ -121,6 +125,7 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
                   grow((void **)&d->lit, m * sizeof(float)) &&
                   grow((void **)&d->kept_body, m * sizeof(float)) &&
                   grow((void **)&d->kept_drop, m * sizeof(float)) &&
+                  grow((void **)&d->stack, m * sizeof(int)) &&
                   grow((void **)&d->row, 4 * r * sizeof(float));
         if (!ok)
             return false;
@@ -486,6 +491,50 @@ static float with_play(float kept, float v)
     return clampf(kept, v - PLAY, v + PLAY);
 }
 
+/* Air the water closes in on every side (a wave that broke over a pocket, a
+ * hole the churn leaves) is not drawn as the background: taken as water, and
+ * foaming, as trapped air is. Air is where the body covers less than half a
+ * pixel; open air is what a path of nearly dry pixels (body and drops under
+ * AIR_OPEN) joins to the lid's row (or to the canvas's top, the lid off it):
+ * a pocket whose mouth the water or its spray has all but closed is closed.
+ * dep is scratch here. */
+static bool dry(const struct water_draw *d, size_t i)
+{
+    return d->cov[i] < AIR_OPEN && d->spr[i] < AIR_OPEN;
+}
+
+static void fill_enclosed_air(struct water_draw *d, int w, int h)
+{
+    const int x0 = clampi(d->x0, 0, w - 1), x1 = clampi(d->x1, 0, w - 1);
+    const int y0 = clampi(d->y0, 0, h - 1), y1 = clampi(d->y1, 0, h - 1);
+    if (x1 < x0 || y1 < y0)
+        return;
+    float *open = d->dep;
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
+    int top = 0;
+    for (int x = x0; x <= x1; x++) {
+        const int i = y0 * w + x;
+        if (dry(d, i))
+            open[i] = 1.0f, d->stack[top++] = i;
+    }
+    while (top > 0) {
+        const int i = d->stack[--top], x = i % w, y = i / w;
+        const int next[4] = {x > x0 ? i - 1 : -1, x < x1 ? i + 1 : -1, y > y0 ? i - w : -1,
+                             y < y1 ? i + w : -1};
+        for (int k = 0; k < 4; k++)
+            if (next[k] >= 0 && open[next[k]] == 0.0f && dry(d, (size_t)next[k]))
+                open[next[k]] = 1.0f, d->stack[top++] = next[k];
+    }
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            if (d->cov[i] < 0.5f && open[i] == 0.0f)
+                d->cov[i] = 1.0f, d->vel[i] = fmaxf(d->vel[i], TRAPPED_CHURN);
+        }
+}
+
 /* The water's pixels: the body's coverage sharpened to a one-pixel edge (the
  * anti-aliased surface), the drops' coverage where it is more, over the
  * background. Both are kept with play, and all else (depth, the bright line)
@@ -514,6 +563,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
         d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
+    fill_enclosed_air(d, w, h);
     water_depth(d, w, h);
     for (size_t i = 0; i < n; i++) {
         const float body = d->cov[i], drop = d->spr[i];

@@ -25,6 +25,7 @@ struct water_draw {
     float *spr;          /* the drops' coverage */
     float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
     float *row;          /* four rows of scratch */
+    int *stack;          /* scratch: pixels to visit (fill_enclosed_air) */
     float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
     size_t cap, row_cap;
     int kept_w, kept_h;
