@@ -11,6 +11,7 @@
  * terminal at the same time, and w->got changes hands under the mutex.
  */
 #include "watch.h"
+#include "buf.h"
 #include "input.h"
 
 #include <errno.h>
@@ -26,13 +27,6 @@ enum { TIMED_OUT, WOKEN, READABLE };
 
 #define READ_CHUNK 256 /* bytes read (and parsed) at a time */
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Sleeps until the wake pipe has a byte (drained), the terminal has input
  * (when on_fd) or the clock reaches until (< 0: no limit). */
 static int wait_for(struct watch *w, bool on_fd, double until)
@@ -41,7 +35,7 @@ static int wait_for(struct watch *w, bool on_fd, double until)
     for (;;) {
         int ms = -1;
         if (until >= 0.0) {
-            double left = until - mono();
+            double left = until - buf_now();
             if (left <= 0.0)
                 return TIMED_OUT;
             ms = (int)(left * 1000.0) + 1;
@@ -116,7 +110,7 @@ static void watch_frame(struct watch *w, double armed_at, bool waiting)
             person = true; /* a lone ESC (or a sequence cut short) has waited */
         } else {
             person = take_input(w, &in, &fd_ok);
-            last_byte = mono();
+            last_byte = buf_now();
         }
         if (person && !raised) {
             atomic_store(w->stop, 1);
