@@ -6,6 +6,15 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
+
+void fx_nap(double s)
+{
+    if (s <= 0.0)
+        return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
 
 struct cloth_params fx_cloth_params(int w, int h, int fixed)
 {

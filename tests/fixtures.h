@@ -1,8 +1,8 @@
 /*
  * fixtures.h — what several test files set up and compare the same way, in one
- * place (tests/fixtures.c): solver states built from the seed presets with a
- * few fields changed, runs of steps, and bit-for-bit comparisons of two runs
- * (cloth), and the seed's water and its sanity (pbf).
+ * place (tests/fixtures.c): a nap, solver states built from the seed presets
+ * with a few fields changed, runs of steps, and bit-for-bit comparisons of two
+ * runs (cloth), and the seed's water and its sanity (pbf).
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
@@ -13,6 +13,9 @@
 #include "pbf.h"
 
 #include <stdbool.h>
+
+/* Sleeps s seconds (nothing when s <= 0). */
+void fx_nap(double s);
 
 /* The seed preset's cloth at w x h with `fixed` pins. */
 struct cloth_params fx_cloth_params(int w, int h, int fixed);

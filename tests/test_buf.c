@@ -5,6 +5,7 @@
  * goes on after a write a signal interrupted.
  */
 #include "buf.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <errno.h>
@@ -13,16 +14,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BIG (256 * 1024) /* bytes: a few times what a pipe holds */
-
-static void nap(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
 
 /* Bytes no shift or repeat of a piece of them matches. */
 static unsigned char *pattern(size_t n)
@@ -52,7 +46,7 @@ struct reader {
 static void *read_slowly(void *arg)
 {
     struct reader *r = arg;
-    nap(r->pause);
+    fx_nap(r->pause);
     while (r->n < r->cap) {
         size_t want = r->cap - r->n < 4096 ? r->cap - r->n : 4096;
         ssize_t k = read(r->fd, r->got + r->n, want);
@@ -61,7 +55,7 @@ static void *read_slowly(void *arg)
         if (k <= 0)
             break;
         r->n += (size_t)k;
-        nap(r->chunk_nap);
+        fx_nap(r->chunk_nap);
     }
     return NULL;
 }
@@ -155,7 +149,7 @@ struct interrupter {
 static void *interrupt_then_read(void *arg)
 {
     struct interrupter *in = arg;
-    nap(0.05);
+    fx_nap(0.05);
     pthread_kill(in->target, SIGUSR1);
     in->r.pause = 0.05;
     return read_slowly(&in->r);

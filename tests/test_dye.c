@@ -11,6 +11,7 @@
  * (max - min) / max.
  */
 #include "app.h"
+#include "buf.h"
 #include "compose.h"
 #include "e2e.h"
 #include "frame.h"
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static double fake_now;
 static double fake_clock(void) { return fake_now; }
@@ -360,21 +360,7 @@ TEST(dye_shading_is_a_parameter_that_changes_only_the_picture)
 
 /* ---- end to end ------------------------------------------------------------ */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_until(double t)
-{
-    double d = t - now();
-    if (d <= 0.0)
-        return;
-    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
-    nanosleep(&ts, NULL);
-}
+static void sleep_until(double t) { fx_nap(t - buf_now()); }
 
 /* The brightest channel of a captured colour (-1 unless truecolor). */
 static int brightest(int colour)
@@ -449,7 +435,7 @@ static void send_due(int *sent, int total, double t0, double seconds, int c0, in
 {
     char buf[1024];
     size_t n = 0;
-    while (*sent < total && t0 + (double)(*sent + 1) * seconds / total <= now() &&
+    while (*sent < total && t0 + (double)(*sent + 1) * seconds / total <= buf_now() &&
            n + 32 < sizeof buf) {
         (*sent)++;
         n += (size_t)snprintf(buf + n, sizeof buf - n, "\x1b[<32;%d;%dM",
@@ -469,14 +455,14 @@ TEST_E2E(e2e_dye_fast_drag_is_bright_along_its_path)
               "%d columns still bright after c", dark.seen);
     /* 40 reports across 80 columns in 0.4 s along row 5 (1-based). */
     e2e_send_bytes("\x1b[<0;10;5M");
-    double t0 = now();
+    double t0 = buf_now();
     int sent = 0;
     while (sent < 40) {
         sleep_until(t0 + (double)(sent + 1) * 0.01);
         send_due(&sent, 40, t0, 0.4, 10, 90, 5);
     }
     e2e_send_bytes("\x1b[<0;90;5m");
-    double released = now();
+    double released = buf_now();
     sleep_until(released + 0.3);
     int m[512], n = capture_brightness(e2e_screen(), 3, 5, m, 512), lit = 0, head = 0;
     for (int c = 9; c <= 89 && c < n; c++) {

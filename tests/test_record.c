@@ -6,6 +6,7 @@
  * terminal run in tmux ended by SIGQUIT and by q with a late file, a full tmpfs).
  */
 #include "app.h"
+#include "buf.h"
 #include "cast.h"
 #include "compose.h"
 #include "e2e.h"
@@ -27,13 +28,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void nap(void)
 {
@@ -536,8 +530,8 @@ TEST_E2E(record_headless_survives_every_fatal_signal)
                           "--seconds", "86400", "--record", path, NULL};
     for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
         pid_t pid = start_swirl(dir, args);
-        double end = mono() + E2E_DEADLINE;
-        while (temp_size(dir) < 2000 && mono() < end)
+        double end = buf_now() + E2E_DEADLINE;
+        while (temp_size(dir) < 2000 && buf_now() < end)
             nap();
         CHECK_MSG(temp_size(dir) >= 2000, "signal %d: no recording under way", sigs[k]);
         kill(pid, sigs[k]);

@@ -5,6 +5,7 @@
  * answered during a step of many seconds, Ctrl-S that no longer freezes swirl.
  */
 #include "app.h"
+#include "buf.h"
 #include "compose.h"
 #include "e2e.h"
 #include "fixtures.h"
@@ -16,21 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void nap(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
 
 /* s a step may go on once stopped: an iteration and the step's end (a whole
  * step takes seconds); a sanitizer makes each ten times as long */
@@ -47,8 +34,8 @@ struct raiser {
 static void *raise_later(void *arg)
 {
     struct raiser *r = arg;
-    nap(r->after);
-    r->at = mono();
+    fx_nap(r->after);
+    r->at = buf_now();
     atomic_store(r->flag, 1);
     return NULL;
 }
@@ -143,7 +130,7 @@ TEST(wait_cloth_step_of_seconds_returns_once_raised)
     struct raiser r;
     raise_start(&r, &stop, 0.05);
     cloth_step(&c);
-    double back = mono();
+    double back = buf_now();
     pthread_join(r.th, NULL);
     CHECK_MSG(back > r.at, "the step was over before the stop");
     CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
@@ -256,7 +243,7 @@ TEST(wait_pbf_step_of_seconds_returns_once_raised)
     struct raiser r;
     raise_start(&r, &stop, 0.05);
     pbf_step(&s);
-    double back = mono();
+    double back = buf_now();
     pthread_join(r.th, NULL);
     CHECK_MSG(back > r.at, "the step was over before the stop");
     CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
@@ -326,13 +313,13 @@ TEST(wait_app_stop_drops_the_frames_steps_and_says_so)
 /* Polls the flag for up to `seconds`; the time it was seen raised, or -1. */
 static double raised_by(atomic_int *flag, double seconds)
 {
-    double end = mono() + seconds;
-    while (mono() < end) {
+    double end = buf_now() + seconds;
+    while (buf_now() < end) {
         if (atomic_load(flag))
-            return mono();
-        nap(0.002);
+            return buf_now();
+        fx_nap(0.002);
     }
-    return atomic_load(flag) ? mono() : -1.0;
+    return atomic_load(flag) ? buf_now() : -1.0;
 }
 
 static void put(int fd, const char *s)
@@ -351,12 +338,12 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
     struct watch w;
     CHECK(watch_start(&w, fd[0], &stop) == 0);
 
-    double t0 = mono();
+    double t0 = buf_now();
     watch_arm(&w, t0, false);
     put(fd[1], "\x1b[0n\x1b[0n");
-    nap(WATCH_AFTER + 0.15);
+    fx_nap(WATCH_AFTER + 0.15);
     put(fd[1], "\x1b[0n");
-    nap(0.05);
+    fx_nap(0.05);
     CHECK_MSG(atomic_load(&stop) == 0, "answers to pings raised the flag");
     put(fd[1], "q");
     double at = raised_by(&stop, 2.0);
@@ -368,7 +355,7 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
 
     static const char *const keys[] = {"x", "\x1b", "\x1b[<0;3;4M"};
     for (int k = 0; k < 3; k++) {
-        t0 = mono();
+        t0 = buf_now();
         watch_arm(&w, t0, false);
         put(fd[1], keys[k]);
         at = raised_by(&stop, 2.0);
@@ -379,15 +366,15 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
         CHECK_INT(n, strlen(keys[k]));
     }
     /* Input waiting already (a lone ESC the loop holds back). */
-    t0 = mono();
+    t0 = buf_now();
     watch_arm(&w, t0, true);
     at = raised_by(&stop, 2.0);
     CHECK(at > 0.0 && at - t0 >= WATCH_AFTER - 0.005);
     CHECK_INT(watch_disarm(&w), 0);
     /* A frame quicker than WATCH_AFTER is never cut, whatever comes. */
-    watch_arm(&w, mono(), false);
+    watch_arm(&w, buf_now(), false);
     put(fd[1], "q");
-    nap(0.02);
+    fx_nap(0.02);
     CHECK(atomic_load(&stop) == 0);
     CHECK_INT(watch_disarm(&w), 0); /* nothing read: the loop reads it */
     char b[4];
@@ -414,13 +401,13 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
     } cases[] = {{"q", "SWIRL-EXIT=0"}, {"Escape", "SWIRL-EXIT=0"}, {"C-c", "SWIRL-EXIT=130"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
-        nap(1.0); /* well into the first step */
-        double t = mono();
+        fx_nap(1.0); /* well into the first step */
+        double t = buf_now();
         e2e_send_key(cases[i].key);
         bool out = e2e_wait(e2e_plain, shows, (void *)cases[i].status, KEY_DEADLINE);
         CHECK_MSG(out, "%s: no %s within %.1f s", cases[i].key, cases[i].status, KEY_DEADLINE);
         if (out)
-            fprintf(stderr, "  %s answered in %.3f s\n", cases[i].key, mono() - t);
+            fprintf(stderr, "  %s answered in %.3f s\n", cases[i].key, buf_now() - t);
         e2e_stop();
     }
 }
@@ -430,7 +417,7 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
 TEST_E2E(wait_r_resets_during_a_step_of_seconds)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
-    nap(1.0);
+    fx_nap(1.0);
     e2e_send_key("R");
     CHECK_MSG(e2e_wait(e2e_plain, shows, (void *)" ms/step", KEY_DEADLINE),
               "no frame within %.1f s of R:\n%s", KEY_DEADLINE, e2e_plain());
