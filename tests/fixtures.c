@@ -73,6 +73,17 @@ int fx_pbf_nonfinite(const struct pbf *s)
     return bad;
 }
 
+int fx_pbf_differences(const struct pbf *a, const struct pbf *b)
+{
+    if (a->nfluid != b->nfluid || a->iter != b->iter)
+        return 1;
+    int bad = 0;
+    for (int i = 0; i < a->nfluid; i++)
+        bad += a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
+               a->vy[i] != b->vy[i] || a->ax[i] != b->ax[i] || a->ay[i] != b->ay[i];
+    return bad;
+}
+
 #define GUARD_PX 4096
 #define GUARD_VALUE 0xA5A5A5A5u /* no rgb_t: a drawing never writes it */
 

@@ -47,6 +47,10 @@ void fx_pbf_init(struct pbf *s, const struct pbf_params *p, int bw, int bh, int 
 void fx_pbf_seed(struct pbf *s);
 /* Water particles with a non-finite position, velocity or acceleration. */
 int fx_pbf_nonfinite(const struct pbf *s);
+/* How many water particles differ between a and b in position, velocity or
+ * acceleration (by value); 1 when their counts or their last step's
+ * corrections differ. */
+int fx_pbf_differences(const struct pbf *a, const struct pbf *b);
 
 /* A w x h image whose pixels lie between two guard bands no drawing may touch
  * (free with fx_image_guarded_free, not image_free). */
