@@ -84,6 +84,17 @@ int fx_pbf_differences(const struct pbf *a, const struct pbf *b)
     return bad;
 }
 
+void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, int cols, int rows,
+                      struct image *im)
+{
+    image_init(im, cols, 2 * (rows - 1));
+    void *st = ops->create(o, im->w, im->h);
+    CHECK_MSG(st != NULL, "no %s scene at %dx%d", ops->name, cols, rows);
+    if (!st)
+        image_free(im);
+    return st;
+}
+
 #define GUARD_PX 4096
 #define GUARD_VALUE 0xA5A5A5A5u /* no rgb_t: a drawing never writes it */
 

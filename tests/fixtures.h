@@ -2,7 +2,8 @@
  * fixtures.h — what several test files set up and compare the same way, in one
  * place (tests/fixtures.c): a nap, solver states built from the seed presets
  * with a few fields changed, runs of steps, and bit-for-bit comparisons of two
- * runs (cloth), and the seed's water and its sanity (pbf).
+ * runs (cloth), the seed's water and its sanity (pbf), a scene on a terminal's
+ * canvas, and images with guard bands.
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
@@ -11,6 +12,7 @@
 #include "cloth.h"
 #include "image.h"
 #include "pbf.h"
+#include "scene.h"
 
 #include <stdbool.h>
 
@@ -51,6 +53,12 @@ int fx_pbf_nonfinite(const struct pbf *s);
  * acceleration (by value); 1 when their counts or their last step's
  * corrections differ. */
 int fx_pbf_differences(const struct pbf *a, const struct pbf *b);
+
+/* A scene made with o on the canvas of a cols x rows terminal (cols x
+ * 2(rows-1) pixels: the last row is the HUD's), and *im an image of that size;
+ * NULL, with a failed check and no image, when the scene could not be made. */
+void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, int cols, int rows,
+                      struct image *im);
 
 /* A w x h image whose pixels lie between two guard bands no drawing may touch
  * (free with fx_image_guarded_free, not image_free). */

@@ -364,10 +364,9 @@ struct fixture {
 
 static bool open_scene(struct fixture *f, int cols, int rows, bool seed)
 {
-    struct scene_opts o = {.seed = 1, .preset_seed = seed};
-    f->w = cols, f->h = 2 * (rows - 1);
-    f->st = scene_cloth.create(&o, f->w, f->h);
-    image_init(&f->im, f->w, f->h);
+    const struct scene_opts o = {.seed = 1, .preset_seed = seed};
+    f->st = fx_scene_create(&scene_cloth, &o, cols, rows, &f->im);
+    f->w = f->im.w, f->h = f->im.h;
     return f->st != NULL;
 }
 
