@@ -5,7 +5,9 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 void fx_nap(double s)
@@ -14,6 +16,18 @@ void fx_nap(double s)
         return;
     struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     nanosleep(&ts, NULL);
+}
+
+int fx_argv(const char *line, char *copy, size_t cap, char **argv, int max)
+{
+    static char name[] = "swirl";
+    int argc = 0;
+    if (max > 0)
+        argv[argc++] = name;
+    snprintf(copy, cap, "%s", line);
+    for (char *w = strtok(copy, " "); w && argc < max; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    return argc;
 }
 
 struct cloth_params fx_cloth_params(int w, int h, int fixed)

@@ -1,6 +1,6 @@
 /*
  * fixtures.h — what several test files set up and compare the same way, in one
- * place (tests/fixtures.c): a nap, solver states built from the seed presets
+ * place (tests/fixtures.c): a nap, a command line, solver states built from the seed presets
  * with a few fields changed, runs of steps, and bit-for-bit comparisons of two
  * runs (cloth), the seed's water and its sanity (pbf), a scene on a terminal's
  * canvas, and images with guard bands.
@@ -15,9 +15,13 @@
 #include "scene.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Sleeps s seconds (nothing when s <= 0). */
 void fx_nap(double s);
+/* A command line: "swirl" and the words of line (split at spaces) in argv
+ * (max entries), pointing into copy (cap bytes, overwritten); its argc. */
+int fx_argv(const char *line, char *copy, size_t cap, char **argv, int max);
 
 /* The seed preset's cloth at w x h with `fixed` pins. */
 struct cloth_params fx_cloth_params(int w, int h, int fixed);
