@@ -13,11 +13,11 @@
 #include "watch.h"
 #include "buf.h"
 #include "input.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,15 +157,8 @@ int watch_start(struct watch *w, int fd, atomic_int *stop)
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     /* No signals here but its own faults: the loop's handlers are for its
-     * thread (pool.c does the same). */
-    sigset_t all, old;
-    sigfillset(&all);
-    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&w->thread, NULL, watcher, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+     * thread. */
+    int err = pool_thread_start(&w->thread, watcher, w);
     if (err) {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
