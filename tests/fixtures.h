@@ -38,6 +38,17 @@ static inline int fx_cloth_cut(struct cloth *c, float x0, float y0, float x1, fl
     return cloth_cut_path(c, (const float[4]){x0, y0, x1, y1}, 2);
 }
 
+/* A key, and a mouse report at cell (x, y), as the input parser gives them. */
+static inline struct input_event fx_key(int k)
+{
+    return (struct input_event){.type = INPUT_KEY, .key = k};
+}
+
+static inline struct input_event fx_mouse(enum mouse_action act, int x, int y, int button)
+{
+    return (struct input_event){.type = INPUT_MOUSE, .action = act, .button = button, .x = x, .y = y};
+}
+
 /* The app advanced by dt with no budget for its steps (all of them run). */
 static inline void fx_app_advance(struct app *a, double dt, double (*clock)(void))
 {

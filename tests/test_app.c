@@ -51,30 +51,8 @@ static void resize(struct fix *x, int cols, int rows)
 
 static void press(struct app *a, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     app_input(a, &e);
-}
-
-static struct input_event key_ev(int k)
-{
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
-    return e;
-}
-
-static struct input_event mouse_ev(enum mouse_action act, int x, int y)
-{
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.x = x, e.y = y;
-    return e;
 }
 
 static void frames(struct app *a, int n)
@@ -99,25 +77,25 @@ TEST(app_scene_keys_switch_and_keep_state)
 {
     struct fix x;
     init(&x, 0, 60, 20);
-    struct input_event e = key_ev('2');
+    struct input_event e = fx_key('2');
     app_input(&x.a, &e);
     CHECK_INT(x.a.cur, 1);
     frames(&x.a, 3);
     long pbf_steps = x.a.steps[1];
     CHECK(pbf_steps > 0);
-    e = key_ev('3');
+    e = fx_key('3');
     app_input(&x.a, &e);
     CHECK_INT(x.a.cur, 2);
-    e = key_ev(IK_TAB);
+    e = fx_key(IK_TAB);
     app_input(&x.a, &e);
     CHECK_INT(x.a.cur, 0);
-    e = key_ev(IK_BACKTAB);
+    e = fx_key(IK_BACKTAB);
     app_input(&x.a, &e);
     CHECK_INT(x.a.cur, 2);
-    e = key_ev('2');
+    e = fx_key('2');
     app_input(&x.a, &e);
     CHECK_INT(x.a.steps[1], pbf_steps); /* it kept its state (and its step count) */
-    e = key_ev('q');
+    e = fx_key('q');
     CHECK(app_input(&x.a, &e) == APP_QUIT && x.a.quit);
     done(&x);
 }
@@ -126,19 +104,19 @@ TEST(app_panel_changes_parameters_live)
 {
     struct fix x;
     init(&x, 0, 80, 24);
-    struct input_event e = key_ev('p');
+    struct input_event e = fx_key('p');
     app_input(&x.a, &e);
     CHECK(x.a.panel);
     const struct scene_ops *s = app_scene(&x.a);
     /* Select "dye decay" (third) and raise it by one step. */
-    e = key_ev(IK_DOWN);
+    e = fx_key(IK_DOWN);
     app_input(&x.a, &e);
     app_input(&x.a, &e);
     double before = scene_param_get(s, x.a.st[0], x.a.sel);
-    e = key_ev(IK_RIGHT);
+    e = fx_key(IK_RIGHT);
     app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), before + s->params[x.a.sel].step, 1e-6);
-    e = key_ev('-');
+    e = fx_key('-');
     app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), before, 1e-6);
     /* The panel shows up in the cells. */
@@ -149,7 +127,7 @@ TEST(app_panel_changes_parameters_live)
     for (int i = 0; i < 200; i++)
         app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), s->params[x.a.sel].min, 1e-6);
-    e = key_ev('+');
+    e = fx_key('+');
     for (int i = 0; i < 500; i++)
         app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), s->params[x.a.sel].max, 1e-4);
@@ -161,13 +139,13 @@ TEST(app_panel_changes_parameters_live)
     press(&x.a, 'p');
     /* Selection wraps: Up from the first goes to the last. */
     x.a.sel = 0;
-    e = key_ev(IK_UP);
+    e = fx_key(IK_UP);
     app_input(&x.a, &e);
     CHECK_INT(x.a.sel, s->nparams - 1);
-    e = key_ev(IK_DOWN);
+    e = fx_key(IK_DOWN);
     app_input(&x.a, &e);
     CHECK_INT(x.a.sel, 0);
-    e = key_ev(IK_ESC);
+    e = fx_key(IK_ESC);
     app_input(&x.a, &e);
     CHECK(!x.a.panel && !x.a.quit);
     done(&x);
@@ -177,21 +155,21 @@ TEST(app_drag_reaches_the_scene)
 {
     struct fix x;
     init(&x, 0, 60, 20);
-    struct input_event e = key_ev('c');
+    struct input_event e = fx_key('c');
     app_input(&x.a, &e);
     frames(&x.a, 2);
     struct buf j;
     buf_init(&j);
     app_json(&x.a, &j, 0);
     CHECK(strstr(j.p, "\"dye\":0,") != NULL);
-    e = mouse_ev(MOUSE_PRESS, 5, 5);
+    e = fx_mouse(MOUSE_PRESS, 5, 5, 0);
     app_input(&x.a, &e);
     for (int col = 6; col < 50; col += 3) {
-        e = mouse_ev(MOUSE_DRAG, col, 5);
+        e = fx_mouse(MOUSE_DRAG, col, 5, 0);
         app_input(&x.a, &e);
         frames(&x.a, 1);
     }
-    e = mouse_ev(MOUSE_RELEASE, 50, 5);
+    e = fx_mouse(MOUSE_RELEASE, 50, 5, 0);
     app_input(&x.a, &e);
     frames(&x.a, 1);
     buf_clear(&j);
@@ -302,7 +280,7 @@ TEST(app_help_lists_every_key)
 {
     struct fix x;
     init(&x, 2, 100, 40);
-    struct input_event e = key_ev('?');
+    struct input_event e = fx_key('?');
     app_input(&x.a, &e);
     compose(&x);
     const char *need[] = {"Tab", "Space", "restart", "parameter", "keyboard pointer", "quit",
@@ -333,7 +311,7 @@ TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
     CHECK(row_has(&x, 0, app_scene(&x.a)->name)); /* the caption names the scene */
     CHECK(x.a.ptr.down || x.a.cur == 2); /* the tour's pointer is at work (cloth lifts it at times) */
     int cur = x.a.cur;
-    struct input_event e = key_ev('x');
+    struct input_event e = fx_key('x');
     app_input(&x.a, &e);
     CHECK(!x.a.demo && !x.a.quit);
     CHECK(!x.a.ptr.down);
@@ -348,21 +326,21 @@ TEST(app_fast_drag_follows_every_report_between_frames)
      * across it. */
     struct fix x;
     init(&x, 0, 60, 24);
-    struct input_event e = key_ev('c');
+    struct input_event e = fx_key('c');
     app_input(&x.a, &e);
     frames(&x.a, 1);
-    e = mouse_ev(MOUSE_PRESS, 5, 3);
+    e = fx_mouse(MOUSE_PRESS, 5, 3, 0);
     app_input(&x.a, &e);
     for (int col = 8; col <= 40; col += 4) {
-        e = mouse_ev(MOUSE_DRAG, col, 3);
+        e = fx_mouse(MOUSE_DRAG, col, 3, 0);
         app_input(&x.a, &e);
     }
     for (int y = 5; y <= 19; y += 2) {
-        e = mouse_ev(MOUSE_DRAG, 40, y);
+        e = fx_mouse(MOUSE_DRAG, 40, y, 0);
         app_input(&x.a, &e);
     }
     frames(&x.a, 1);
-    e = mouse_ev(MOUSE_RELEASE, 40, 19);
+    e = fx_mouse(MOUSE_RELEASE, 40, 19, 0);
     app_input(&x.a, &e);
     compose(&x);
     rgb_t corner = cells_at(&x.f.cells, 38, 3)->bg, chord = cells_at(&x.f.cells, 20, 10)->bg;
@@ -376,9 +354,9 @@ TEST(app_panel_in_a_small_terminal_stays_inside_it)
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         struct fix x;
         init(&x, sc, APP_MIN_COLS, APP_MIN_ROWS);
-        struct input_event e = key_ev('p');
+        struct input_event e = fx_key('p');
         app_input(&x.a, &e);
-        e = key_ev(IK_UP); /* the last parameter, far below the bottom row */
+        e = fx_key(IK_UP); /* the last parameter, far below the bottom row */
         for (int i = 0; i < app_scene(&x.a)->nparams; i++) {
             app_input(&x.a, &e);
             compose(&x); /* under ASan, a write outside the cells fails here */
@@ -766,7 +744,7 @@ TEST(app_buttons_8_to_11_do_not_press)
     init(&x, 2, 80, 24); /* the cloth: a press would grab it */
     frames(&x.a, 5);
     for (int b = 0; b < 4; b++) {
-        struct input_event e = mouse_ev(MOUSE_PRESS, 40, 8);
+        struct input_event e = fx_mouse(MOUSE_PRESS, 40, 8, 0);
         e.button = INPUT_BUTTON_EXTRA + b;
         app_input(&x.a, &e);
         CHECK_MSG(!x.a.ptr.down && !x.a.ptr.pressed, "button %d pressed", 8 + b);
@@ -776,10 +754,10 @@ TEST(app_buttons_8_to_11_do_not_press)
         frames(&x.a, 1);
         CHECK(!x.a.ptr.scene_down);
     }
-    struct input_event l = mouse_ev(MOUSE_PRESS, 40, 8);
+    struct input_event l = fx_mouse(MOUSE_PRESS, 40, 8, 0);
     app_input(&x.a, &l);
     CHECK(x.a.ptr.down && x.a.ptr.button == 0);
-    struct input_event r = mouse_ev(MOUSE_RELEASE, 40, 8);
+    struct input_event r = fx_mouse(MOUSE_RELEASE, 40, 8, 0);
     r.button = INPUT_BUTTON_EXTRA;
     app_input(&x.a, &r);
     CHECK_MSG(x.a.ptr.down, "button 8's release let go of the left drag");

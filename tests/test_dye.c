@@ -56,20 +56,13 @@ static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &
 
 static void key(struct fix *x, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     app_input(&x->a, &e);
 }
 
 static void mouse(struct fix *x, enum mouse_action act, int col, int row)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.x = col, e.y = row;
+    struct input_event e = fx_mouse(act, col, row, 0);
     app_input(&x->a, &e);
 }
 

@@ -53,21 +53,13 @@ static void frames(struct fix *x, int n)
 
 static int key(struct fix *x, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     return app_input(&x->a, &e);
 }
 
 static int mouse(struct fix *x, enum mouse_action act, int button, int col, int row)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.button = button;
-    e.x = col, e.y = row;
+    struct input_event e = fx_mouse(act, col, row, button);
     return app_input(&x->a, &e);
 }
 
