@@ -2,6 +2,7 @@
  * fixtures.c — the shared test fixtures of fixtures.h.
  */
 #include "fixtures.h"
+#include "compose.h"
 #include "test.h"
 
 #include <math.h>
@@ -28,6 +29,23 @@ int fx_argv(const char *line, char *copy, size_t cap, char **argv, int max)
     for (char *w = strtok(copy, " "); w && argc < max; w = strtok(NULL, " "))
         argv[argc++] = w;
     return argc;
+}
+
+void fx_screen_open(struct fx_screen *x, const struct app_opts *o, int cols, int rows)
+{
+    CHECK(app_init(&x->a, o, cols, rows) == 0);
+    frame_init(&x->f, &x->a, true);
+}
+
+void fx_screen_close(struct fx_screen *x)
+{
+    frame_free(&x->f);
+    app_free(&x->a);
+}
+
+void fx_screen_compose(struct fx_screen *x)
+{
+    compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells);
 }
 
 struct cloth_params fx_cloth_params(int w, int h, int fixed)

@@ -10,6 +10,7 @@
 
 #include "app.h"
 #include "cloth.h"
+#include "frame.h"
 #include "image.h"
 #include "pbf.h"
 #include "scene.h"
@@ -48,6 +49,17 @@ static inline struct input_event fx_mouse(enum mouse_action act, int x, int y, i
 {
     return (struct input_event){.type = INPUT_MOUSE, .action = act, .button = button, .x = x, .y = y};
 }
+
+/* An app and the frame it is drawn into, as the terminal loop holds them. */
+struct fx_screen {
+    struct app a;
+    struct frame f;
+};
+/* app_init (a failed check when it fails) with o, and the frame for it. */
+void fx_screen_open(struct fx_screen *x, const struct app_opts *o, int cols, int rows);
+void fx_screen_close(struct fx_screen *x);
+/* The app's picture composed into the frame's cells. */
+void fx_screen_compose(struct fx_screen *x);
 
 /* The app advanced by dt with no budget for its steps (all of them run). */
 static inline void fx_app_advance(struct app *a, double dt, double (*clock)(void))
