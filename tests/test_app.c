@@ -35,6 +35,12 @@ static void press(struct app *a, int k)
     app_input(a, &e);
 }
 
+static void mouse(struct app *a, enum mouse_action act, int col, int row)
+{
+    struct input_event e = fx_mouse(act, col, row, 0);
+    app_input(a, &e);
+}
+
 static void frames(struct app *a, int n)
 {
     for (int i = 0; i < n; i++)
@@ -57,25 +63,20 @@ TEST(app_scene_keys_switch_and_keep_state)
 {
     struct fx_screen x;
     init(&x, 0, 60, 20);
-    struct input_event e = fx_key('2');
-    app_input(&x.a, &e);
+    press(&x.a, '2');
     CHECK_INT(x.a.cur, 1);
     frames(&x.a, 3);
     long pbf_steps = x.a.steps[1];
     CHECK(pbf_steps > 0);
-    e = fx_key('3');
-    app_input(&x.a, &e);
+    press(&x.a, '3');
     CHECK_INT(x.a.cur, 2);
-    e = fx_key(IK_TAB);
-    app_input(&x.a, &e);
+    press(&x.a, IK_TAB);
     CHECK_INT(x.a.cur, 0);
-    e = fx_key(IK_BACKTAB);
-    app_input(&x.a, &e);
+    press(&x.a, IK_BACKTAB);
     CHECK_INT(x.a.cur, 2);
-    e = fx_key('2');
-    app_input(&x.a, &e);
+    press(&x.a, '2');
     CHECK_INT(x.a.steps[1], pbf_steps); /* it kept its state (and its step count) */
-    e = fx_key('q');
+    struct input_event e = fx_key('q');
     CHECK(app_input(&x.a, &e) == APP_QUIT && x.a.quit);
     fx_screen_close(&x);
 }
@@ -84,17 +85,15 @@ TEST(app_panel_changes_parameters_live)
 {
     struct fx_screen x;
     init(&x, 0, 80, 24);
-    struct input_event e = fx_key('p');
-    app_input(&x.a, &e);
+    press(&x.a, 'p');
     CHECK(x.a.panel);
     const struct scene_ops *s = app_scene(&x.a);
     /* Select "dye decay" (third) and raise it by one step. */
-    e = fx_key(IK_DOWN);
+    struct input_event e = fx_key(IK_DOWN);
     app_input(&x.a, &e);
     app_input(&x.a, &e);
     double before = scene_param_get(s, x.a.st[0], x.a.sel);
-    e = fx_key(IK_RIGHT);
-    app_input(&x.a, &e);
+    press(&x.a, IK_RIGHT);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), before + s->params[x.a.sel].step, 1e-6);
     e = fx_key('-');
     app_input(&x.a, &e);
@@ -119,14 +118,11 @@ TEST(app_panel_changes_parameters_live)
     press(&x.a, 'p');
     /* Selection wraps: Up from the first goes to the last. */
     x.a.sel = 0;
-    e = fx_key(IK_UP);
-    app_input(&x.a, &e);
+    press(&x.a, IK_UP);
     CHECK_INT(x.a.sel, s->nparams - 1);
-    e = fx_key(IK_DOWN);
-    app_input(&x.a, &e);
+    press(&x.a, IK_DOWN);
     CHECK_INT(x.a.sel, 0);
-    e = fx_key(IK_ESC);
-    app_input(&x.a, &e);
+    press(&x.a, IK_ESC);
     CHECK(!x.a.panel && !x.a.quit);
     fx_screen_close(&x);
 }
@@ -135,22 +131,18 @@ TEST(app_drag_reaches_the_scene)
 {
     struct fx_screen x;
     init(&x, 0, 60, 20);
-    struct input_event e = fx_key('c');
-    app_input(&x.a, &e);
+    press(&x.a, 'c');
     frames(&x.a, 2);
     struct buf j;
     buf_init(&j);
     app_json(&x.a, &j, 0);
     CHECK(strstr(j.p, "\"dye\":0,") != NULL);
-    e = fx_mouse(MOUSE_PRESS, 5, 5, 0);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_PRESS, 5, 5);
     for (int col = 6; col < 50; col += 3) {
-        e = fx_mouse(MOUSE_DRAG, col, 5, 0);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, col, 5);
         frames(&x.a, 1);
     }
-    e = fx_mouse(MOUSE_RELEASE, 50, 5, 0);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_RELEASE, 50, 5);
     frames(&x.a, 1);
     buf_clear(&j);
     app_json(&x.a, &j, 0);
@@ -260,8 +252,7 @@ TEST(app_help_lists_every_key)
 {
     struct fx_screen x;
     init(&x, 2, 100, 40);
-    struct input_event e = fx_key('?');
-    app_input(&x.a, &e);
+    press(&x.a, '?');
     fx_screen_compose(&x);
     const char *need[] = {"Tab", "Space", "restart", "parameter", "keyboard pointer", "quit",
                           "tearing", "mouse", "wheel"};
@@ -291,8 +282,7 @@ TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
     CHECK(row_has(&x, 0, app_scene(&x.a)->name)); /* the caption names the scene */
     CHECK(x.a.ptr.down || x.a.cur == 2); /* the tour's pointer is at work (cloth lifts it at times) */
     int cur = x.a.cur;
-    struct input_event e = fx_key('x');
-    app_input(&x.a, &e);
+    press(&x.a, 'x');
     CHECK(!x.a.demo && !x.a.quit);
     CHECK(!x.a.ptr.down);
     frames(&x.a, 30 * 20);
@@ -306,22 +296,17 @@ TEST(app_fast_drag_follows_every_report_between_frames)
      * across it. */
     struct fx_screen x;
     init(&x, 0, 60, 24);
-    struct input_event e = fx_key('c');
-    app_input(&x.a, &e);
+    press(&x.a, 'c');
     frames(&x.a, 1);
-    e = fx_mouse(MOUSE_PRESS, 5, 3, 0);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_PRESS, 5, 3);
     for (int col = 8; col <= 40; col += 4) {
-        e = fx_mouse(MOUSE_DRAG, col, 3, 0);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, col, 3);
     }
     for (int y = 5; y <= 19; y += 2) {
-        e = fx_mouse(MOUSE_DRAG, 40, y, 0);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, 40, y);
     }
     frames(&x.a, 1);
-    e = fx_mouse(MOUSE_RELEASE, 40, 19, 0);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_RELEASE, 40, 19);
     fx_screen_compose(&x);
     rgb_t corner = cells_at(&x.f.cells, 38, 3)->bg, chord = cells_at(&x.f.cells, 20, 10)->bg;
     CHECK_MSG(rgb_r(corner) + rgb_g(corner) + rgb_b(corner) > 90, "corner %06x", corner);
@@ -334,9 +319,8 @@ TEST(app_panel_in_a_small_terminal_stays_inside_it)
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         struct fx_screen x;
         init(&x, sc, APP_MIN_COLS, APP_MIN_ROWS);
-        struct input_event e = fx_key('p');
-        app_input(&x.a, &e);
-        e = fx_key(IK_UP); /* the last parameter, far below the bottom row */
+        press(&x.a, 'p');
+        struct input_event e = fx_key(IK_UP); /* the last parameter, far below the bottom row */
         for (int i = 0; i < app_scene(&x.a)->nparams; i++) {
             app_input(&x.a, &e);
             fx_screen_compose(&x); /* under ASan, a write outside the cells fails here */
