@@ -12,20 +12,19 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define BIG (256 * 1024) /* bytes: a few times what a pipe holds */
 
-/* Bytes no shift or repeat of a piece of them matches. */
-static unsigned char *pattern(size_t n)
+/* What is written (bytes no shift or repeat of a piece of them matches) and
+ * what is read back, one more than that so that too much shows. */
+static unsigned char data[BIG], got[BIG + 1];
+
+static void pattern(void)
 {
-    unsigned char *p = malloc(n);
-    CHECK(p != NULL);
-    for (size_t i = 0; p && i < n; i++)
-        p[i] = (unsigned char)(i * 7 + i / 251);
-    return p;
+    for (size_t i = 0; i < BIG; i++)
+        data[i] = (unsigned char)(i * 7 + i / 251);
 }
 
 static void nonblocking(int fd, bool on)
@@ -34,12 +33,12 @@ static void nonblocking(int fd, bool on)
     CHECK(fl >= 0 && fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) == 0);
 }
 
-/* Reads the pipe until end of file, a little at a time after a pause. */
+/* Reads the pipe into got until end of file, a little at a time after a
+ * pause. */
 struct reader {
     int fd;
     double pause, chunk_nap;
-    unsigned char *got;
-    size_t n, cap;
+    size_t n;
     pthread_t th;
 };
 
@@ -47,9 +46,9 @@ static void *read_slowly(void *arg)
 {
     struct reader *r = arg;
     fx_nap(r->pause);
-    while (r->n < r->cap) {
-        size_t want = r->cap - r->n < 4096 ? r->cap - r->n : 4096;
-        ssize_t k = read(r->fd, r->got + r->n, want);
+    while (r->n < sizeof got) {
+        size_t want = sizeof got - r->n < 4096 ? sizeof got - r->n : 4096;
+        ssize_t k = read(r->fd, got + r->n, want);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -60,11 +59,12 @@ static void *read_slowly(void *arg)
     return NULL;
 }
 
-static void reader_start(struct reader *r, int fd, size_t cap, double pause, double chunk_nap)
+static bool reader_start(struct reader *r, int fd, double pause, double chunk_nap)
 {
-    *r = (struct reader){.fd = fd, .pause = pause, .chunk_nap = chunk_nap, .cap = cap};
-    r->got = malloc(cap);
-    CHECK(r->got != NULL && pthread_create(&r->th, NULL, read_slowly, r) == 0);
+    *r = (struct reader){.fd = fd, .pause = pause, .chunk_nap = chunk_nap};
+    bool ok = pthread_create(&r->th, NULL, read_slowly, r) == 0;
+    CHECK(ok);
+    return ok;
 }
 
 /* A reader slower than the writer: every write after the first is cut short
@@ -74,17 +74,16 @@ TEST_THREADS(buf_write_fd_gets_everything_to_a_slow_reader)
     int fd[2];
     CHECK(pipe(fd) == 0);
     nonblocking(fd[1], true);
-    unsigned char *data = pattern(BIG);
+    pattern();
     struct reader r;
-    reader_start(&r, fd[0], BIG + 1, 0.05, 0.001);
+    if (!reader_start(&r, fd[0], 0.05, 0.001))
+        return;
     CHECK(buf_write_fd(fd[1], data, BIG, 30.0));
     close(fd[1]);
     pthread_join(r.th, NULL);
     CHECK_INT(r.n, BIG);
-    CHECK(r.n == BIG && memcmp(r.got, data, BIG) == 0);
+    CHECK(r.n == BIG && memcmp(got, data, BIG) == 0);
     close(fd[0]);
-    free(r.got);
-    free(data);
 }
 
 /* Nobody reads: what the pipe holds goes, in order, and the rest waits no
@@ -96,7 +95,7 @@ TEST(buf_write_fd_stops_at_the_deadline_on_a_full_pipe)
     CHECK(pipe(fd) == 0);
     nonblocking(fd[1], true);
     nonblocking(fd[0], true);
-    unsigned char *data = pattern(BIG);
+    pattern();
     double t0 = buf_now();
     errno = 0;
     CHECK(!buf_write_fd(fd[1], data, BIG, 0.1));
@@ -104,21 +103,18 @@ TEST(buf_write_fd_stops_at_the_deadline_on_a_full_pipe)
     double took = buf_now() - t0;
     CHECK_MSG(took >= 0.1, "gave up after %.3f s", took);
     CHECK_MSG(took < 5.0, "went on %.3f s", took);
-    unsigned char *got = malloc(BIG);
     size_t n = 0;
     ssize_t k;
-    while (got && (k = read(fd[0], got + n, BIG - n)) > 0)
+    while ((k = read(fd[0], got + n, sizeof got - n)) > 0)
         n += (size_t)k;
     CHECK_MSG(n > 0 && n < BIG, "%zu bytes in the pipe", n);
-    CHECK(got && memcmp(got, data, n) == 0);
+    CHECK(memcmp(got, data, n) == 0);
     /* Full again: nothing more, at once. */
     while (write(fd[1], data, 1) == 1)
         continue;
     CHECK(!buf_write_fd(fd[1], data, 1, 0.0));
     CHECK_INT(errno, EAGAIN);
     CHECK(buf_write_fd(fd[1], data, 0, 0.0)); /* nothing to write: done */
-    free(got);
-    free(data);
     close(fd[0]);
     close(fd[1]);
 }
@@ -151,7 +147,6 @@ static void *interrupt_then_read(void *arg)
     struct interrupter *in = arg;
     fx_nap(0.05);
     pthread_kill(in->target, SIGUSR1);
-    in->r.pause = 0.05;
     return read_slowly(&in->r);
 }
 
@@ -161,7 +156,7 @@ TEST_THREADS(buf_write_fd_goes_on_after_an_interrupted_write)
 {
     int fd[2];
     CHECK(pipe(fd) == 0);
-    unsigned char *data = pattern(BIG);
+    pattern();
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_usr1;
@@ -174,18 +169,18 @@ TEST_THREADS(buf_write_fd_goes_on_after_an_interrupted_write)
         pre += (size_t)k;
     CHECK(pre > 0 && pre < BIG);
     nonblocking(fd[1], false);
-    struct interrupter in = {.target = pthread_self()};
-    in.r = (struct reader){.fd = fd[0], .chunk_nap = 0.001, .cap = BIG + 1};
-    in.r.got = malloc(BIG + 1);
+    struct interrupter in = {.target = pthread_self(),
+                             .r = {.fd = fd[0], .pause = 0.05, .chunk_nap = 0.001}};
     pthread_t th;
-    CHECK(in.r.got != NULL && pthread_create(&th, NULL, interrupt_then_read, &in) == 0);
+    if (pthread_create(&th, NULL, interrupt_then_read, &in) != 0) {
+        CHECK_MSG(false, "no reader thread");
+        return;
+    }
     CHECK(buf_write_fd(fd[1], data + pre, BIG - pre, 0.0)); /* blocking: no deadline asked */
     close(fd[1]);
     pthread_join(th, NULL);
     sigaction(SIGUSR1, &old, NULL);
     CHECK_INT(in.r.n, BIG);
-    CHECK(in.r.n == BIG && memcmp(in.r.got, data, BIG) == 0);
+    CHECK(in.r.n == BIG && memcmp(got, data, BIG) == 0);
     close(fd[0]);
-    free(in.r.got);
-    free(data);
 }
