@@ -166,9 +166,14 @@ int main(int argc, char **argv)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         c.o.threads = cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
     }
-    if (c.glyphs_auto) {
+    if (c.glyphs_auto) { /* in a terminal, what it draws decides the rest */
         const char *cs = nl_langinfo(CODESET);
-        c.o.glyphs = cs && strcmp(cs, "UTF-8") == 0 ? GLYPHS_HALF : GLYPHS_ASCII;
+        bool utf8 = cs && strcmp(cs, "UTF-8") == 0;
+        c.o.glyphs = utf8 ? GLYPHS_HALF : GLYPHS_ASCII;
+        c.o.glyphs_why = utf8 ? NULL : "not a UTF-8 locale";
+        c.glyphs_auto = utf8;
+    } else {
+        c.o.glyphs_why = "--glyphs";
     }
     switch (c.run) {
     case CLI_HELP:
@@ -193,5 +198,5 @@ int main(int argc, char **argv)
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return refuse("not a terminal (use --headless for runs without one)");
-    return term_run(&c.o, c.color_auto, c.record);
+    return term_run(&c.o, c.color_auto, c.glyphs_auto, c.record);
 }

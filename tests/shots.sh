@@ -2,8 +2,9 @@
 # make shots: a picture of each scene as a person sees it, for the README: swirl
 # in a real xterm (DejaVu Sans Mono 10, truecolor) under its own Xvfb, 100x30,
 # with a real X mouse drag where the scene is about dragging, saved as PNG in
-# tests/shots/. Needs xvfb, xterm, xdotool, x11-apps, imagemagick and
-# fonts-dejavu-core (apt-get install ...).
+# tests/shots/, and each scene in each glyph set. Needs xvfb, xterm, xdotool,
+# x11-apps, imagemagick and fonts-dejavu-core, and sakura for the sextants
+# (apt-get install ...).
 set -eu
 cd "$(dirname "$0")/.."
 out=tests/shots
@@ -19,13 +20,19 @@ export DISPLAY=$disp
 for i in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 
 # shot NAME SECONDS 'SWIRL ARGS' [x0 y0 x1 y1 (cells, a drag during the wait)]
+# in xterm, or with SHOT_TERM=sakura in sakura (a VTE terminal: sextants).
 shot() {
     local name=$1 wait=$2 args=$3
-    xterm -geometry 100x30+0+0 -fa 'DejaVu Sans Mono' -fs 10 -bg black -fg white \
-        -e env COLORTERM=truecolor LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl $args & local xt=$!
+    if [ "${SHOT_TERM:-xterm}" = sakura ]; then
+        sakura -c 100 -r 30 -f 'DejaVu Sans Mono 10' \
+            -x "env LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl --no-config $args" & local xt=$!
+    else
+        xterm -geometry 100x30+0+0 -fa 'DejaVu Sans Mono' -fs 10 -bg black -fg white \
+            -e env COLORTERM=truecolor LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl --no-config $args & local xt=$!
+    fi
     local wid=
     for i in $(seq 100); do
-        wid=$(xdotool search --pid $xt 2>/dev/null | head -1) && [ -n "$wid" ] && break
+        wid=$(xdotool search --onlyvisible --pid $xt 2>/dev/null | head -1) && [ -n "$wid" ] && break
         sleep 0.1
     done
     sleep 1
@@ -48,4 +55,18 @@ shot() {
 shot dye 0.5 "--scene dye" 8 20 92 8
 shot pbf 4.5 "--scene pbf" 30 26 70 8
 shot cloth 1 "--scene cloth" 50 17 75 24
+# The same in each glyph set (docs/glyphs.md): half-blocks and quadrants in
+# xterm, sextants in sakura (xterm draws them as blanks).
+for g in half quad; do
+    shot dye-$g 0.5 "--scene dye --glyphs $g" 8 20 92 8
+    shot pbf-$g 4.5 "--scene pbf --glyphs $g" 30 26 70 8
+    shot cloth-$g 1 "--scene cloth --glyphs $g" 50 17 75 24
+done
+if command -v sakura >/dev/null; then
+    SHOT_TERM=sakura shot dye-sextant 0.5 "--scene dye --glyphs sextant" 8 20 92 8
+    SHOT_TERM=sakura shot pbf-sextant 4.5 "--scene pbf --glyphs sextant" 30 26 70 8
+    SHOT_TERM=sakura shot cloth-sextant 1 "--scene cloth --glyphs sextant" 50 17 75 24
+else
+    echo "make shots: no sakura, so no sextant pictures" >&2
+fi
 ls -l "$out"

@@ -140,7 +140,7 @@ TEST(cli_parse_numbers_name_the_option_and_its_range)
     REFUSED("--grid 40x40x", "--grid wants WxH");
     REFUSED("--scene nope", "unknown scene 'nope' (dye, pbf or cloth)");
     REFUSED("--color rainbow", "unknown colour mode 'rainbow'");
-    REFUSED("--glyphs braille", "unknown glyph set 'braille' (half or ascii)");
+    REFUSED("--glyphs braille", "unknown glyph set 'braille' (auto, half, quad, sextant or ascii)");
     REFUSED("--preset page", "unknown preset 'page'");
     struct cli c;
     PARSED(c, "--headless --seconds 0.5 --record /tmp/swirl-never-written.cast");

@@ -26,7 +26,18 @@ struct cells {
     struct cell *c;
 };
 
-enum glyph_set { GLYPHS_HALF, GLYPHS_ASCII };
+/* How a cell shows pixels: half-blocks (1 x 2 a cell), quadrants (2 x 2),
+ * sextants (2 x 3), or an ASCII ramp of brightness (1 x 2, averaged). */
+enum glyph_set { GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT, GLYPHS_ASCII };
+
+/* The canvas is drawn at this many image pixels a canvas pixel (a canvas
+ * pixel is half a cell, as for half-blocks): 2 for quadrants and sextants,
+ * whose blit takes a cell's 2 x 4 image pixels. */
+static inline int cells_scale(enum glyph_set g)
+{
+    return g == GLYPHS_QUAD || g == GLYPHS_SEXTANT ? 2 : 1;
+}
+const char *cells_glyphs_name(enum glyph_set g);
 
 void cells_init(struct cells *s, int cols, int rows);
 void cells_free(struct cells *s);
@@ -45,8 +56,11 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
                     float alpha);
 
 /*
- * The blit: image rows 2r and 2r+1 become cell row r, for r < im->h/2 and
- * r < s->rows. Half-blocks: ▀ with fg = upper, bg = lower, a space when both
+ * The blit: an image cells_scale(glyphs) times the canvas becomes the cells,
+ * each cell row from 2 cells_scale image rows, for as many rows as both have.
+ * Quadrants and sextants: each cell's 2 x 4 image pixels, averaged to the
+ * glyphs' 2 x 2 or 2 x 3, fitted (fit.h); in mono each of those pixels inked
+ * or not. Half-blocks: image rows 2r and 2r+1 become cell row r. Half-blocks: ▀ with fg = upper, bg = lower, a space when both
  * halves are equal; in mono, each half is inked or not (palette_ink: a dark
  * background stays blank), giving ' ' or ▀, in reverse video (bg
  * COLOR_REVERSE) where the lower half is inked: no █ or ▄, whose outline

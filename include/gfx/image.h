@@ -42,6 +42,9 @@ static inline int image_clip(float v, int n)
 void image_blend(struct image *im, int x, int y, rgb_t c, float a);
 /* Anti-aliased line of width ~1 pixel from (x0,y0) to (x1,y1) (Xiaolin Wu). */
 void image_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c);
+/* The same, `width` pixels wide (a width of 1 or less: image_line). */
+void image_thick_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c,
+                      float width);
 /* Anti-aliased filled disc centred at (cx,cy) with radius r (r may be < 1). */
 void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a);
 

@@ -43,6 +43,9 @@ struct scene_opts {
     const atomic_int *stop; /* raised: the step under way ends early, in a
                           * consistent state (the solvers' params' stop); NULL:
                           * never */
+    int px_scale;        /* image pixels a canvas pixel the scene is drawn at
+                          * (cells_scale: 2 for quadrants and sextants); the
+                          * dye's grid is that fine. 0 counts as 1. */
 };
 
 struct scene_ops {

@@ -22,6 +22,11 @@ static inline float view_px(const struct view *v, float x) { return v->ox + x * 
 static inline float view_py(const struct view *v, float y) { return v->oy - y * v->zoom; }
 static inline float view_wx(const struct view *v, float px) { return (px - v->ox) / v->zoom; }
 static inline float view_wy(const struct view *v, float py) { return (v->oy - py) / v->zoom; }
+/* The same view on a canvas k times as fine (k image pixels a canvas pixel). */
+static inline struct view view_scaled(const struct view *v, float k)
+{
+    return (struct view){v->ox * k, v->oy * k, v->zoom * k, v->fit * k};
+}
 /* Zooms by 1.15^clicks keeping the world point under canvas (px,py) in place. */
 void view_zoom(struct view *v, float px, float py, int clicks);
 

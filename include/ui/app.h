@@ -43,6 +43,7 @@ struct app_opts {
     enum color_mode color;
     const char *color_why; /* what chose it ("asked the terminal", "--color"), or NULL */
     enum glyph_set glyphs;
+    const char *glyphs_why; /* what chose them ("--glyphs", "VTE draws sextants"), or NULL */
     int fps;
     int tolerance;
     bool sync;

@@ -7,6 +7,7 @@
 #ifndef SWIRL_PROBE_H
 #define SWIRL_PROBE_H
 
+#include "cells.h"
 #include "palette.h"
 
 #include <stddef.h>
@@ -100,6 +101,17 @@ bool probe_screen_nearest(const struct probe_env *e);
  *    (16 for TERM=xterm, whose terminfo says 8).
  */
 enum color_mode probe_choose(const struct probe_env *e, const char **why);
+
+/*
+ * The glyphs, for a UTF-8 locale, and in *why what decided it: half-blocks in
+ * mono (a quadrant's complement needs reverse video, which outline fonts draw
+ * short of the cell's foot), on a console (TERM linux, vt*, dumb: fonts
+ * without quadrants) and in GNU screen; sextants where the terminal is known
+ * to draw them (VTE_VERSION with TERM=xterm*, KITTY_WINDOW_ID with
+ * TERM=xterm-kitty) and no multiplexer is nearer; quadrants elsewhere (every
+ * terminal tried draws them; tmux passes them on).
+ */
+enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, const char **why);
 
 /* Synchronized output only where DECRQM says the terminal has mode 2026. */
 bool probe_sync(const struct probe_answers *a);

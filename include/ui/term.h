@@ -11,6 +11,6 @@
  * the colour depth from the terminal's answers and the environment (probe.h);
  * o->sync ends up on only where the terminal has synchronized output.
  * record: a .cast path or NULL. Returns the exit status. */
-int term_run(struct app_opts *o, bool color_auto, const char *record);
+int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *record);
 
 #endif

@@ -4,6 +4,7 @@
  * Nothing here is a test; the tests never look at a clock. It is built beside
  * swirl from the same objects and is never installed.
  */
+#include "bench.h"
 #include "cloth.h"
 #include "fluid.h"
 #include "frame.h"
@@ -533,20 +534,40 @@ static const char *abs_arg(const char *opt, const char *val)
     return val;
 }
 
-/* swirl-bench [--seeds DIR] [--script FILE] [--node PATH]
+/* The parts, in the order they run. */
+static const struct {
+    const char *name;
+    void (*run)(void);
+} parts[] = {
+    {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
+    {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
+};
+
+/* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
- * the tree's). Without them the JavaScript comparisons are left out. */
+ * the tree's). Without them the JavaScript comparisons are left out. PARTs
+ * (dye, frames, bandwidth, pbf, cloth, glyphs) run only those. */
 int main(int argc, char **argv)
 {
+    const int nparts = (int)(sizeof parts / sizeof parts[0]);
+    bool only[sizeof parts / sizeof parts[0]] = {false}, some = false;
     for (int i = 1; i < argc; i++) {
         const char **to = strcmp(argv[i], "--seeds") == 0    ? &files.seeds
                           : strcmp(argv[i], "--script") == 0 ? &files.script
                           : strcmp(argv[i], "--node") == 0   ? &files.node
                                                              : NULL;
         if (!to) {
-            fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH]\n");
-            return 2;
+            int p = 0;
+            while (p < nparts && strcmp(argv[i], parts[p].name) != 0)
+                p++;
+            if (p == nparts) {
+                fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH] "
+                                "[dye|frames|bandwidth|pbf|cloth|glyphs...]\n");
+                return 2;
+            }
+            only[p] = some = true;
+            continue;
         }
         if (!(*to = abs_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL)))
             return 2;
@@ -556,10 +577,8 @@ int main(int argc, char **argv)
     printf("swirl %s bench (ratios measured in this run)\n", SWIRL_VERSION);
     printf("  the seed pages' JavaScript: %s running %s on %s\n", files.node,
            *files.script ? files.script : "(no --script)", *files.seeds ? files.seeds : "(no --seeds)");
-    bench_dye();
-    bench_frames();
-    bench_bandwidth();
-    bench_pbf();
-    bench_cloth();
+    for (int p = 0; p < nparts; p++)
+        if (!some || only[p])
+            parts[p].run();
     return 0;
 }

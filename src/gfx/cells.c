@@ -9,6 +9,7 @@
  */
 #include "cells.h"
 #include "buf.h"
+#include "fit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,13 +70,19 @@ static int luma(rgb_t c)
     return (299 * rgb_r(c) + 587 * rgb_g(c) + 114 * rgb_b(c)) / 1000;
 }
 
+const char *cells_glyphs_name(enum glyph_set g)
+{
+    static const char *const names[] = {"half", "quad", "sextant", "ascii"};
+    return g >= GLYPHS_HALF && g <= GLYPHS_ASCII ? names[g] : "?";
+}
+
 /* The colour a cell shows on average (for text laid over the picture). */
 static rgb_t cell_mean(const struct cell *c)
 {
     rgb_t bg = c->bg & COLOR_DEFAULT ? 0 : c->bg;
-    if (c->ch != GLYPH_UPPER || (c->fg & COLOR_DEFAULT))
+    if (!fit_is_picture(c->ch) || (c->fg & COLOR_DEFAULT))
         return bg;
-    return rgb_mix(c->fg, bg, 0.5f);
+    return rgb_mix(c->fg, bg, 1.0f - fit_coverage(c->ch));
 }
 
 int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t fg,
@@ -159,12 +166,71 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
     }
 }
 
+/* A cell's glyph pixels from its 2 x 4 image pixels (rows r0..r0+3, columns
+ * x0, x0+1): quadrants average rows in pairs, sextants take each third of the
+ * cell's height by the area it covers of the four rows. */
+static void cell_pixels(const struct image *im, int x0, int r0, int n, rgb_t *out)
+{
+    static const int sextant_w[3][4] = {{3, 1, 0, 0}, {0, 2, 2, 0}, {0, 0, 1, 3}};
+    const int rows = n == FIT_QUAD ? 2 : 3;
+    for (int j = 0; j < rows; j++)
+        for (int i = 0; i < 2; i++) {
+            int sum[3] = {0, 0, 0}, wsum = 0;
+            for (int y = 0; y < 4; y++) {
+                const int w = n == FIT_QUAD ? (y / 2 == j) : sextant_w[j][y];
+                if (!w)
+                    continue;
+                const rgb_t p = image_get(im, x0 + i, r0 + y);
+                sum[0] += w * rgb_r(p), sum[1] += w * rgb_g(p), sum[2] += w * rgb_b(p);
+                wsum += w;
+            }
+            out[2 * j + i] = RGB((sum[0] + wsum / 2) / wsum, (sum[1] + wsum / 2) / wsum,
+                                 (sum[2] + wsum / 2) / wsum);
+        }
+}
+
+/* Quadrants or sextants (n glyph pixels a cell), fitted; the two colours
+ * mapped to the mode as the half-blocks' are. Mono: each glyph pixel inked or
+ * not, in reverse video where the glyph must be the complement's. */
+static void blit_fit(const struct image *im, struct cells *s, enum color_mode mode, int rows,
+                     int n)
+{
+    const int cols = im->w / 2 < s->cols ? im->w / 2 : s->cols;
+    for (int r = 0; r < rows; r++) {
+        struct cell *out = cells_at(s, 0, r);
+        for (int x = cols; x < s->cols; x++)
+            out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
+        for (int x = 0; x < cols; x++) {
+            rgb_t px[FIT_SEXTANT];
+            cell_pixels(im, 2 * x, 4 * r, n, px);
+            if (mode == COLOR_MONO) {
+                const int prow = n == FIT_QUAD ? 2 : 3;
+                unsigned mask = 0;
+                for (int i = 0; i < n; i++)
+                    mask |= (unsigned)palette_ink(px[i], 2 * x + i % 2, prow * r + i / 2) << i;
+                bool swap;
+                const uint32_t ch = fit_glyph(mask, n, &swap);
+                out[x] = (struct cell){ch, COLOR_DEFAULT, swap ? COLOR_REVERSE : COLOR_DEFAULT};
+                continue;
+            }
+            const struct fit f = fit_block(px, n);
+            const rgb_t bg = palette_dither(mode, f.bg, x, 2 * r + 1);
+            const rgb_t fg = f.ch == ' ' ? bg : palette_dither(mode, f.fg, x, 2 * r);
+            out[x] = fg == bg ? (struct cell){' ', COLOR_DEFAULT, bg}
+                              : (struct cell){f.ch, fg, bg};
+        }
+    }
+}
+
 void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs)
 {
-    int rows = im->h / 2 < s->rows ? im->h / 2 : s->rows;
+    const int per_row = 2 * cells_scale(glyphs);
+    int rows = im->h / per_row < s->rows ? im->h / per_row : s->rows;
     if (glyphs == GLYPHS_ASCII)
         blit_ascii(im, s, mode, rows);
+    else if (glyphs == GLYPHS_QUAD || glyphs == GLYPHS_SEXTANT)
+        blit_fit(im, s, mode, rows, glyphs == GLYPHS_QUAD ? FIT_QUAD : FIT_SEXTANT);
     else
         blit_half(im, s, mode, rows);
 }

@@ -39,6 +39,7 @@
  * the cell's bottom and leave a dark line between rows.
  */
 #include "encode.h"
+#include "fit.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -115,13 +116,24 @@ static bool cell_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
     return false;
 }
 
+/* A picture glyph (▀, a quadrant, a sextant, a space) whose two colours are
+ * within the tolerance shows one colour, in *c. */
+static bool shows_one(const struct cell *c, int tol, rgb_t *col)
+{
+    *col = c->bg;
+    return c->ch == ' ' || (fit_is_picture(c->ch) && !colour_differs(c->fg, c->bg, tol));
+}
+
 /* Does the screen need `now` where it shows `old`? Picture cells compare by the
- * pixels they show, so a space and a ▀ of nearly equal halves are the same. */
+ * pixels they show, so a space and a ▀ of nearly equal halves are the same, as
+ * are any two glyphs whose colours are each within the tolerance of one. */
 static bool cell_differs(const struct cell *old, const struct cell *now, int tol)
 {
     rgb_t ot, ob, nt, nb;
     if (tol && cell_pixels(old, &ot, &ob) && cell_pixels(now, &nt, &nb))
         return colour_differs(ot, nt, tol) || colour_differs(ob, nb, tol);
+    if (tol && old->ch != now->ch && shows_one(old, tol, &ot) && shows_one(now, tol, &nt))
+        return colour_differs(ot, nt, tol);
     if (old->ch != now->ch)
         return true;
     if (colour_differs(old->bg, now->bg, tol))
@@ -140,7 +152,10 @@ static struct cell cheapest(const struct encoder *e, const struct cell *now, int
     rgb_t t, b;
     if (!tol)
         return em;
-    if (cell_pixels(now, &t, &b) && !colour_differs(t, b, tol)) {
+    bool picture = cell_pixels(now, &t, &b);
+    if (!picture && fit_is_picture(now->ch)) /* a quadrant or a sextant: its two colours */
+        t = now->fg, b = now->bg, picture = true;
+    if (picture && !colour_differs(t, b, tol)) {
         em.ch = ' ';
         em.fg = COLOR_DEFAULT;
         bool keep = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol);
@@ -259,9 +274,12 @@ static void set_colours(struct encoder *e, struct buf *out, const struct cell *c
     buf_putc(out, 'm');
 }
 
-/* Block elements (U+2580..U+259F: ▀ ▄ █ ...) reach the cell's edges, so an
+/* Block elements (U+2580..U+259F: ▀ ▄ █ ▖ ...) and sextants reach the cell's edges, so an
  * outline font's anti-aliasing spills them into the neighbouring cells. */
-static bool is_block(uint32_t ch) { return ch >= 0x2580 && ch <= 0x259F; }
+static bool is_block(uint32_t ch)
+{
+    return (ch >= 0x2580 && ch <= 0x259F) || (ch >= 0x1FB00 && ch <= 0x1FB3B);
+}
 
 /* Would `prev` and `next`, printed in one run, draw into each other's cell? */
 static bool overhangs(uint32_t prev, uint32_t next) { return is_block(prev) || is_block(next); }

@@ -207,3 +207,32 @@ void image_triangle(struct image *im, float x0, float y0, float x1, float y1, fl
                 im->px[(size_t)y * (size_t)im->w + (size_t)x] = c;
         }
 }
+
+void image_thick_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c,
+                      float width)
+{
+    if (!(width > 1.0f)) {
+        image_line(im, x0, y0, x1, y1, c);
+        return;
+    }
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+        return;
+    const float half = 0.5f * width, m = half + 1.0f;
+    if (!clip_segment(&x0, &y0, &x1, &y1, -m, im->w + m, -m, im->h + m))
+        return;
+    const float dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
+    int xa = image_clip(floorf(fminf(x0, x1) - m), im->w);
+    int xb = image_clip(ceilf(fmaxf(x0, x1) + m), im->w);
+    int ya = image_clip(floorf(fminf(y0, y1) - m), im->h);
+    int yb = image_clip(ceilf(fmaxf(y0, y1) + m), im->h);
+    for (int y = ya; y < yb; y++)
+        for (int x = xa; x < xb; x++) {
+            /* Coverage by the distance of the pixel's centre from the segment. */
+            const float px = (float)x + 0.5f - x0, py = (float)y + 0.5f - y0;
+            const float t = len2 > 1e-12f ? clampf((px * dx + py * dy) / len2, 0.0f, 1.0f) : 0.0f;
+            const float d = hypotf(px - t * dx, py - t * dy);
+            const float cov = clampf(half + 0.5f - d, 0.0f, 1.0f);
+            if (cov > 0.0f)
+                image_blend(im, x, y, c, cov);
+        }
+}

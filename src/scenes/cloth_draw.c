@@ -56,9 +56,10 @@ static void mesh_nodes(struct cloth_scene *s)
         s->tri = buf_xrealloc(s->tri, 6 * n * sizeof *s->tri);
         s->node_cap = n;
     }
+    const struct view at = view_scaled(&s->view, s->k);
     for (int i = 0; i < c->n; i++) {
-        s->node[i].x = view_px(&s->view, c->x[i]);
-        s->node[i].y = view_py(&s->view, c->y[i]);
+        s->node[i].x = view_px(&at, c->x[i]);
+        s->node[i].y = view_py(&at, c->y[i]);
     }
     cloth_edges(c, s->edges);
 }
@@ -242,7 +243,7 @@ static void hems(struct cloth_scene *s, struct image *im)
             if (!alive(s, i, k) || u > 1 || (u == 0 && k > E_V))
                 continue;
             const struct node *a = &s->node[i + from[k]], *b = &s->node[i + to[k]];
-            image_line(im, a->x, a->y, b->x, b->y, u == 1 ? hem : THREAD);
+            image_thick_line(im, a->x, a->y, b->x, b->y, u == 1 ? hem : THREAD, s->k);
         }
 }
 
@@ -283,7 +284,8 @@ static void thread(struct image *im, const struct cloth_scene *s, int a, int b)
     const struct cloth *c = &s->c;
     float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
     float e = (sqrtf(dx * dx + dy * dy) - c->prm.spacing) / c->prm.spacing;
-    image_line(im, s->node[a].x, s->node[a].y, s->node[b].x, s->node[b].y, strain_colour(e));
+    image_thick_line(im, s->node[a].x, s->node[a].y, s->node[b].x, s->node[b].y,
+                     strain_colour(e), s->k);
 }
 
 /* Each cell whose four sides are intact as two flat triangles shaded by its
@@ -332,6 +334,7 @@ void cloth_draw(void *p, struct image *im)
     struct cloth_scene *s = p;
     image_fill(im, BACKGROUND);
     const struct cloth *c = &s->c;
+    s->k = s->w > 0 && im->w >= 2 * s->w ? (float)(im->w / s->w) : 1.0f; /* cells_scale */
     mesh_nodes(s);
     if (s->strain_look)
         draw_strain(s, im);
@@ -339,10 +342,10 @@ void cloth_draw(void *p, struct image *im)
         draw_fabric(s, im);
     for (int i = 0; i < c->n; i++)
         if (c->fixed[i])
-            image_disc(im, s->node[i].x, s->node[i].y, 1.2f, PIN, 1.0f);
+            image_disc(im, s->node[i].x, s->node[i].y, 1.2f * s->k, PIN, 1.0f);
     if (c->grabbed >= 0)
-        image_disc(im, s->node[c->grabbed].x, s->node[c->grabbed].y, 1.5f, GRABBED, 1.0f);
+        image_disc(im, s->node[c->grabbed].x, s->node[c->grabbed].y, 1.5f * s->k, GRABBED, 1.0f);
     if (s->cutting)
-        image_disc(im, s->blade_x, s->blade_y, 1.0f, BLADE, 0.9f);
+        image_disc(im, s->k * s->blade_x, s->k * s->blade_y, s->k, BLADE, 0.9f);
 }
 

@@ -42,6 +42,7 @@ struct cloth_scene {
     bool auto_size;      /* the grid follows the canvas at a restart */
     int w, h;
     struct view view;
+    float k;             /* drawing: image pixels a canvas pixel this frame */
     struct node *node;   /* drawing scratch, one per particle: */
     unsigned char *edges; /* cloth_edges */
     float *tan;          /* cloth_tangents, then smoothed */

@@ -46,6 +46,54 @@ static const float *dye_under(const struct fluid *f, int x, int y, int w, int h)
 
 static float brightest(const float *c) { return fmaxf(c[0], fmaxf(c[1], c[2])); }
 
+/* The dye at the centre of pixel (x,y) of a w x h image finer than the dye
+ * grid (quadrants and sextants draw at twice the canvas): bilinear. */
+static void dye_between(const struct fluid *f, int x, int y, int w, int h, float out[3])
+{
+    const float u = ((float)x + 0.5f) * (float)f->dw / (float)w - 0.5f;
+    const float v = ((float)y + 0.5f) * (float)f->dh / (float)h - 0.5f;
+    const int i0 = clampi((int)floorf(u), 0, f->dw - 1), j0 = clampi((int)floorf(v), 0, f->dh - 1);
+    const int i1 = clampi(i0 + 1, 0, f->dw - 1), j1 = clampi(j0 + 1, 0, f->dh - 1);
+    const float a = clampf(u - (float)i0, 0.0f, 1.0f), b = clampf(v - (float)j0, 0.0f, 1.0f);
+    const float *p00 = f->dye + 3 * ((size_t)j0 * (size_t)f->dw + (size_t)i0);
+    const float *p10 = f->dye + 3 * ((size_t)j0 * (size_t)f->dw + (size_t)i1);
+    const float *p01 = f->dye + 3 * ((size_t)j1 * (size_t)f->dw + (size_t)i0);
+    const float *p11 = f->dye + 3 * ((size_t)j1 * (size_t)f->dw + (size_t)i1);
+    for (int k = 0; k < 3; k++)
+        out[k] = (1.0f - b) * ((1.0f - a) * p00[k] + a * p10[k]) +
+                 b * ((1.0f - a) * p01[k] + a * p11[k]);
+}
+
+/* The mean dye of the cells under pixel (x,y) of a w x h image a whole
+ * number of times coarser than the grid. */
+static void dye_over(const struct fluid *f, int x, int y, int rx, int ry, float out[3])
+{
+    out[0] = out[1] = out[2] = 0.0f;
+    for (int j = y * ry; j < (y + 1) * ry; j++)
+        for (int i = x * rx; i < (x + 1) * rx; i++)
+            for (int k = 0; k < 3; k++)
+                out[k] += f->dye[3 * ((size_t)j * (size_t)f->dw + (size_t)i) + (size_t)k];
+    for (int k = 0; k < 3; k++)
+        out[k] /= (float)(rx * ry);
+}
+
+/* The dye pixel (x,y) of a w x h image shows (into tmp where it is not a
+ * cell's own): the cell under it; where the image is finer than the grid, the
+ * dye between cells; where it is a whole number of times coarser, the mean of
+ * the cells it covers. */
+static const float *dye_for(const struct fluid *f, int x, int y, int w, int h, float tmp[3])
+{
+    if (w > f->dw || h > f->dh) {
+        dye_between(f, x, y, w, h, tmp);
+        return tmp;
+    }
+    if ((w < f->dw || h < f->dh) && f->dw % w == 0 && f->dh % h == 0) {
+        dye_over(f, x, y, f->dw / w, f->dh / h, tmp);
+        return tmp;
+    }
+    return dye_under(f, x, y, w, h);
+}
+
 /* Room for the brightness of n pixels (kept from frame to frame). */
 static bool lit_room(struct dye *d, size_t n)
 {
@@ -99,15 +147,18 @@ void dye_draw(void *s, struct image *im)
     const struct fluid *f = &d->f;
     int w = im->w, h = im->h;
     bool shading = d->shading && lit_room(d, (size_t)w * (size_t)h);
+    /* The relief's slopes are per canvas pixel however fine the image. */
+    const float k = (float)w / (float)(d->w > 0 ? d->w : w);
+    float tmp[3];
     if (shading)
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++)
                 d->lit[(size_t)y * (size_t)w + (size_t)x] =
-                    tone(d, brightest(dye_under(f, x, y, w, h)));
+                    k * tone(d, brightest(dye_for(f, x, y, w, h, tmp)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             im->px[(size_t)y * (size_t)w + (size_t)x] =
-                dye_pixel(d, dye_under(f, x, y, w, h),
+                dye_pixel(d, dye_for(f, x, y, w, h, tmp),
                           shading ? shade_at(d->lit, x, y, w, h) : 1.0f);
 }
 

@@ -50,6 +50,10 @@ static const struct param_def dye_params[] = {
 };
 #define NPARAMS ((int)(sizeof dye_params / sizeof dye_params[0]))
 
+/* Dye cells at most for a picture finer than the canvas (quadrants, sextants):
+ * a 250 x 70 terminal's, where the dye's advection still takes a few ms. */
+#define DYE_FINE_MAX 140000L
+
 static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *dw, int *dh)
 {
     if (d->opt.grid_w > 0) {
@@ -57,8 +61,10 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
         *ny = *dh = d->opt.grid_h;
         return;
     }
-    int s = clampi(d->scale, 1, 4);
-    *dw = w, *dh = h;
+    int s = clampi(d->scale, 1, 4), k = clampi(d->opt.px_scale, 1, 4);
+    while (k > 1 && (long)k * k * w * h > DYE_FINE_MAX)
+        k--;
+    *dw = k * w, *dh = k * h; /* the dye as fine as the picture, within reason */
     *nx = (w + s - 1) / s, *ny = (h + s - 1) / s;
 }
 

@@ -140,7 +140,7 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
 /* A particle's diameter in pixels, at least one, at most SCALE_MAX. */
 static float particle_px(const struct pbf_scene *s)
 {
-    return clampf(2.0f * s->sim.prm.radius * s->view.zoom, 1.0f, SCALE_MAX);
+    return clampf(2.0f * s->sim.prm.radius * s->draw.at.zoom, 1.0f, SCALE_MAX);
 }
 
 /* The cubic B-spline: 2/3 at 0, 0 from 2 on; its samples a unit apart sum to 1
@@ -206,8 +206,8 @@ static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reac
                       struct streak *st)
 {
     const struct pbf *sim = &s->sim;
-    const float zoom = s->view.zoom;
-    st->x = view_px(&s->view, sim->x[i]), st->y = view_py(&s->view, sim->y[i]);
+    const float zoom = s->draw.at.zoom;
+    st->x = view_px(&s->draw.at, sim->x[i]), st->y = view_py(&s->draw.at, sim->y[i]);
     if (!(st->x > -reach && st->y > -reach && st->x < (float)w + reach &&
           st->y < (float)h + reach))
         return false;
@@ -215,7 +215,9 @@ static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reac
     const bool finite = isfinite(speed);
     const float vx = finite ? sim->vx[i] : 0.0f, vy = finite ? sim->vy[i] : 0.0f;
     st->vx = vx, st->vy = vy, st->speed = finite ? speed : 0.0f;
-    const float len = clampf(st->speed * zoom * STREAK_TIME - STREAK_FROM, 0.0f, STREAK_MAX);
+    const float k_px = s->draw.k; /* the streak's lengths are in canvas pixels */
+    const float len = clampf(st->speed * zoom * STREAK_TIME - k_px * STREAK_FROM, 0.0f,
+                             k_px * STREAK_MAX);
     if (len > 0.0f) {
         const float k = len / (st->speed * (float)(STREAK_TAPS - 1));
         st->dx = vx * k, st->dy = -vy * k, st->n = STREAK_TAPS;
@@ -232,9 +234,9 @@ static void splat_body(struct pbf_scene *s, int w, int h)
 {
     struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
-    const float d_px = 2.0f * sim->prm.radius * s->view.zoom;
+    const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
     const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX);
-    const float reach = 2.0f * sc + STREAK_MAX;
+    const float reach = 2.0f * sc + d->k * STREAK_MAX;
     int ix[TAPS_MAX], iy[TAPS_MAX];
     float wx[TAPS_MAX], wy[TAPS_MAX];
     memset(d->cov, 0, (size_t)w * (size_t)h * sizeof *d->cov);
@@ -340,7 +342,7 @@ static void splat_spray(struct pbf_scene *s, int w, int h)
 {
     struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
-    const float d_px = 2.0f * sim->prm.radius * s->view.zoom;
+    const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
     const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX), inv = 1.0f / sc;
     memset(d->spr, 0, (size_t)w * (size_t)h * sizeof *d->spr);
     for (int i = 0; i < sim->nfluid; i++) {
@@ -366,15 +368,15 @@ static void splat_spray(struct pbf_scene *s, int w, int h)
 
 /* Averages row v of a field over DEPTH_BLUR columns either side inside the
  * walls [lo, hi], weighted by the body's coverage a there (tmp: a row). */
-static void blur_row(float *v, const float *a, float *tmp, int w, int lo, int hi)
+static void blur_row(float *v, const float *a, float *tmp, int w, int lo, int hi, int blur)
 {
     for (int x = 0; x < w; x++) {
         float sum = 0.0f, wsum = 0.0f;
-        for (int e = -DEPTH_BLUR; e <= DEPTH_BLUR; e++) {
+        for (int e = -blur; e <= blur; e++) {
             const int q = x + e;
             if (q < 0 || q >= w || ((q < lo || q > hi) && q != x))
                 continue;
-            const float wgt = (float)(DEPTH_BLUR + 1 - abs(e)) * (a[q] + 1e-3f);
+            const float wgt = (float)(blur + 1 - abs(e)) * (a[q] + 1e-3f);
             sum += wgt * v[q], wsum += wgt;
         }
         tmp[x] = sum / wsum;
@@ -395,7 +397,8 @@ static void water_depth(struct water_draw *d, int w, int h)
     const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
     /* The lid off the canvas (zoomed in): what water is above is not drawn;
      * taken as deep enough for no bright line, not as a surface. */
-    const float above = d->y0 < 0 ? SURFACE_TO + 1.0f : 0.0f;
+    const float above = d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f;
+    const int blur = (int)lrintf(d->k * DEPTH_BLUR);
     for (int x = 0; x < w; x++)
         top[x] = up[x] = above;
     for (int y = 0; y < h; y++) {
@@ -421,8 +424,8 @@ static void water_depth(struct water_draw *d, int w, int h)
         }
         float *t = top;
         top = next, next = t;
-        blur_row(dep, a, tmp, w, lo, hi);
-        blur_row(lit, a, tmp, w, lo, hi);
+        blur_row(dep, a, tmp, w, lo, hi, blur);
+        blur_row(lit, a, tmp, w, lo, hi, blur);
     }
 }
 
@@ -517,7 +520,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
         const float alpha = body > drop ? body : drop;
         rgb_t out = BACKGROUND;
         if (alpha > 0.0f) {
-            rgb_t c = water_colour(d->dep[i], d->lit[i], part, d->vel[i]);
+            rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, part, d->vel[i]);
             if (drop > body)
                 c = rgb_mix(c, SPRAY, (drop - body) / drop);
             out = over(d, BACKGROUND, c, alpha);
@@ -547,7 +550,7 @@ static void wall(struct image *im, float x0, float y0, float x1, float y1, rgb_t
 static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, bool edge)
 {
     const struct pbf *sim = &s->sim;
-    const struct view *v = &s->view;
+    const struct view *v = &s->draw.at;
     const float r = sim->prm.radius;
     const float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
     const float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
@@ -569,7 +572,7 @@ static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, bool edge
 static void draw_seed(struct pbf_scene *s, struct image *im)
 {
     const struct pbf *sim = &s->sim;
-    const struct view *v = &s->view;
+    const struct view *v = &s->draw.at;
     image_fill(im, RGB(10, 12, 20));
     float rad = fmaxf(sim->prm.radius * v->zoom, 0.55f);
     for (int i = 0; i < sim->nfluid; i++) {
@@ -607,7 +610,10 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
 void pbf_draw(void *p, struct image *im)
 {
     struct pbf_scene *s = p;
-    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->view)) {
+    const int k = s->w > 0 && im->w >= 2 * s->w ? im->w / s->w : 1; /* cells_scale */
+    s->draw.k = (float)k;
+    s->draw.at = view_scaled(&s->view, (float)k);
+    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at)) {
         draw_seed(s, im);
         return;
     }
@@ -616,10 +622,10 @@ void pbf_draw(void *p, struct image *im)
     struct water_draw *d = &s->draw;
     /* Clamped before the conversion: zoomed in, the walls may be far off. */
     const float wf = (float)im->w + 2.0f, hf = (float)im->h + 2.0f;
-    d->x0 = (int)clampf(floorf(view_px(&s->view, sim->xmin + r)), -2.0f, wf);
-    d->x1 = (int)clampf(ceilf(view_px(&s->view, sim->xmax - r)), -2.0f, wf) - 1;
-    d->y0 = (int)clampf(floorf(view_py(&s->view, sim->ymax - r)), -2.0f, hf);
-    d->y1 = (int)clampf(ceilf(view_py(&s->view, sim->ymin + r)), -2.0f, hf) - 1;
+    d->x0 = (int)clampf(floorf(view_px(&s->draw.at, sim->xmin + r)), -2.0f, wf);
+    d->x1 = (int)clampf(ceilf(view_px(&s->draw.at, sim->xmax - r)), -2.0f, wf) - 1;
+    d->y0 = (int)clampf(floorf(view_py(&s->draw.at, sim->ymax - r)), -2.0f, hf);
+    d->y1 = (int)clampf(ceilf(view_py(&s->draw.at, sim->ymin + r)), -2.0f, hf) - 1;
     splat_body(s, im->w, im->h);
     wet_the_rim(d, im->w, im->h);
     splat_spray(s, im->w, im->h);

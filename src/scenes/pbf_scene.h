@@ -29,6 +29,8 @@ struct water_draw {
     int kept_w, kept_h;
     bool kept_ok;        /* kept_* hold the last frame, of this size and view */
     struct view view;    /* the view it was drawn in */
+    struct view at;      /* this frame's view: the scene's, k image pixels a canvas pixel */
+    float k;
     int x0, y0, x1, y1;  /* the first and last pixels inside the walls */
     bool tables;         /* lin and srgb are filled in */
     float lin[256];      /* an sRGB channel in linear light */

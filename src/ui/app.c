@@ -36,7 +36,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     memset(a, 0, sizeof *a);
     a->o = *o;
     a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h, NULL,
-                             o->stop};
+                             o->stop, cells_scale(o->glyphs)};
     if (o->threads > 1 && !(a->so.pool = pool_create(o->threads)))
         return -1;
     a->cols = cols < 1 ? 1 : cols;
@@ -383,10 +383,12 @@ const int app_nbindings = (int)(sizeof app_bindings / sizeof app_bindings[0]);
  * whether frames are synchronized (CSI ?2026). */
 static int help_output(const struct app *a, char (*lines)[APP_HELP_COLS], int n)
 {
-    const char *why = a->o.color_why;
+    const char *why = a->o.color_why, *gwhy = a->o.glyphs_why;
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s, frames %ssynchronized", "colour",
              palette_mode_name(a->o.color), why ? " (" : "", why ? why : "", why ? ")" : "",
              a->o.sync ? "" : "not ");
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s", "glyphs",
+             cells_glyphs_name(a->o.glyphs), gwhy ? " (" : "", gwhy ? gwhy : "", gwhy ? ")" : "");
     return n;
 }
 

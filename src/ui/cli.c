@@ -27,7 +27,9 @@ const char cli_usage[] =
     "  --color MODE        auto, truecolor, 256, 16, 8 or mono (default auto:\n"
     "                      NO_COLOR, else what the terminal and tmux answer,\n"
     "                      else COLORTERM and terminfo)\n"
-    "  --glyphs SET        half (needs a UTF-8 locale) or ascii (default: by locale)\n"
+    "  --glyphs SET        auto, half, quad, sextant or ascii (default auto: ascii\n"
+    "                      outside a UTF-8 locale, sextant in VTE and kitty, quad\n"
+    "                      elsewhere, half on a console, in GNU screen and in mono)\n"
     "  --fps N             frames per second, 1-240 (default 30)\n"
     "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
     "  --no-sync           do not wrap frames in synchronized-output marks\n"
@@ -259,10 +261,14 @@ static int option(struct parse *p, int id, const char *arg)
             return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
         return 0;
     case OPT_GLYPHS:
-        if (strcmp(arg, "half") != 0 && strcmp(arg, "ascii") != 0)
-            return fail(p, "unknown glyph set '%s' (half or ascii)", arg);
-        c->o.glyphs = arg[0] == 'h' ? GLYPHS_HALF : GLYPHS_ASCII;
-        c->glyphs_auto = false;
+        c->glyphs_auto = strcmp(arg, "auto") == 0;
+        for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
+            if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
+                c->o.glyphs = (enum glyph_set)g;
+                return 0;
+            }
+        if (!c->glyphs_auto)
+            return fail(p, "unknown glyph set '%s' (auto, half, quad, sextant or ascii)", arg);
         return 0;
     case OPT_FPS: return parse_int(p, "--fps", arg, 1, 240, &c->o.fps);
     case OPT_TOL: return parse_int(p, "--tolerance", arg, 0, 255, &c->o.tolerance);

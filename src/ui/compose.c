@@ -300,8 +300,9 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         too_small(a, cells);
         return;
     }
-    if (img->w != app_canvas_w(a) || img->h != app_canvas_h(a)) /* the status line */
-        image_resize(img, app_canvas_w(a), app_canvas_h(a)); /* came or went */
+    const int k = cells_scale(a->o.glyphs); /* image pixels a canvas pixel */
+    if (img->w != k * app_canvas_w(a) || img->h != k * app_canvas_h(a)) /* the status */
+        image_resize(img, k * app_canvas_w(a), k * app_canvas_h(a)); /* line came or went */
     app_scene(a)->draw(a->st[a->cur], img);
     cells_blit(img, cells, a->o.color, a->o.glyphs);
     hint(a, cells);

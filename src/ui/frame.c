@@ -15,8 +15,9 @@
 
 static void canvas_size(const struct app *a, int *w, int *h)
 {
-    *w = app_canvas_w(a);
-    *h = app_canvas_h(a) > 0 ? app_canvas_h(a) : 1;
+    const int k = cells_scale(a->o.glyphs);
+    *w = k * app_canvas_w(a);
+    *h = k * (app_canvas_h(a) > 0 ? app_canvas_h(a) : 1);
 }
 
 void frame_init(struct frame *f, const struct app *a, bool simulated)
@@ -48,8 +49,7 @@ void frame_resize(struct frame *f, int cols, int rows)
     rows = rows < 2 ? 2 : rows;
     cells_resize(&f->cells, cols, rows);
     encode_invalidate(&f->enc);
-    if (cols >= APP_MIN_COLS && rows >= APP_MIN_ROWS)
-        image_resize(&f->img, cols, 2 * (rows - 1));
+    /* (compose_frame sizes the image to the canvas as it is) */
 }
 
 void frame_repaint(struct frame *f) { encode_invalidate(&f->enc); }

@@ -480,6 +480,16 @@ bool probe_screen_nearest(const struct probe_env *e)
            (!tmux && starts_with(e->term, "screen"));
 }
 
+/* tmux is the nearest terminal: the pane is ours, or tmux unreached and TERM
+ * says tmux (TERM=tmux*, or TERM=screen* with TMUX set and no screen nearer). */
+static bool tmux_nearest(const struct probe_env *e)
+{
+    bool tmux = set(e->tmux) && e->tmux_pane != PROBE_NO;
+    return e->tmux_pane == PROBE_YES ||
+           (!probe_screen_nearest(e) &&
+            (starts_with(e->term, "tmux") || (tmux && starts_with(e->term, "screen"))));
+}
+
 enum color_mode probe_choose(const struct probe_env *e, const char **why)
 {
     const char *dummy;
@@ -495,12 +505,8 @@ enum color_mode probe_choose(const struct probe_env *e, const char **why)
      * nearest: a tmux inside screen (TERM=tmux*) does its own conversion;
      * TERM=screen* is screen's, or an old tmux's when TMUX is set and STY is
      * not. */
-    bool tmux = set(e->tmux) && e->tmux_pane != PROBE_NO;
     bool screen_near = probe_screen_nearest(e);
-    bool tmux_near = e->tmux_pane == PROBE_YES ||
-                     (!screen_near && (starts_with(e->term, "tmux") ||
-                                       (tmux && starts_with(e->term, "screen"))));
-    if (tmux_near) {
+    if (tmux_nearest(e)) {
         /* tmux inherits COLORTERM from the terminal it started in and maps
          * 24-bit to 256 itself unless it knows its client shows RGB. */
         if (answered_24) {
@@ -546,4 +552,38 @@ enum color_mode probe_choose(const struct probe_env *e, const char **why)
     }
     *why = "terminfo colors";
     return by_terminfo(e);
+}
+
+enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, const char **why)
+{
+    const char *dummy;
+    if (!why)
+        why = &dummy;
+    if (mode == COLOR_MONO) { /* quadrants need reverse video at their foot */
+        *why = "mono";
+        return GLYPHS_HALF;
+    }
+    if (e->term && (strcmp(e->term, "linux") == 0 || starts_with(e->term, "vt") ||
+                    strcmp(e->term, "dumb") == 0)) {
+        *why = "a console font";
+        return GLYPHS_HALF;
+    }
+    if (probe_screen_nearest(e)) {
+        *why = "GNU screen";
+        return GLYPHS_HALF;
+    }
+    if (tmux_nearest(e)) { /* the terminal outside is unknown: no sextants */
+        *why = "tmux";
+        return GLYPHS_QUAD;
+    }
+    if (set(e->vte_version) && starts_with(e->term, "xterm")) {
+        *why = "VTE draws sextants";
+        return GLYPHS_SEXTANT;
+    }
+    if (set(e->kitty_window_id) && starts_with(e->term, "xterm-kitty")) {
+        *why = "kitty draws sextants";
+        return GLYPHS_SEXTANT;
+    }
+    *why = "quadrants";
+    return GLYPHS_QUAD;
 }

@@ -522,7 +522,7 @@ static int open_recording(struct term *t, const struct app_opts *o)
  * before the first frame; read off the fd before curses' getch() ever reads,
  * so curses keeps none of them back. Keys typed meanwhile wait in t->typed.
  */
-static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto)
+static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
 {
     struct probe_env e = {
         .no_color = getenv("NO_COLOR"), .colorterm = getenv("COLORTERM"),
@@ -548,11 +548,13 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto)
         o->color = probe_choose(&e, &o->color_why);
     else
         o->color_why = "--color";
+    if (glyphs_auto)
+        o->glyphs = probe_glyphs(&e, o->color, &o->glyphs_why);
     o->sync = o->sync && probe_sync(&e.ans);
 }
 
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
-static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
+static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
 {
     have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
     install_handlers(); /* before newterm, so ncurses keeps its hands off them */
@@ -580,17 +582,18 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto)
     curs_set(0);
     atexit(at_exit);
     screen_enter();
-    ask_terminal(t, o, color_auto);
+    ask_terminal(t, o, color_auto, glyphs_auto);
     return 0;
 }
 
-static int term_open(struct term *t, struct app_opts *o, bool color_auto, const char *record)
+static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto,
+                     const char *record)
 {
     memset(t, 0, sizeof *t);
     t->record = record;
     t->frame_at = t->frame_end = LLONG_MAX;
     o->stop = &stop_now;
-    int rc = open_screen(t, o, color_auto);
+    int rc = open_screen(t, o, color_auto, glyphs_auto);
     if (rc != 0)
         return rc;
     int cols, rows;
@@ -650,10 +653,10 @@ static int term_close(struct term *t)
     return signals_quit ? 128 + signals_quit : 0; /* the shell's convention for a signal */
 }
 
-int term_run(struct app_opts *o, bool color_auto, const char *record)
+int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *record)
 {
     static struct term t; /* large (the app, the frame): not on the stack */
-    int rc = term_open(&t, o, color_auto, record);
+    int rc = term_open(&t, o, color_auto, glyphs_auto, record);
     if (rc != 0)
         return rc;
     while (!t.a.quit && !signals_quit) {

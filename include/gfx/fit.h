@@ -1,0 +1,54 @@
+/*
+ * fit.h — a cell's glyph and two colours for a small block of pixels.
+ *
+ * A quadrant cell shows 2 x 2 pixels (▘▝▖▗ ▀▄▌▐ ▚▞ ▙▛▜▟), a sextant cell
+ * 2 x 3 (U+1FB00..1FB3B, ▌ and ▐): each pixel either the glyph's fg or its bg.
+ * Pixels are given row by row, left to right. The geometry half of the module
+ * says which part of a cell a glyph inks, for drawing cells back as pixels
+ * (the bench's error, the tests) and for text laid over the picture.
+ */
+#ifndef SWIRL_FIT_H
+#define SWIRL_FIT_H
+
+#include "swirl.h"
+
+#define FIT_QUAD 4    /* pixels a quadrant cell shows */
+#define FIT_SEXTANT 6 /* pixels a sextant cell shows */
+
+/* The fitted cell: glyph, the colour of the pixels it inks and of the rest. */
+struct fit {
+    uint32_t ch;
+    rgb_t fg, bg;
+};
+
+/*
+ * The glyph and colours that show n pixels (FIT_QUAD or FIT_SEXTANT) best:
+ * the pixels are ranked along the line through the two farthest apart, and
+ * of the splits of that order into a lower and an upper run the one with the
+ * least squared error is the glyph (the means of the two runs its colours).
+ * Where ▀ (the top half one colour, the bottom the other) is within
+ * FIT_HALF_KEEP of the best, it is ▀, so smooth pictures stay half-blocks;
+ * a block of one colour is a space.
+ */
+struct fit fit_block(const rgb_t *px, int n);
+
+/* The glyph whose inked pixels are `mask` (bit i: pixel i), for n pixels.
+ * A mask and its complement are the same glyph with the colours swapped: the
+ * glyph returned is for the mask or its complement, *swap says which (true:
+ * the complement, so fg and bg trade places). */
+uint32_t fit_glyph(unsigned mask, int n, bool *swap);
+
+/* Does glyph ch ink the point (fx, fy) of its cell (0..1 from the top left)?
+ * For the space, the half and full blocks, the half columns, the quadrants
+ * and the sextants; false for any other glyph. */
+bool fit_inks(uint32_t ch, float fx, float fy);
+/* The share of its cell glyph ch inks (0 for a space or text). */
+float fit_coverage(uint32_t ch);
+/* Is ch one of the picture's glyphs fit_inks knows (space included)? */
+bool fit_is_picture(uint32_t ch);
+
+/* Squared-error margin (summed over the pixels and channels, 8-bit units)
+ * within which ▀ is kept over a sharper fit. */
+#define FIT_HALF_KEEP 8
+
+#endif

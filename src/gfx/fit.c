@@ -1,0 +1,264 @@
+/*
+ * fit.c — glyph fitting for quadrant and sextant cells, and glyph geometry
+ * (see fit.h).
+ *
+ * Two colours can only split a cell's pixels into two groups, and the best
+ * two groups of a few colours are, very nearly always, a split of their order
+ * along the line through the two that lie farthest apart (the principal axis
+ * of so few points). So the pixels are ranked along that line and only the
+ * n - 1 splits of the ranking are tried, each priced from running sums: no
+ * search over the 8 (quadrant) or 32 (sextant) glyphs, a few hundred integer
+ * operations a cell.
+ */
+#include "fit.h"
+
+#include <stdint.h>
+
+/* Quadrant glyph of each mask (bit 0 top left, 1 top right, 2 bottom left,
+ * 3 bottom right). */
+static const uint32_t quad_glyph[16] = {
+    ' ',    0x2598, 0x259D, 0x2580, 0x2596, 0x258C, 0x259E, 0x259B,
+    0x2597, 0x259A, 0x2590, 0x259C, 0x2584, 0x2599, 0x259F, 0x2588,
+};
+
+uint32_t fit_glyph(unsigned mask, int n, bool *swap)
+{
+    const unsigned all = (1u << n) - 1u, last = 1u << (n - 1);
+    mask &= all;
+    /* The form without the bottom right pixel: ▀ rather than ▄, ▌ not ▐. */
+    *swap = (mask & last) != 0;
+    if (*swap)
+        mask ^= all;
+    if (n == FIT_QUAD)
+        return quad_glyph[mask];
+    if (mask == 0)
+        return ' ';
+    if (mask == 21) /* 1, 3, 5: the left column */
+        return 0x258C;
+    return 0x1FB00u + mask - 1u - (mask > 21); /* U+1FB00.. skips 21 and 42 */
+}
+
+/* The sextant mask of a glyph in U+1FB00..1FB3B (inverse of the above). */
+static unsigned sextant_mask(uint32_t ch)
+{
+    unsigned m = (unsigned)(ch - 0x1FB00u) + 1u;
+    m += m >= 21;
+    m += m >= 42;
+    return m;
+}
+
+bool fit_is_picture(uint32_t ch)
+{
+    return ch == ' ' || (ch >= 0x2580 && ch <= 0x2590 && ch != 0x2589 && ch != 0x258A &&
+                         ch != 0x258B && ch != 0x258D && ch != 0x258E && ch != 0x258F) ||
+           (ch >= 0x2596 && ch <= 0x259F) || (ch >= 0x1FB00 && ch <= 0x1FB3B);
+}
+
+bool fit_inks(uint32_t ch, float fx, float fy)
+{
+    const bool right = fx >= 0.5f, low = fy >= 0.5f;
+    if (ch >= 0x1FB00 && ch <= 0x1FB3B) {
+        const int row = fy < 1.0f / 3.0f ? 0 : fy < 2.0f / 3.0f ? 1 : 2;
+        return sextant_mask(ch) >> (2 * row + right) & 1u;
+    }
+    if (ch >= 0x2596 && ch <= 0x259F) {
+        for (unsigned m = 0; m < 16; m++)
+            if (quad_glyph[m] == ch)
+                return m >> (2 * low + right) & 1u;
+    }
+    switch (ch) {
+    case 0x2580: return !low;
+    case 0x2584: return low;
+    case 0x2588: return true;
+    case 0x258C: return !right;
+    case 0x2590: return right;
+    default: return false;
+    }
+}
+
+float fit_coverage(uint32_t ch)
+{
+    /* Sampled at the centres of a 6 x 6 grid: exact for every glyph here. */
+    int in = 0;
+    for (int y = 0; y < 6; y++)
+        for (int x = 0; x < 6; x++)
+            in += fit_inks(ch, ((float)x + 0.5f) / 6.0f, ((float)y + 0.5f) / 6.0f);
+    return (float)in / 36.0f;
+}
+
+/* Colours as three ints, sums of them, and squared norms. */
+struct px3 {
+    int32_t c[3];
+};
+
+static struct px3 unpack(rgb_t p) { return (struct px3){{rgb_r(p), rgb_g(p), rgb_b(p)}}; }
+
+static int64_t norm2(const int32_t *c)
+{
+    return (int64_t)c[0] * c[0] + (int64_t)c[1] * c[1] + (int64_t)c[2] * c[2];
+}
+
+static rgb_t mean_of(const int32_t *sum, int n)
+{
+    int ch[3];
+    for (int k = 0; k < 3; k++)
+        ch[k] = (sum[k] + n / 2) / n;
+    return RGB(ch[0], ch[1], ch[2]);
+}
+
+/* Squared error of the pixels in `mask` against their mean plus the rest's
+ * against theirs; the two groups' sums into sa and sb. */
+static int64_t group_sse(const struct px3 *p, int n, unsigned mask, int32_t *sa, int32_t *sb)
+{
+    int64_t q = 0;
+    int na = 0;
+    for (int k = 0; k < 3; k++)
+        sa[k] = sb[k] = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t *s = mask >> i & 1u ? sa : sb;
+        na += (int)(mask >> i & 1u);
+        for (int k = 0; k < 3; k++)
+            s[k] += p[i].c[k];
+        q += norm2(p[i].c);
+    }
+    const int nb = n - na;
+    /* sum |p - mean|^2 = sum |p|^2 - |S|^2 / m, for each group */
+    return q - (na ? norm2(sa) / na : 0) - (nb ? norm2(sb) / nb : 0);
+}
+
+/* ▀ over a sextant cell: the top row fg, the bottom bg, the middle row half
+ * each; its colours and error. */
+static int64_t sextant_half(const struct px3 *p, rgb_t *fg, rgb_t *bg)
+{
+    int32_t up[3], dn[3];
+    for (int k = 0; k < 3; k++) { /* weights 2 and 1 of 3, twice over: 4 + 2 = 6 */
+        up[k] = 2 * (p[0].c[k] + p[1].c[k]) + p[2].c[k] + p[3].c[k];
+        dn[k] = 2 * (p[4].c[k] + p[5].c[k]) + p[2].c[k] + p[3].c[k];
+    }
+    *fg = mean_of(up, 6), *bg = mean_of(dn, 6);
+    const struct px3 f = unpack(*fg), b = unpack(*bg);
+    int64_t e = 0;
+    for (int i = 0; i < FIT_SEXTANT; i++)
+        for (int k = 0; k < 3; k++) {
+            const int64_t df = p[i].c[k] - f.c[k], db = p[i].c[k] - b.c[k];
+            e += i < 2 ? 2 * df * df : i >= 4 ? 2 * db * db : df * df + db * db;
+        }
+    return e / 2;
+}
+
+struct fit fit_block(const rgb_t *px, int n)
+{
+    struct px3 p[FIT_SEXTANT];
+    for (int i = 0; i < n; i++)
+        p[i] = unpack(px[i]);
+    /* The two farthest apart. */
+    int a = 0, b = 0;
+    int64_t far = -1;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const int32_t d[3] = {p[i].c[0] - p[j].c[0], p[i].c[1] - p[j].c[1],
+                                  p[i].c[2] - p[j].c[2]};
+            const int64_t d2 = norm2(d);
+            if (d2 > far)
+                far = d2, a = i, b = j;
+        }
+    int32_t all[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            all[k] += p[i].c[k];
+    if (far <= 3) /* one colour, to a level */
+        return (struct fit){' ', mean_of(all, n), mean_of(all, n)};
+    /* Rank along the principal axis: from b -> a, a few steps of the power
+     * iteration on the pixels' scatter (integers, kept under 2^20). */
+    int64_t cov[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            int64_t s2 = 0;
+            for (int i = 0; i < n; i++)
+                s2 += (int64_t)p[i].c[r] * p[i].c[c];
+            cov[r][c] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
+        }
+    int64_t v[3] = {p[a].c[0] - p[b].c[0], p[a].c[1] - p[b].c[1], p[a].c[2] - p[b].c[2]};
+    for (int it = 0; it < 3; it++) {
+        int64_t u[3];
+        for (int r = 0; r < 3; r++)
+            u[r] = cov[r][0] * v[0] + cov[r][1] * v[1] + cov[r][2] * v[2];
+        int64_t big = 0;
+        for (int r = 0; r < 3; r++)
+            big = u[r] > big ? u[r] : -u[r] > big ? -u[r] : big;
+        if (big == 0)
+            break;
+        int sh = 0;
+        while ((big >> sh) >= (1 << 20))
+            sh++;
+        for (int r = 0; r < 3; r++)
+            v[r] = u[r] >> sh; /* arithmetic: rounds towards minus infinity */
+    }
+    const int64_t d[3] = {v[0], v[1], v[2]};
+    int64_t t[FIT_SEXTANT];
+    int order[FIT_SEXTANT];
+    for (int i = 0; i < n; i++) {
+        t[i] = (p[i].c[0] - p[b].c[0]) * d[0] + (p[i].c[1] - p[b].c[1]) * d[1] +
+               (p[i].c[2] - p[b].c[2]) * d[2];
+        int j = i;
+        for (; j > 0 && t[order[j - 1]] > t[i]; j--) /* ties keep pixel order */
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    /* The split of the ranking with the least error: the upper run inked. */
+    int64_t best = INT64_MAX;
+    unsigned best_mask = 0, mask = 0;
+    for (int s = n - 1; s >= 1; s--) {
+        mask |= 1u << order[s];
+        int32_t sa[3], sb[3];
+        const int64_t e = group_sse(p, n, mask, sa, sb);
+        if (e < best)
+            best = e, best_mask = mask;
+    }
+    /* One step of Lloyd's: each pixel to the nearer of the two means, kept
+     * where that is better (with six pixels the ranking's line may cut a
+     * cluster the plane would not). */
+    {
+        int32_t sa[3], sb[3];
+        group_sse(p, n, best_mask, sa, sb);
+        int na = 0;
+        for (int i = 0; i < n; i++)
+            na += (int)(best_mask >> i & 1u);
+        unsigned again = 0;
+        for (int i = 0; i < n; i++) {
+            int64_t da = 0, db = 0; /* distances to the means, times na and nb squared */
+            for (int k = 0; k < 3; k++) {
+                const int64_t ea = (int64_t)p[i].c[k] * na - sa[k];
+                const int64_t eb = (int64_t)p[i].c[k] * (n - na) - sb[k];
+                da += ea * ea * (n - na) * (n - na), db += eb * eb * na * na;
+            }
+            again |= (unsigned)(da < db) << i;
+        }
+        if (again != 0 && again != (1u << n) - 1u) {
+            const int64_t e = group_sse(p, n, again, sa, sb);
+            if (e < best)
+                best = e, best_mask = again;
+        }
+    }
+    /* ▀ where it does nearly as well. */
+    rgb_t hf, hb;
+    int64_t half;
+    if (n == FIT_QUAD) {
+        int32_t sa[3], sb[3];
+        half = group_sse(p, n, 3u, sa, sb);
+        hf = mean_of(sa, 2), hb = mean_of(sb, 2);
+    } else {
+        half = sextant_half(p, &hf, &hb);
+    }
+    if (half <= best + FIT_HALF_KEEP)
+        return (struct fit){hf == hb ? (uint32_t)' ' : 0x2580u, hf, hb};
+    int32_t sa[3], sb[3];
+    group_sse(p, n, best_mask, sa, sb);
+    int na = 0;
+    for (int i = 0; i < n; i++)
+        na += (int)(best_mask >> i & 1u);
+    bool swap;
+    const uint32_t ch = fit_glyph(best_mask, n, &swap);
+    const rgb_t in = mean_of(sa, na), out = mean_of(sb, n - na);
+    return swap ? (struct fit){ch, out, in} : (struct fit){ch, in, out};
+}
