@@ -91,9 +91,12 @@ $(B)/%.o: src/%.c $(HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
+# The tests see every layer's headers, and the solvers' private ones
+# (src/sim/*_internal.h, fluid_impl.h) for what the product does not export:
+# the pbf kernel, the divergence a projection leaves.
 $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Itests -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Isrc/sim -Itests -c -o $@ $<
 
 $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

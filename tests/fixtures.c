@@ -2,10 +2,51 @@
  * fixtures.c — the shared test fixtures of fixtures.h.
  */
 #include "fixtures.h"
+#include "compose.h"
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void fx_nap(double s)
+{
+    if (s <= 0.0)
+        return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+int fx_argv(const char *line, char *copy, size_t cap, char **argv, int max)
+{
+    static char name[] = "swirl";
+    int argc = 0;
+    if (max > 0)
+        argv[argc++] = name;
+    snprintf(copy, cap, "%s", line);
+    for (char *w = strtok(copy, " "); w && argc < max; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    return argc;
+}
+
+void fx_screen_open(struct fx_screen *x, const struct app_opts *o, int cols, int rows)
+{
+    CHECK(app_init(&x->a, o, cols, rows) == 0);
+    frame_init(&x->f, &x->a, true);
+}
+
+void fx_screen_close(struct fx_screen *x)
+{
+    frame_free(&x->f);
+    app_free(&x->a);
+}
+
+void fx_screen_compose(struct fx_screen *x)
+{
+    compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells);
+}
 
 struct cloth_params fx_cloth_params(int w, int h, int fixed)
 {
@@ -62,6 +103,28 @@ int fx_pbf_nonfinite(const struct pbf *s)
             !isfinite(s->vy[i]) || !isfinite(s->ax[i]) || !isfinite(s->ay[i]))
             bad++;
     return bad;
+}
+
+int fx_pbf_differences(const struct pbf *a, const struct pbf *b)
+{
+    if (a->nfluid != b->nfluid || a->iter != b->iter)
+        return 1;
+    int bad = 0;
+    for (int i = 0; i < a->nfluid; i++)
+        bad += a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
+               a->vy[i] != b->vy[i] || a->ax[i] != b->ax[i] || a->ay[i] != b->ay[i];
+    return bad;
+}
+
+void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, int cols, int rows,
+                      struct image *im)
+{
+    image_init(im, cols, 2 * (rows - 1));
+    void *st = ops->create(o, im->w, im->h);
+    CHECK_MSG(st != NULL, "no %s scene at %dx%d", ops->name, cols, rows);
+    if (!st)
+        image_free(im);
+    return st;
 }
 
 #define GUARD_PX 4096

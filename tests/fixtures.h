@@ -1,18 +1,28 @@
 /*
  * fixtures.h — what several test files set up and compare the same way, in one
- * place (tests/fixtures.c): solver states built from the seed presets with a
- * few fields changed, runs of steps, and bit-for-bit comparisons of two runs
- * (cloth), and the seed's water and its sanity (pbf).
+ * place (tests/fixtures.c): a nap, a command line, solver states built from the seed presets
+ * with a few fields changed, runs of steps, and bit-for-bit comparisons of two
+ * runs (cloth), the seed's water and its sanity (pbf), a scene on a terminal's
+ * canvas, and images with guard bands.
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
 
 #include "app.h"
 #include "cloth.h"
+#include "frame.h"
 #include "image.h"
 #include "pbf.h"
+#include "scene.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* Sleeps s seconds (nothing when s <= 0). */
+void fx_nap(double s);
+/* A command line: "swirl" and the words of line (split at spaces) in argv
+ * (max entries), pointing into copy (cap bytes, overwritten); its argc. */
+int fx_argv(const char *line, char *copy, size_t cap, char **argv, int max);
 
 /* The seed preset's cloth at w x h with `fixed` pins. */
 struct cloth_params fx_cloth_params(int w, int h, int fixed);
@@ -29,6 +39,28 @@ static inline int fx_cloth_cut(struct cloth *c, float x0, float y0, float x1, fl
     return cloth_cut_path(c, (const float[4]){x0, y0, x1, y1}, 2);
 }
 
+/* A key, and a mouse report at cell (x, y), as the input parser gives them. */
+static inline struct input_event fx_key(int k)
+{
+    return (struct input_event){.type = INPUT_KEY, .key = k};
+}
+
+static inline struct input_event fx_mouse(enum mouse_action act, int x, int y, int button)
+{
+    return (struct input_event){.type = INPUT_MOUSE, .action = act, .button = button, .x = x, .y = y};
+}
+
+/* An app and the frame it is drawn into, as the terminal loop holds them. */
+struct fx_screen {
+    struct app a;
+    struct frame f;
+};
+/* app_init (a failed check when it fails) with o, and the frame for it. */
+void fx_screen_open(struct fx_screen *x, const struct app_opts *o, int cols, int rows);
+void fx_screen_close(struct fx_screen *x);
+/* The app's picture composed into the frame's cells. */
+void fx_screen_compose(struct fx_screen *x);
+
 /* The app advanced by dt with no budget for its steps (all of them run). */
 static inline void fx_app_advance(struct app *a, double dt, double (*clock)(void))
 {
@@ -44,6 +76,16 @@ void fx_pbf_init(struct pbf *s, const struct pbf_params *p, int bw, int bh, int 
 void fx_pbf_seed(struct pbf *s);
 /* Water particles with a non-finite position, velocity or acceleration. */
 int fx_pbf_nonfinite(const struct pbf *s);
+/* How many water particles differ between a and b in position, velocity or
+ * acceleration (by value); 1 when their counts or their last step's
+ * corrections differ. */
+int fx_pbf_differences(const struct pbf *a, const struct pbf *b);
+
+/* A scene made with o on the canvas of a cols x rows terminal (cols x
+ * 2(rows-1) pixels: the last row is the HUD's), and *im an image of that size;
+ * NULL, with a failed check and no image, when the scene could not be made. */
+void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, int cols, int rows,
+                      struct image *im);
 
 /* A w x h image whose pixels lie between two guard bands no drawing may touch
  * (free with fx_image_guarded_free, not image_free). */

@@ -14,36 +14,16 @@
 static double fake_now;
 static double fake_clock(void) { return fake_now; }
 
-/* An app and the frame it is drawn into, as the terminal loop holds them. */
-struct fix {
-    struct app a;
-    struct frame f;
-};
-
-static void init_opts(struct fix *x, const struct app_opts *o, int cols, int rows)
-{
-    CHECK(app_init(&x->a, o, cols, rows) == 0);
-    frame_init(&x->f, &x->a, true);
-}
-
-static void init(struct fix *x, int scene, int cols, int rows)
+static void init(struct fx_screen *x, int scene, int cols, int rows)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.sync = false;
     o.scene = scene;
-    init_opts(x, &o, cols, rows);
+    fx_screen_open(x, &o, cols, rows);
 }
 
-static void done(struct fix *x)
-{
-    frame_free(&x->f);
-    app_free(&x->a);
-}
-
-static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells); }
-
-static void resize(struct fix *x, int cols, int rows)
+static void resize(struct fx_screen *x, int cols, int rows)
 {
     app_resize(&x->a, cols, rows);
     frame_resize(&x->f, cols, rows);
@@ -51,30 +31,14 @@ static void resize(struct fix *x, int cols, int rows)
 
 static void press(struct app *a, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     app_input(a, &e);
 }
 
-static struct input_event key_ev(int k)
+static void mouse(struct app *a, enum mouse_action act, int col, int row)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
-    return e;
-}
-
-static struct input_event mouse_ev(enum mouse_action act, int x, int y)
-{
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.x = x, e.y = y;
-    return e;
+    struct input_event e = fx_mouse(act, col, row, 0);
+    app_input(a, &e);
 }
 
 static void frames(struct app *a, int n)
@@ -83,7 +47,7 @@ static void frames(struct app *a, int n)
         fx_app_advance(a, 1.0 / 30, fake_clock);
 }
 
-static bool row_has(struct fix *x, int row, const char *text)
+static bool row_has(struct fx_screen *x, int row, const char *text)
 {
     char line[512];
     int n = 0;
@@ -97,59 +61,52 @@ static bool row_has(struct fix *x, int row, const char *text)
 
 TEST(app_scene_keys_switch_and_keep_state)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 60, 20);
-    struct input_event e = key_ev('2');
-    app_input(&x.a, &e);
+    press(&x.a, '2');
     CHECK_INT(x.a.cur, 1);
     frames(&x.a, 3);
     long pbf_steps = x.a.steps[1];
     CHECK(pbf_steps > 0);
-    e = key_ev('3');
-    app_input(&x.a, &e);
+    press(&x.a, '3');
     CHECK_INT(x.a.cur, 2);
-    e = key_ev(IK_TAB);
-    app_input(&x.a, &e);
+    press(&x.a, IK_TAB);
     CHECK_INT(x.a.cur, 0);
-    e = key_ev(IK_BACKTAB);
-    app_input(&x.a, &e);
+    press(&x.a, IK_BACKTAB);
     CHECK_INT(x.a.cur, 2);
-    e = key_ev('2');
-    app_input(&x.a, &e);
+    press(&x.a, '2');
     CHECK_INT(x.a.steps[1], pbf_steps); /* it kept its state (and its step count) */
-    e = key_ev('q');
+    struct input_event e = fx_key('q');
     CHECK(app_input(&x.a, &e) == APP_QUIT && x.a.quit);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_panel_changes_parameters_live)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 80, 24);
-    struct input_event e = key_ev('p');
-    app_input(&x.a, &e);
+    press(&x.a, 'p');
     CHECK(x.a.panel);
     const struct scene_ops *s = app_scene(&x.a);
     /* Select "dye decay" (third) and raise it by one step. */
-    e = key_ev(IK_DOWN);
+    struct input_event e = fx_key(IK_DOWN);
     app_input(&x.a, &e);
     app_input(&x.a, &e);
     double before = scene_param_get(s, x.a.st[0], x.a.sel);
-    e = key_ev(IK_RIGHT);
-    app_input(&x.a, &e);
+    press(&x.a, IK_RIGHT);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), before + s->params[x.a.sel].step, 1e-6);
-    e = key_ev('-');
+    e = fx_key('-');
     app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), before, 1e-6);
     /* The panel shows up in the cells. */
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 0, "parameters"));
     CHECK(row_has(&x, 3, "dye decay"));
     /* Values never leave their range. */
     for (int i = 0; i < 200; i++)
         app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), s->params[x.a.sel].min, 1e-6);
-    e = key_ev('+');
+    e = fx_key('+');
     for (int i = 0; i < 500; i++)
         app_input(&x.a, &e);
     CHECK_NEAR(scene_param_get(s, x.a.st[0], x.a.sel), s->params[x.a.sel].max, 1e-4);
@@ -161,44 +118,37 @@ TEST(app_panel_changes_parameters_live)
     press(&x.a, 'p');
     /* Selection wraps: Up from the first goes to the last. */
     x.a.sel = 0;
-    e = key_ev(IK_UP);
-    app_input(&x.a, &e);
+    press(&x.a, IK_UP);
     CHECK_INT(x.a.sel, s->nparams - 1);
-    e = key_ev(IK_DOWN);
-    app_input(&x.a, &e);
+    press(&x.a, IK_DOWN);
     CHECK_INT(x.a.sel, 0);
-    e = key_ev(IK_ESC);
-    app_input(&x.a, &e);
+    press(&x.a, IK_ESC);
     CHECK(!x.a.panel && !x.a.quit);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_drag_reaches_the_scene)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 60, 20);
-    struct input_event e = key_ev('c');
-    app_input(&x.a, &e);
+    press(&x.a, 'c');
     frames(&x.a, 2);
     struct buf j;
     buf_init(&j);
     app_json(&x.a, &j, 0);
     CHECK(strstr(j.p, "\"dye\":0,") != NULL);
-    e = mouse_ev(MOUSE_PRESS, 5, 5);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_PRESS, 5, 5);
     for (int col = 6; col < 50; col += 3) {
-        e = mouse_ev(MOUSE_DRAG, col, 5);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, col, 5);
         frames(&x.a, 1);
     }
-    e = mouse_ev(MOUSE_RELEASE, 50, 5);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_RELEASE, 50, 5);
     frames(&x.a, 1);
     buf_clear(&j);
     app_json(&x.a, &j, 0);
     CHECK(strstr(j.p, "\"dye\":0,") == NULL);
     /* The stroke's row is coloured along its length, a far row is not. */
-    compose(&x);
+    fx_screen_compose(&x);
     int left = 0, right = 0, far = 0;
     for (int c = 0; c < 60; c++) {
         rgb_t bg = cells_at(&x.f.cells, c, 5)->bg, fbg = cells_at(&x.f.cells, c, 16)->bg;
@@ -210,12 +160,12 @@ TEST(app_drag_reaches_the_scene)
     CHECK_MSG(left >= 6 && right >= 6, "lit cells on the stroke: %d left, %d right", left, right);
     CHECK_INT(far, 0);
     buf_free(&j);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_paused_scene_writes_nothing_after_its_first_frame)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 1, 60, 20);
     struct buf out;
     buf_init(&out);
@@ -251,30 +201,30 @@ TEST(app_paused_scene_writes_nothing_after_its_first_frame)
     }
     CHECK(!x.a.paused);
     buf_free(&out);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_resize_keeps_the_hud_on_the_last_row)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 60, 20);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 19, "dye"));
     resize(&x, 90, 30);
     frames(&x.a, 1);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 29, "dye"));
     CHECK(!row_has(&x, 19, "dye"));
     CHECK_INT(x.f.img.w, 90);
     CHECK_INT(x.f.img.h, 58);
     /* Too small: a message, and back to normal when it grows. */
     resize(&x, 10, 4);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 1, "too small"));
     resize(&x, 40, 12);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 11, "dye"));
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_frames_are_deterministic)
@@ -282,15 +232,15 @@ TEST(app_frames_are_deterministic)
     struct buf out[2];
     for (int run = 0; run < 2; run++) {
         buf_init(&out[run]);
-        struct fix x;
+        struct fx_screen x;
         struct app_opts o;
         app_opts_default(&o);
         o.autopilot = true;
         o.seed = 7;
-        init_opts(&x, &o, 50, 16);
+        fx_screen_open(&x, &o, 50, 16);
         for (int f = 0; f < 40; f++)
             frame_next(&x.f, &x.a, 1.0 / 30, fake_clock, false, &out[run]);
-        done(&x);
+        fx_screen_close(&x);
     }
     CHECK(out[0].len > 0 && out[0].len == out[1].len &&
           memcmp(out[0].p, out[1].p, out[0].len) == 0);
@@ -300,11 +250,10 @@ TEST(app_frames_are_deterministic)
 
 TEST(app_help_lists_every_key)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 2, 100, 40);
-    struct input_event e = key_ev('?');
-    app_input(&x.a, &e);
-    compose(&x);
+    press(&x.a, '?');
+    fx_screen_compose(&x);
     const char *need[] = {"Tab", "Space", "restart", "parameter", "keyboard pointer", "quit",
                           "tearing", "mouse", "wheel"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
@@ -313,78 +262,71 @@ TEST(app_help_lists_every_key)
             found = row_has(&x, r, need[i]);
         CHECK_MSG(found, "help lacks '%s'", need[i]);
     }
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
 {
-    struct fix x;
+    struct fx_screen x;
     struct app_opts o;
     app_opts_default(&o);
     o.demo = true;
-    init_opts(&x, &o, 80, 24);
+    fx_screen_open(&x, &o, 80, 24);
     bool seen[SCENE_COUNT] = {false, false, false};
     for (int f = 0; f < 30 * 30; f++) {
         frames(&x.a, 1);
         seen[x.a.cur] = true;
     }
     CHECK(seen[0] && seen[1] && seen[2]);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 0, app_scene(&x.a)->name)); /* the caption names the scene */
     CHECK(x.a.ptr.down || x.a.cur == 2); /* the tour's pointer is at work (cloth lifts it at times) */
     int cur = x.a.cur;
-    struct input_event e = key_ev('x');
-    app_input(&x.a, &e);
+    press(&x.a, 'x');
     CHECK(!x.a.demo && !x.a.quit);
     CHECK(!x.a.ptr.down);
     frames(&x.a, 30 * 20);
     CHECK_INT(x.a.cur, cur); /* no more touring */
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_fast_drag_follows_every_report_between_frames)
 {
     /* An L-shaped drag within one frame: the dye must follow the corner, not cut
      * across it. */
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 60, 24);
-    struct input_event e = key_ev('c');
-    app_input(&x.a, &e);
+    press(&x.a, 'c');
     frames(&x.a, 1);
-    e = mouse_ev(MOUSE_PRESS, 5, 3);
-    app_input(&x.a, &e);
+    mouse(&x.a, MOUSE_PRESS, 5, 3);
     for (int col = 8; col <= 40; col += 4) {
-        e = mouse_ev(MOUSE_DRAG, col, 3);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, col, 3);
     }
     for (int y = 5; y <= 19; y += 2) {
-        e = mouse_ev(MOUSE_DRAG, 40, y);
-        app_input(&x.a, &e);
+        mouse(&x.a, MOUSE_DRAG, 40, y);
     }
     frames(&x.a, 1);
-    e = mouse_ev(MOUSE_RELEASE, 40, 19);
-    app_input(&x.a, &e);
-    compose(&x);
+    mouse(&x.a, MOUSE_RELEASE, 40, 19);
+    fx_screen_compose(&x);
     rgb_t corner = cells_at(&x.f.cells, 38, 3)->bg, chord = cells_at(&x.f.cells, 20, 10)->bg;
     CHECK_MSG(rgb_r(corner) + rgb_g(corner) + rgb_b(corner) > 90, "corner %06x", corner);
     CHECK_MSG(rgb_r(chord) + rgb_g(chord) + rgb_b(chord) < 60, "chord %06x", chord);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(app_panel_in_a_small_terminal_stays_inside_it)
 {
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
-        struct fix x;
+        struct fx_screen x;
         init(&x, sc, APP_MIN_COLS, APP_MIN_ROWS);
-        struct input_event e = key_ev('p');
-        app_input(&x.a, &e);
-        e = key_ev(IK_UP); /* the last parameter, far below the bottom row */
+        press(&x.a, 'p');
+        struct input_event e = fx_key(IK_UP); /* the last parameter, far below the bottom row */
         for (int i = 0; i < app_scene(&x.a)->nparams; i++) {
             app_input(&x.a, &e);
-            compose(&x); /* under ASan, a write outside the cells fails here */
+            fx_screen_compose(&x); /* under ASan, a write outside the cells fails here */
         }
         CHECK(row_has(&x, APP_MIN_ROWS - 1, app_scene(&x.a)->name));
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -396,7 +338,7 @@ TEST(app_parameters_at_their_limits_stay_finite)
         const struct scene_ops *s = scenes[sc];
         for (int i = 0; i < s->nparams; i++)
             for (int end = 0; end < 2; end++) {
-                struct fix x;
+                struct fx_screen x;
                 init(&x, sc, 48, 16);
                 x.a.auto_on = true; /* keep it stirred */
                 double v = end ? s->params[i].max : s->params[i].min;
@@ -405,7 +347,7 @@ TEST(app_parameters_at_their_limits_stay_finite)
                 CHECK_MSG(scene_param_set(s, x.a.st[sc], i, v) == 0, "%s %s=%g refused",
                           s->name, s->params[i].label, v);
                 frames(&x.a, 20);
-                compose(&x);
+                fx_screen_compose(&x);
                 struct buf j;
                 buf_init(&j);
                 app_json(&x.a, &j, 0);
@@ -414,7 +356,7 @@ TEST(app_parameters_at_their_limits_stay_finite)
                 CHECK_MSG(row_has(&x, 15, s->name), "%s %s: no HUD", s->name,
                           s->params[i].label);
                 buf_free(&j);
-                done(&x);
+                fx_screen_close(&x);
             }
     }
 }
@@ -424,28 +366,28 @@ TEST(app_simulation_speed_does_not_depend_on_fps)
     /* One second of app time is 30 reference frames of steps, at any --fps. */
     const int fps[] = {1, 10, 30, 60, 240};
     for (size_t k = 0; k < sizeof fps / sizeof fps[0]; k++) {
-        struct fix x;
+        struct fx_screen x;
         struct app_opts o;
         app_opts_default(&o);
         o.fps = fps[k];
         o.scene = 2;
-        init_opts(&x, &o, 40, 12);
+        fx_screen_open(&x, &o, 40, 12);
         for (int f = 0; f < fps[k]; f++)
             fx_app_advance(&x.a, 1.0 / fps[k], fake_clock);
         CHECK_MSG(x.a.steps[2] == 8 * 30, "--fps %d: %ld steps in a second", fps[k], x.a.steps[2]);
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
 /* Runs a stirred scene for n frames and returns its statistics (JSON) and a
  * hash of the picture it then shows. */
-static void stirred_json(struct fix *x, int n, struct buf *out)
+static void stirred_json(struct fx_screen *x, int n, struct buf *out)
 {
     x->a.auto_on = true;
     frames(&x->a, n);
     buf_clear(out);
     app_json(&x->a, out, 0);
-    compose(x);
+    fx_screen_compose(x);
     uint64_t h = 1469598103934665603ull; /* FNV-1a over the cells */
     const unsigned char *c = (const unsigned char *)x->f.cells.c;
     size_t len = (size_t)x->f.cells.cols * (size_t)x->f.cells.rows * sizeof *x->f.cells.c;
@@ -475,14 +417,14 @@ static int context(const struct scene_ops *s, int i, struct app_set *out)
     return n;
 }
 
-static void init_sets(struct fix *x, int sc, const struct app_set *sets, int n)
+static void init_sets(struct fx_screen *x, int sc, const struct app_set *sets, int n)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.scene = sc;
     memcpy(o.sets, sets, (size_t)n * sizeof *sets);
     o.nsets = n;
-    init_opts(x, &o, 48, 16);
+    fx_screen_open(x, &o, 48, 16);
 }
 
 /* Every parameter of every scene, stepped through the panel's keys and given by
@@ -498,11 +440,11 @@ TEST(app_every_parameter_reaches_the_solver_by_panel_and_by_set)
         for (int i = 0; i < s->nparams; i++) {
             struct app_set sets[4];
             int ns = context(s, i, sets);
-            struct fix x;
+            struct fx_screen x;
             init_sets(&x, sc, sets, ns);
             double before = scene_param_get(s, x.a.st[sc], i);
             stirred_json(&x, n, &base);
-            done(&x);
+            fx_screen_close(&x);
             /* The panel: p, Down to the parameter, Left (or Right at the bottom). */
             init_sets(&x, sc, sets, ns);
             press(&x.a, 'p');
@@ -517,13 +459,13 @@ TEST(app_every_parameter_reaches_the_solver_by_panel_and_by_set)
                       s->params[i].label);
             press(&x.a, 'p');
             stirred_json(&x, n, &keys);
-            done(&x);
+            fx_screen_close(&x);
             /* --set: the same value from the options. */
             sets[ns++] = (struct app_set){i, v};
             init_sets(&x, sc, sets, ns);
             CHECK(scene_param_get(s, x.a.st[sc], i) == v);
             stirred_json(&x, n, &set);
-            done(&x);
+            fx_screen_close(&x);
             CHECK_MSG(strcmp(keys.p, set.p) == 0, "%s %s: panel and --set differ:\n%s\n%s",
                       s->name, s->params[i].label, keys.p, set.p);
             CHECK_MSG(strcmp(keys.p, base.p) != 0, "%s %s=%g changes nothing the solver does",
@@ -533,7 +475,7 @@ TEST(app_every_parameter_reaches_the_solver_by_panel_and_by_set)
     buf_free(&base), buf_free(&keys), buf_free(&set);
 }
 
-static bool alnum_at(struct fix *x, int col, int row)
+static bool alnum_at(struct fx_screen *x, int col, int row)
 {
     uint32_t ch = cells_at(&x->f.cells, col, row)->ch;
     return ch < 128 && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -550,18 +492,18 @@ TEST(app_demo_captions_fit_the_width)
      * the scene and the width, not on what the physics did). */
     static const int widths[] = {APP_MIN_COLS, 40, 80, 100, 200};
     for (size_t k = 0; k < 2 * sizeof widths / sizeof widths[0]; k++) {
-        struct fix x;
+        struct fx_screen x;
         struct app_opts o;
         app_opts_default(&o);
         o.demo = true;
         o.recording = k % 2 == 1;
         const char *says = o.recording ? "swirl --demo" : "any key";
-        init_opts(&x, &o, widths[k / 2], 24);
+        fx_screen_open(&x, &o, widths[k / 2], 24);
         for (int stop = 0; stop < 2 * SCENE_COUNT; stop++) {
             x.a.demo_t0 = x.a.now - (stop * APP_DEMO_SCENE_SECONDS + 1.0);
             frames(&x.a, 2);
             CHECK_INT(x.a.cur, stop % SCENE_COUNT);
-            compose(&x);
+            fx_screen_compose(&x);
             int w = widths[k / 2];
             CHECK_MSG(row_has(&x, 0, app_scene(&x.a)->name), "%d cols: no scene name", w);
             CHECK_MSG(row_has(&x, 1, says), "%d cols: no '%s'", w, says);
@@ -571,7 +513,7 @@ TEST(app_demo_captions_fit_the_width)
                 CHECK_MSG(!alnum_at(&x, 0, r) && !alnum_at(&x, w - 1, r),
                           "%d cols, %s: row %d cut at an end", w, app_scene(&x.a)->name, r);
         }
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -579,16 +521,16 @@ TEST(app_demo_captions_fit_the_width)
  * selected parameter is always in view. */
 TEST(app_help_and_panel_scroll_in_a_small_window)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 2, 40, 12);
     frames(&x.a, 2);
     press(&x.a, '?');
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
     bool q = false, wheel = false;
     for (int i = 0; i < 40; i++) {
         press(&x.a, IK_DOWN);
-        compose(&x);
+        fx_screen_compose(&x);
         for (int r = 0; r < 11; r++) {
             q = q || row_has(&x, r, "q Esc");
             wheel = wheel || row_has(&x, r, "wheel");
@@ -597,20 +539,20 @@ TEST(app_help_and_panel_scroll_in_a_small_window)
     CHECK(q && wheel);
     for (int i = 0; i < 40; i++)
         press(&x.a, IK_UP);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
     press(&x.a, '?');
     press(&x.a, 'p');
     const struct scene_ops *s = app_scene(&x.a);
     for (int i = 0; i < 2 * s->nparams; i++) {
-        compose(&x);
+        fx_screen_compose(&x);
         bool seen = false;
         for (int r = 0; r < 11; r++)
             seen = seen || row_has(&x, r, s->params[x.a.sel].label);
         CHECK_MSG(seen, "parameter %d (%s) out of view", x.a.sel, s->params[x.a.sel].label);
         press(&x.a, IK_DOWN);
     }
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* The keyboard pointer's button: a held Space (the terminal's autorepeat)
@@ -618,7 +560,7 @@ TEST(app_help_and_panel_scroll_in_a_small_window)
 TEST(app_keyboard_pointer_hold_ignores_autorepeat)
 {
     for (int repeats = 1; repeats <= 12; repeats++) {
-        struct fix x;
+        struct fx_screen x;
         init(&x, 0, 60, 20);
         press(&x.a, 'm');
         for (int i = 0; i < repeats; i++) {
@@ -631,7 +573,7 @@ TEST(app_keyboard_pointer_hold_ignores_autorepeat)
         frames(&x.a, 30); /* let go of the key; a second later, a new press */
         press(&x.a, ' ');
         CHECK_MSG(!x.a.ptr.down, "%d repeats: the next press did not let go", repeats);
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -642,7 +584,7 @@ TEST(app_keyboard_pointer_hold_ignores_autorepeat)
  * Space) is never the first one's repeat. */
 TEST(app_keyboard_pointer_autorepeat_window_runs_from_the_last_repeat)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 0, 60, 20);
     press(&x.a, 'm');
     for (int hold = 0; hold < 3; hold++) {
@@ -663,7 +605,7 @@ TEST(app_keyboard_pointer_autorepeat_window_runs_from_the_last_repeat)
     fx_app_advance(&x.a, 0.1, fake_clock);
     press(&x.a, IK_ENTER); /* 0.1 s after Space, but another key */
     CHECK_MSG(x.a.ptr.down, "Enter after Space was taken for Space's repeat");
-    done(&x);
+    fx_screen_close(&x);
 }
 
 static double slow_now;
@@ -675,7 +617,7 @@ static double slow_clock(void) { return slow_now += 0.010; }
  * brings back its defaults. */
 TEST(app_costly_frames_drop_steps_and_say_so)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 1, 80, 24);
     long before = x.a.steps[1];
     for (int f = 0; f < 10; f++)
@@ -683,7 +625,7 @@ TEST(app_costly_frames_drop_steps_and_say_so)
     long ran = x.a.steps[1] - before;
     CHECK_MSG(ran >= 10 && ran <= 40, "%ld steps in 10 frames of 8 (23 ms budget, 10 ms each)",
               ran);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 23, "slow: 3 of 8 steps"));
     /* With no budget every step runs. */
     before = x.a.steps[1];
@@ -697,9 +639,9 @@ TEST(app_costly_frames_drop_steps_and_say_so)
     press(&x.a, 'R');
     CHECK(scene_param_get(s, x.a.st[1], g) == g0);
     frames(&x.a, 40);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(!row_has(&x, 23, "slow"));
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* Random streams of keys, mouse reports (far outside the window too), wheel
@@ -711,7 +653,7 @@ TEST(app_survives_random_event_streams)
                                IK_UP, IK_DOWN, IK_LEFT, IK_RIGHT, IK_ENTER, IK_TAB, IK_BACKTAB,
                                IK_ESC, 'L' - 64, '1', '2', '3', 'x', 0x263A};
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
-        struct fix x;
+        struct fx_screen x;
         init(&x, sc, 60, 20);
         struct rng r = {(uint64_t)sc + 11};
         struct buf out;
@@ -750,11 +692,11 @@ TEST(app_survives_random_event_streams)
         buf_init(&j);
         app_json(&x.a, &j, 0);
         CHECK_MSG(!strstr(j.p, "nan") && !strstr(j.p, "inf"), "%s: %s", scenes[sc]->name, j.p);
-        compose(&x);
+        fx_screen_compose(&x);
         CHECK(row_has(&x, 19, app_scene(&x.a)->name));
         buf_free(&j);
         buf_free(&out);
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -762,11 +704,11 @@ TEST(app_survives_random_event_streams)
  * pointer is not down, and a left drag in progress goes on. */
 TEST(app_buttons_8_to_11_do_not_press)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 2, 80, 24); /* the cloth: a press would grab it */
     frames(&x.a, 5);
     for (int b = 0; b < 4; b++) {
-        struct input_event e = mouse_ev(MOUSE_PRESS, 40, 8);
+        struct input_event e = fx_mouse(MOUSE_PRESS, 40, 8, 0);
         e.button = INPUT_BUTTON_EXTRA + b;
         app_input(&x.a, &e);
         CHECK_MSG(!x.a.ptr.down && !x.a.ptr.pressed, "button %d pressed", 8 + b);
@@ -776,12 +718,12 @@ TEST(app_buttons_8_to_11_do_not_press)
         frames(&x.a, 1);
         CHECK(!x.a.ptr.scene_down);
     }
-    struct input_event l = mouse_ev(MOUSE_PRESS, 40, 8);
+    struct input_event l = fx_mouse(MOUSE_PRESS, 40, 8, 0);
     app_input(&x.a, &l);
     CHECK(x.a.ptr.down && x.a.ptr.button == 0);
-    struct input_event r = mouse_ev(MOUSE_RELEASE, 40, 8);
+    struct input_event r = fx_mouse(MOUSE_RELEASE, 40, 8, 0);
     r.button = INPUT_BUTTON_EXTRA;
     app_input(&x.a, &r);
     CHECK_MSG(x.a.ptr.down, "button 8's release let go of the left drag");
-    done(&x);
+    fx_screen_close(&x);
 }

@@ -7,6 +7,7 @@
  * size (cli_set_help). test_config.c runs the real binary with a config file.
  */
 #include "cli.h"
+#include "fixtures.h"
 #include "palette.h"
 #include "scene.h"
 #include "test.h"
@@ -23,11 +24,8 @@ static char err[1024];
 static int parse(struct cli *c, const char *config, const char *line)
 {
     static char copy[1024];
-    char *argv[ARGS_MAX] = {"swirl"};
-    int argc = 1;
-    snprintf(copy, sizeof copy, "%s", line);
-    for (char *w = strtok(copy, " "); w && argc < ARGS_MAX; w = strtok(NULL, " "))
-        argv[argc++] = w;
+    char *argv[ARGS_MAX];
+    int argc = fx_argv(line, copy, sizeof copy, argv, ARGS_MAX);
     memset(err, 'x', sizeof err);
     return cli_parse_config(c, argc, argv, config, NAME, err, sizeof err);
 }

@@ -9,6 +9,7 @@
  * parse_argv() takes the words as given when one must be empty.
  */
 #include "cli.h"
+#include "fixtures.h"
 #include "palette.h"
 #include "scene.h"
 #include "test.h"
@@ -33,11 +34,8 @@ static int parse_argv(struct cli *c, int argc, char *const *argv)
 static int parse(struct cli *c, const char *line)
 {
     static char copy[4096];
-    char *argv[ARGS_MAX] = {"swirl"};
-    int argc = 1;
-    snprintf(copy, sizeof copy, "%s", line);
-    for (char *w = strtok(copy, " "); w && argc < ARGS_MAX; w = strtok(NULL, " "))
-        argv[argc++] = w;
+    char *argv[ARGS_MAX];
+    int argc = fx_argv(line, copy, sizeof copy, argv, ARGS_MAX);
     return parse_argv(c, argc, argv);
 }
 
@@ -351,20 +349,22 @@ TEST(cli_parse_record_paths_refused_up_front)
     CHECK_INT(parse_argv(&c, 4, head_empty), -1);
     CHECK_MSG(strstr(err, "--record: the file name is empty") != NULL, "%s", err);
     REFUSED("--record=", "the file name is empty");
-    /* A name ending in '/', an existing folder or not. */
-    snprintf(path, sizeof path, "--headless --record %s/newdir/", dir);
-    REFUSED(path, "newdir/ ends in '/': that names a folder, not a file");
-    snprintf(path, sizeof path, "--record %s/newdir/", dir);
-    REFUSED(path, "ends in '/'");
-    snprintf(path, sizeof path, "--headless --record %s/", dir);
-    REFUSED(path, "is a directory");
-    snprintf(path, sizeof path, "--record %s", dir);
-    REFUSED(path, "is a directory");
-    /* A folder that does not exist. */
-    snprintf(path, sizeof path, "--headless --record %s/newdir/x.cast", dir);
-    REFUSED(path, "cannot write in");
-    snprintf(path, sizeof path, "--record %s/newdir/x.cast", dir);
-    REFUSED(path, "newdir: No such file or directory");
+    /* Names in dir: ending in '/' (an existing folder or not), a folder, a file
+     * in a folder that does not exist; recorded headless or in the terminal. */
+    static const struct {
+        const char *run, *name, *says;
+    } in_dir[] = {
+        {"--headless", "/newdir/", "newdir/ ends in '/': that names a folder, not a file"},
+        {"", "/newdir/", "ends in '/'"},
+        {"--headless", "/", "is a directory"},
+        {"", "", "is a directory"},
+        {"--headless", "/newdir/x.cast", "cannot write in"},
+        {"", "/newdir/x.cast", "newdir: No such file or directory"},
+    };
+    for (size_t k = 0; k < sizeof in_dir / sizeof in_dir[0]; k++) {
+        snprintf(path, sizeof path, "%s --record %s%s", in_dir[k].run, dir, in_dir[k].name);
+        REFUSED(path, in_dir[k].says);
+    }
     /* An existing file only with --overwrite; nothing is created meanwhile. */
     snprintf(path, sizeof path, "%s/keep.cast", dir);
     FILE *f = fopen(path, "w");

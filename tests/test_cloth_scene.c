@@ -7,6 +7,7 @@
  * through the app's frames; in tmux, a right drag cutting the cloth.
  */
 #include "app.h"
+#include "buf.h"
 #include "cloth.h"
 #include "e2e.h"
 #include "fixtures.h"
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- the solver: extremes, pointer, statistics, live parameters ---------------- */
 
@@ -364,10 +364,9 @@ struct fixture {
 
 static bool open_scene(struct fixture *f, int cols, int rows, bool seed)
 {
-    struct scene_opts o = {.seed = 1, .preset_seed = seed};
-    f->w = cols, f->h = 2 * (rows - 1);
-    f->st = scene_cloth.create(&o, f->w, f->h);
-    image_init(&f->im, f->w, f->h);
+    const struct scene_opts o = {.seed = 1, .preset_seed = seed};
+    f->st = fx_scene_create(&scene_cloth, &o, cols, rows, &f->im);
+    f->w = f->im.w, f->h = f->im.h;
     return f->st != NULL;
 }
 
@@ -622,13 +621,6 @@ static struct cloth *cloth_of(struct fixture *f)
     return (struct cloth *)((char *)f->st + d->offset - offsetof(struct cloth, prm.w));
 }
 
-static double seconds_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A piece cut off and fallen for minutes, or the cloth seen zoomed in far:
  * particles 1e12 pixels off (and worse) are drawn in no time, nothing is
  * drawn outside the image, and the part still on the canvas is drawn. */
@@ -653,9 +645,9 @@ TEST(cloth_scene_draws_particles_far_off_quickly_and_inside)
             }
             image_free(&f.im);
             fx_image_guarded(&f.im, f.w, f.h);
-            double t0 = seconds_now();
+            double t0 = buf_now();
             scene_cloth.draw(f.st, &f.im);
-            took += seconds_now() - t0;
+            took += buf_now() - t0;
             CHECK_MSG(fx_image_guards_intact(&f.im), "%g: drawn outside the image", away[k]);
             int x0, y0, x1, y1;
             CHECK_MSG(cloth_box(&f.im, &x0, &y0, &x1, &y1) > 100, "%g: the upper half is gone",

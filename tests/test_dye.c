@@ -11,6 +11,7 @@
  * (max - min) / max.
  */
 #include "app.h"
+#include "buf.h"
 #include "compose.h"
 #include "e2e.h"
 #include "frame.h"
@@ -20,56 +21,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static double fake_now;
 static double fake_clock(void) { return fake_now; }
 
-struct fix {
-    struct app a;
-    struct frame f;
-};
-
-static void init(struct fix *x, int cols, int rows)
+static void init(struct fx_screen *x, int cols, int rows)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.sync = false;
     o.scene = 0;
-    CHECK(app_init(&x->a, &o, cols, rows) == 0);
-    frame_init(&x->f, &x->a, true);
+    fx_screen_open(x, &o, cols, rows);
 }
 
-static void done(struct fix *x)
-{
-    frame_free(&x->f);
-    app_free(&x->a);
-}
-
-static void frames(struct fix *x, int n)
+static void frames(struct fx_screen *x, int n)
 {
     for (int i = 0; i < n; i++)
         fx_app_advance(&x->a, 1.0 / APP_REF_FPS, fake_clock);
 }
 
-static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells); }
-
-static void key(struct fix *x, int k)
+static void key(struct fx_screen *x, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     app_input(&x->a, &e);
 }
 
-static void mouse(struct fix *x, enum mouse_action act, int col, int row)
+static void mouse(struct fx_screen *x, enum mouse_action act, int col, int row)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.x = col, e.y = row;
+    struct input_event e = fx_mouse(act, col, row, 0);
     app_input(&x->a, &e);
 }
 
@@ -103,7 +82,7 @@ static int hue_sixth(rgb_t c)
 }
 
 /* The scene's total dye, from its statistics. */
-static double total_dye(struct fix *x)
+static double total_dye(struct fx_screen *x)
 {
     struct buf j;
     buf_init(&j);
@@ -116,7 +95,7 @@ static double total_dye(struct fix *x)
 
 /* Of the columns c0..c1, how many hold a pixel brighter than `level` within a
  * cell of row `row` (the canvas as last composed). */
-static int lit_columns(struct fix *x, int c0, int c1, int row, int level)
+static int lit_columns(struct fx_screen *x, int c0, int c1, int row, int level)
 {
     const struct image *im = &x->f.img;
     int n = 0;
@@ -130,7 +109,7 @@ static int lit_columns(struct fix *x, int c0, int c1, int row, int level)
 }
 
 /* Pixels of the canvas brighter than `level` and at least `sat` saturated. */
-static int vivid_pixels(struct fix *x, int level, float sat)
+static int vivid_pixels(struct fx_screen *x, int level, float sat)
 {
     const struct image *im = &x->f.img;
     int n = 0;
@@ -142,7 +121,7 @@ static int vivid_pixels(struct fix *x, int level, float sat)
 /* A drag along `row` from col c0 to c1: press, `reports` drag reports evenly
  * spread over `seconds`, release, each delivered in the 30 fps frame it falls
  * in, as a terminal would. */
-static void drag(struct fix *x, int c0, int c1, int row, int reports, double seconds)
+static void drag(struct fx_screen *x, int c0, int c1, int row, int reports, double seconds)
 {
     mouse(x, MOUSE_PRESS, c0, row);
     int sent = 0, nframes = (int)(seconds * APP_REF_FPS + 0.5);
@@ -157,58 +136,58 @@ static void drag(struct fix *x, int c0, int c1, int row, int reports, double sec
 
 TEST(dye_first_frame_shows_bright_saturated_splats)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
-    compose(&x);
+    fx_screen_compose(&x);
     int vivid = vivid_pixels(&x, 200, 0.6f);
     CHECK_MSG(vivid >= 250, "%d vivid pixels in the first frame", vivid);
     /* Half a second on, they are still bright. */
     frames(&x, 15);
-    compose(&x);
+    fx_screen_compose(&x);
     vivid = vivid_pixels(&x, 200, 0.6f);
     CHECK_MSG(vivid >= 250, "%d vivid pixels after 0.5 s", vivid);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 TEST(dye_burst_is_bright_and_saturated)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     frames(&x, 60);
     key(&x, 'c');
     key(&x, 'b');
     frames(&x, 1);
-    compose(&x);
+    fx_screen_compose(&x);
     int vivid = vivid_pixels(&x, 200, 0.6f);
     CHECK_MSG(vivid >= 300, "%d vivid pixels after b", vivid);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* The issue's drag: 40 reports across 80 columns in 0.4 s, looked at 0.3 s
  * after the release. */
 TEST(dye_fast_drag_leaves_a_ribbon_along_its_whole_path)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     key(&x, 'c');
     frames(&x, 1);
     drag(&x, 9, 89, 4, 40, 0.4);
     frames(&x, 9);
-    compose(&x);
+    fx_screen_compose(&x);
     int lit = lit_columns(&x, 9, 89, 4, 160);
     CHECK_MSG(lit >= 81 * 8 / 10, "%d of 81 columns brighter than 160", lit);
     /* The first fifth of the path too, not only its end (its first columns are
      * the ribbon's rounded end, a radius of fading dye). */
     int head = lit_columns(&x, 9, 25, 4, 160);
     CHECK_MSG(head >= 13, "%d of the first 17 columns brighter than 160", head);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* Reports that arrive in one frame with the release still count: the ribbon
  * reaches where the button went up. */
 TEST(dye_stroke_reaches_where_the_button_went_up)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     key(&x, 'c');
     frames(&x, 1);
@@ -220,10 +199,10 @@ TEST(dye_stroke_reaches_where_the_button_went_up)
         mouse(&x, MOUSE_DRAG, c, 10);
     mouse(&x, MOUSE_RELEASE, 60, 10);
     frames(&x, 2);
-    compose(&x);
+    fx_screen_compose(&x);
     int lit = lit_columns(&x, 21, 57, 10, 160);
     CHECK_MSG(lit >= 35, "%d of the last 37 columns brighter than 160", lit);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* Dye per distance: a stroke across the screen in half a second lays as much
@@ -235,7 +214,7 @@ TEST(dye_fast_and_slow_strokes_lay_the_same_dye)
     int lit[2];
     const double secs[2] = {0.5, 3.0};
     for (int k = 0; k < 2; k++) {
-        struct fix x;
+        struct fx_screen x;
         init(&x, 100, 30);
         const struct scene_ops *s = app_scene(&x.a);
         int decay = scene_param_find(s, "dye-decay");
@@ -244,10 +223,10 @@ TEST(dye_fast_and_slow_strokes_lay_the_same_dye)
         frames(&x, 1);
         drag(&x, 9, 89, 14, (int)(secs[k] * 100), secs[k]);
         frames(&x, 1);
-        compose(&x);
+        fx_screen_compose(&x);
         dye[k] = total_dye(&x);
         lit[k] = lit_columns(&x, 9, 89, 14, 160);
-        done(&x);
+        fx_screen_close(&x);
     }
     CHECK_MSG(dye[0] > 0.0 && dye[0] >= 0.8 * dye[1] && dye[0] <= 1.25 * dye[1],
               "dye laid: %g fast, %g slow", dye[0], dye[1]);
@@ -258,7 +237,7 @@ TEST(dye_fast_and_slow_strokes_lay_the_same_dye)
 /* A button held still keeps feeding a bloom that grows. */
 TEST(dye_holding_still_grows_a_bloom)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     key(&x, 'c');
     frames(&x, 1);
@@ -267,7 +246,7 @@ TEST(dye_holding_still_grows_a_bloom)
     int area[3];
     for (int k = 0; k < 3; k++) {
         frames(&x, 20);
-        compose(&x);
+        fx_screen_compose(&x);
         dye[k] = total_dye(&x);
         area[k] = vivid_pixels(&x, 160, 0.5f);
     }
@@ -276,13 +255,13 @@ TEST(dye_holding_still_grows_a_bloom)
               dye[1], dye[2]);
     CHECK_MSG(area[0] >= 10 && area[1] > area[0] && area[2] > area[1], "bright area %d %d %d",
               area[0], area[1], area[2]);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* Stirred for a while, with bursts mixing in: what is lit stays coloured. */
 TEST(dye_colours_stay_saturated_as_they_mix_and_fade)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     x.a.auto_on = true;
     int lit = 0, grey = 0, white = 0;
@@ -290,7 +269,7 @@ TEST(dye_colours_stay_saturated_as_they_mix_and_fade)
         frames(&x, 30);
         if (k % 3 == 1)
             key(&x, 'b');
-        compose(&x);
+        fx_screen_compose(&x);
         const struct image *im = &x.f.img;
         for (int i = 0; i < im->w * im->h; i++) {
             rgb_t c = im->px[i];
@@ -304,19 +283,19 @@ TEST(dye_colours_stay_saturated_as_they_mix_and_fade)
     CHECK_MSG(lit > 8000, "%d lit pixels", lit);
     CHECK_MSG(grey * 20 <= lit, "%d of %d lit pixels greyish", grey, lit);
     CHECK_MSG(white * 100 <= lit, "%d of %d lit pixels white", white, lit);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* One long stroke shows several colours. */
 TEST(dye_hue_cycles_along_a_long_stroke)
 {
-    struct fix x;
+    struct fx_screen x;
     init(&x, 100, 30);
     key(&x, 'c');
     frames(&x, 1);
     drag(&x, 5, 94, 8, 60, 1.0);
     frames(&x, 1);
-    compose(&x);
+    fx_screen_compose(&x);
     int bins[6] = {0}, n = 0, used = 0;
     const struct image *im = &x.f.img;
     for (int i = 0; i < im->w * im->h; i++)
@@ -328,14 +307,14 @@ TEST(dye_hue_cycles_along_a_long_stroke)
         used += bins[b] * 10 >= n; /* a tenth of the ribbon or more */
     CHECK_MSG(n > 200 && used >= 3, "%d bright pixels, hues %d %d %d %d %d %d", n, bins[0],
               bins[1], bins[2], bins[3], bins[4], bins[5]);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* Shading is a parameter, on by default; off, the same run draws differently
  * and the solver does the same. */
 TEST(dye_shading_is_a_parameter_that_changes_only_the_picture)
 {
-    struct fix x[2];
+    struct fx_screen x[2];
     for (int k = 0; k < 2; k++) {
         init(&x[k], 60, 20);
         const struct scene_ops *s = app_scene(&x[k].a);
@@ -349,32 +328,18 @@ TEST(dye_shading_is_a_parameter_that_changes_only_the_picture)
             CHECK(scene_param_set(s, x[k].a.st[0], sh, 0.0) == 0);
         x[k].a.auto_on = true;
         frames(&x[k], 30);
-        compose(&x[k]);
+        fx_screen_compose(&x[k]);
     }
     CHECK(total_dye(&x[0]) == total_dye(&x[1]));
     size_t np = (size_t)x[0].f.img.w * (size_t)x[0].f.img.h;
     CHECK(memcmp(x[0].f.img.px, x[1].f.img.px, np * sizeof(rgb_t)) != 0);
-    done(&x[0]);
-    done(&x[1]);
+    fx_screen_close(&x[0]);
+    fx_screen_close(&x[1]);
 }
 
 /* ---- end to end ------------------------------------------------------------ */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void sleep_until(double t)
-{
-    double d = t - now();
-    if (d <= 0.0)
-        return;
-    struct timespec ts = {(time_t)d, (long)((d - (double)(time_t)d) * 1e9)};
-    nanosleep(&ts, NULL);
-}
+static void sleep_until(double t) { fx_nap(t - buf_now()); }
 
 /* The brightest channel of a captured colour (-1 unless truecolor). */
 static int brightest(int colour)
@@ -449,7 +414,7 @@ static void send_due(int *sent, int total, double t0, double seconds, int c0, in
 {
     char buf[1024];
     size_t n = 0;
-    while (*sent < total && t0 + (double)(*sent + 1) * seconds / total <= now() &&
+    while (*sent < total && t0 + (double)(*sent + 1) * seconds / total <= buf_now() &&
            n + 32 < sizeof buf) {
         (*sent)++;
         n += (size_t)snprintf(buf + n, sizeof buf - n, "\x1b[<32;%d;%dM",
@@ -469,14 +434,14 @@ TEST_E2E(e2e_dye_fast_drag_is_bright_along_its_path)
               "%d columns still bright after c", dark.seen);
     /* 40 reports across 80 columns in 0.4 s along row 5 (1-based). */
     e2e_send_bytes("\x1b[<0;10;5M");
-    double t0 = now();
+    double t0 = buf_now();
     int sent = 0;
     while (sent < 40) {
         sleep_until(t0 + (double)(sent + 1) * 0.01);
         send_due(&sent, 40, t0, 0.4, 10, 90, 5);
     }
     e2e_send_bytes("\x1b[<0;90;5m");
-    double released = now();
+    double released = buf_now();
     sleep_until(released + 0.3);
     int m[512], n = capture_brightness(e2e_screen(), 3, 5, m, 512), lit = 0, head = 0;
     for (int c = 9; c <= 89 && c < n; c++) {

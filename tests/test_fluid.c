@@ -3,7 +3,7 @@
  * total, splats, extremes, determinism (run to run, and the same bits with no
  * pool or with 1, 2 or 4 threads), resize.
  */
-#include "fluid.h"
+#include "fluid_impl.h"
 #include "pool.h"
 #include "swirl.h"
 #include "test.h"

@@ -18,61 +18,34 @@
 static double fake_now;
 static double fake_clock(void) { return fake_now; }
 
-struct fix {
-    struct app a;
-    struct frame f;
-};
-
-static void start(struct fix *x, const struct app_opts *o, int cols, int rows)
-{
-    CHECK(app_init(&x->a, o, cols, rows) == 0);
-    frame_init(&x->f, &x->a, true);
-}
-
-static void start_scene(struct fix *x, int scene, int cols, int rows)
+static void start_scene(struct fx_screen *x, int scene, int cols, int rows)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.scene = scene;
-    start(x, &o, cols, rows);
+    fx_screen_open(x, &o, cols, rows);
 }
 
-static void done(struct fix *x)
-{
-    frame_free(&x->f);
-    app_free(&x->a);
-}
-
-static void compose(struct fix *x) { compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells); }
-
-static void frames(struct fix *x, int n)
+static void frames(struct fx_screen *x, int n)
 {
     for (int i = 0; i < n; i++)
         fx_app_advance(&x->a, 1.0 / 30, fake_clock);
 }
 
-static int key(struct fix *x, int k)
+static int key(struct fx_screen *x, int k)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
+    struct input_event e = fx_key(k);
     return app_input(&x->a, &e);
 }
 
-static int mouse(struct fix *x, enum mouse_action act, int button, int col, int row)
+static int mouse(struct fx_screen *x, enum mouse_action act, int button, int col, int row)
 {
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.button = button;
-    e.x = col, e.y = row;
+    struct input_event e = fx_mouse(act, col, row, button);
     return app_input(&x->a, &e);
 }
 
 /* A row of the composed cells as text (non-ASCII glyphs as '#'). */
-static const char *row_text(struct fix *x, int row)
+static const char *row_text(struct fx_screen *x, int row)
 {
     static char line[1024];
     int n = 0;
@@ -84,10 +57,10 @@ static const char *row_text(struct fix *x, int row)
     return line;
 }
 
-static bool row_has(struct fix *x, int row, const char *s) { return strstr(row_text(x, row), s); }
+static bool row_has(struct fx_screen *x, int row, const char *s) { return strstr(row_text(x, row), s); }
 
 /* No row of the screen says any of the HUD's or the captions' words. */
-static bool no_text(struct fix *x, const char *s)
+static bool no_text(struct fx_screen *x, const char *s)
 {
     for (int r = 0; r < x->a.rows; r++)
         if (row_has(x, r, s))
@@ -99,15 +72,15 @@ static bool no_text(struct fix *x, const char *s)
 static const char *status_at(int scene, int cols, bool paused)
 {
     static char line[1024];
-    struct fix x;
+    struct fx_screen x;
     start_scene(&x, scene, cols, 24);
     x.f.st.simulated = false;
     x.f.st.fps = 30.0;
     frames(&x, 3);
     x.a.paused = paused;
-    compose(&x);
+    fx_screen_compose(&x);
     snprintf(line, sizeof line, "%s", row_text(&x, 23));
-    done(&x);
+    fx_screen_close(&x);
     return line;
 }
 
@@ -159,16 +132,16 @@ TEST(hud_cuts_statistics_at_whole_items)
 TEST(hud_s_key_and_no_status_hide_the_status_line)
 {
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
-        struct fix x;
+        struct fx_screen x;
         start_scene(&x, sc, 80, 24);
         frames(&x, 2);
-        compose(&x);
+        fx_screen_compose(&x);
         CHECK(row_has(&x, 23, "? help"));
         CHECK_INT(x.f.img.h, 46);
         unsigned picture = x.a.picture;
         CHECK_INT(key(&x, 's'), APP_NONE);
         frames(&x, 2);
-        compose(&x);
+        fx_screen_compose(&x);
         CHECK_MSG(no_text(&x, "? help") && !row_has(&x, 23, scenes[sc]->name), "%s: '%s'",
                   scenes[sc]->name, row_text(&x, 23));
         /* The canvas takes the row, and the scene is sized to it. */
@@ -185,27 +158,27 @@ TEST(hud_s_key_and_no_status_hide_the_status_line)
         mouse(&x, MOUSE_RELEASE, 0, 10, 23);
         CHECK_INT(key(&x, 's'), APP_NONE);
         frames(&x, 2);
-        compose(&x);
+        fx_screen_compose(&x);
         CHECK(row_has(&x, 23, "? help"));
         CHECK_INT(x.f.img.h, 46);
         mouse(&x, MOUSE_PRESS, 0, 10, 23);
         CHECK_NEAR(x.a.ptr.y, 45.0, 1e-6); /* the canvas's last row again */
-        done(&x);
+        fx_screen_close(&x);
     }
     /* --no-status: hidden from the first frame; s shows it. */
     struct cli c;
     char *argv[] = {"swirl", "--no-status"}, err[256];
     CHECK_INT(cli_parse(&c, 2, argv, err, sizeof err), 0);
     CHECK(c.o.no_status);
-    struct fix x;
-    start(&x, &c.o, 80, 24);
-    compose(&x);
+    struct fx_screen x;
+    fx_screen_open(&x, &c.o, 80, 24);
+    fx_screen_compose(&x);
     CHECK(no_text(&x, "? help"));
     CHECK_INT(x.f.img.h, 48);
     key(&x, 's');
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK(row_has(&x, 23, "? help"));
-    done(&x);
+    fx_screen_close(&x);
     /* The help lists the key. */
     char lines[APP_HELP_LINES][APP_HELP_COLS];
     start_scene(&x, 0, 80, 24);
@@ -214,7 +187,7 @@ TEST(hud_s_key_and_no_status_hide_the_status_line)
     for (int i = 0; i < n; i++)
         listed = listed || (strncmp(lines[i], "  s ", 4) == 0 && strstr(lines[i], "status line"));
     CHECK(listed);
-    done(&x);
+    fx_screen_close(&x);
 }
 
 /* The options as the command line gives them. */
@@ -232,14 +205,14 @@ TEST(screensaver_draws_only_the_scenes_and_quits_on_a_key)
     char *argv[] = {"swirl", "--screensaver"};
     parsed(&o, 2, argv);
     CHECK(o.screensaver && o.demo);
-    struct fix x;
-    start(&x, &o, 80, 24);
+    struct fx_screen x;
+    fx_screen_open(&x, &o, 80, 24);
     bool seen[SCENE_COUNT] = {false};
     for (int f = 0; f < 30 * 30; f++) { /* the whole tour, and no word on it */
         frames(&x, 1);
         seen[x.a.cur] = true;
         if (f % 45 == 0) {
-            compose(&x);
+            fx_screen_compose(&x);
             CHECK_MSG(no_text(&x, "help") && no_text(&x, "any key") &&
                           no_text(&x, app_scene(&x.a)->name) && no_text(&x, "drag"),
                       "frame %d: '%s' / '%s'", f, row_text(&x, 0), row_text(&x, 23));
@@ -250,15 +223,15 @@ TEST(screensaver_draws_only_the_scenes_and_quits_on_a_key)
     CHECK(!x.a.quit);
     CHECK_INT(key(&x, 'x'), APP_QUIT);
     CHECK(x.a.quit);
-    done(&x);
+    fx_screen_close(&x);
     /* Any key: a space, an arrow, Esc. */
     static const int keys[] = {' ', IK_UP, IK_ESC, 's', '?'};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        start(&x, &o, 80, 24);
+        fx_screen_open(&x, &o, 80, 24);
         frames(&x, 2);
         CHECK_INT(key(&x, keys[k]), APP_QUIT);
         CHECK(x.a.quit);
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -277,15 +250,15 @@ TEST(screensaver_quits_on_a_click_not_on_motion)
         {MOUSE_RELEASE, 0, true},
     };
     for (size_t k = 0; k < sizeof ev / sizeof ev[0]; k++) {
-        struct fix x;
-        start(&x, &o, 80, 24);
+        struct fx_screen x;
+        fx_screen_open(&x, &o, 80, 24);
         frames(&x, 2);
         int rc = mouse(&x, ev[k].act, ev[k].button, 10, 5);
         CHECK_MSG(x.a.quit == ev[k].quits && (rc == APP_QUIT) == ev[k].quits,
                   "event %zu: quit %d", k, x.a.quit);
         frames(&x, 2);
         CHECK_MSG(x.a.quit == ev[k].quits, "event %zu", k);
-        done(&x);
+        fx_screen_close(&x);
     }
 }
 
@@ -296,15 +269,15 @@ TEST(screensaver_of_one_scene_and_what_it_does_not_go_with)
     parsed(&o, 4, argv);
     CHECK(o.screensaver && !o.demo && o.autopilot);
     CHECK_INT(o.scene, scene_find("pbf"));
-    struct fix x;
-    start(&x, &o, 60, 20);
+    struct fx_screen x;
+    fx_screen_open(&x, &o, 60, 20);
     frames(&x, 30 * 12);
-    compose(&x);
+    fx_screen_compose(&x);
     CHECK_INT(x.a.cur, scene_find("pbf")); /* no tour */
     CHECK(x.a.ptr.driven);               /* the autopilot is at work */
     CHECK(no_text(&x, "pbf") && no_text(&x, "drag")); /* no hint either */
     CHECK_INT(key(&x, 'q'), APP_QUIT);
-    done(&x);
+    fx_screen_close(&x);
     struct cli c;
     char err[256];
     char *stats[] = {"swirl", "--headless", "--steps", "5", "--screensaver"};

@@ -6,6 +6,7 @@
  * with -fsanitize=float-cast-overflow, any float-to-int conversion that
  * overflows fails these tests.
  */
+#include "buf.h"
 #include "fixtures.h"
 #include "image.h"
 #include "test.h"
@@ -13,14 +14,6 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const float far[] = {1e12f, -1e12f, NAN, INFINITY, -INFINITY, 3e9f, -3e9f, 2.2e9f,
                             1e30f, -FLT_MAX, FLT_MAX, 10.25f, 37.5f, -0.5f, 80.0f};
@@ -31,7 +24,7 @@ TEST(image_far_off_coordinates_draw_fast_and_only_inside)
     struct image im;
     fx_image_guarded(&im, 80, 46);
     const rgb_t c = RGB(200, 100, 50);
-    double t0 = now();
+    double t0 = buf_now();
     /* Every line between two of the points (far x far x far x far). */
     for (int a = 0; a < NFAR; a++)
         for (int b = 0; b < NFAR; b++)
@@ -46,7 +39,7 @@ TEST(image_far_off_coordinates_draw_fast_and_only_inside)
         image_triangle(&im, v[0], v[1], v[2], v[3], v[4], v[5], c);
         image_disc(&im, v[0], v[1], fabsf(v[2]), c, 0.5f);
     }
-    double took = now() - t0;
+    double took = buf_now() - t0;
     /* One such draw took 12-23 s: a generous bound for all of them together. */
     CHECK_MSG(took < 10.0, "%.1f s to draw", took);
     CHECK_MSG(fx_image_guards_intact(&im), "drawn outside the image");

@@ -100,26 +100,6 @@ TEST(motion_tour_water_opens_as_a_fresh_scene_does)
                   0.5 * (k + 1), tour[k], most);
 }
 
-static struct input_event mouse_ev(enum mouse_action act, int x, int y, int button)
-{
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_MOUSE;
-    e.action = act;
-    e.x = x, e.y = y;
-    e.button = button;
-    return e;
-}
-
-static struct input_event key_ev(int k)
-{
-    struct input_event e;
-    memset(&e, 0, sizeof e);
-    e.type = INPUT_KEY;
-    e.key = k;
-    return e;
-}
-
 /* The cloth's centre and lowest point after two seconds; first (held) with a
  * drag going on in the dye when '3' is pressed, and no report after it. */
 static void cloth_after_switch(bool held, double out[3])
@@ -130,15 +110,15 @@ static void cloth_after_switch(bool held, double out[3])
     struct app a;
     CHECK(app_init(&a, &o, 80, 24) == 0);
     if (held) {
-        struct input_event e = mouse_ev(MOUSE_PRESS, 40, 3, 0);
+        struct input_event e = fx_mouse(MOUSE_PRESS, 40, 3, 0);
         app_input(&a, &e);
         for (int k = 0; k < 10; k++) { /* a fast stroke along the top row of cells */
-            e = mouse_ev(MOUSE_DRAG, 40 - 3 * k, 3, 0);
+            e = fx_mouse(MOUSE_DRAG, 40 - 3 * k, 3, 0);
             app_input(&a, &e);
             frames(&a, 1);
         }
     }
-    struct input_event e = key_ev('3');
+    struct input_event e = fx_key('3');
     app_input(&a, &e);
     CHECK_INT(a.cur, 2);
     frames(&a, 2 * APP_REF_FPS);
@@ -212,7 +192,7 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
         before[k] = brightest(image_get(&f.img, (int)(ax + t * (col + 0.5f - ax)),
                                         (int)(ay + t * (2 * row + 1 - ay))));
     }
-    struct input_event e = mouse_ev(MOUSE_PRESS, col, row, 0);
+    struct input_event e = fx_mouse(MOUSE_PRESS, col, row, 0);
     app_input(&a, &e);
     frames(&a, 1);
     CHECK(!a.idle_on);
@@ -229,12 +209,12 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
     CHECK_NEAR(a.ptr.y, 2 * row + 1, 1e-6);
     int step = col < 40 ? 1 : -1;
     for (int k = 1; k <= 10; k++) {
-        e = mouse_ev(MOUSE_DRAG, col + step * k, row, 0);
+        e = fx_mouse(MOUSE_DRAG, col + step * k, row, 0);
         app_input(&a, &e);
         frames(&a, 1);
         CHECK_NEAR(a.ptr.x, col + step * k + 0.5, 1e-6); /* the autopilot keeps off */
     }
-    e = mouse_ev(MOUSE_RELEASE, col + step * 10, row, 0);
+    e = fx_mouse(MOUSE_RELEASE, col + step * 10, row, 0);
     app_input(&a, &e);
     frames(&a, 1);
     CHECK(!a.ptr.down);
@@ -251,7 +231,7 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
     CHECK(a.idle_on && a.ptr.down);
     /* A key that acts on the scene takes it back as much: 'c' clears the dye,
      * and the autopilot lays none after it. */
-    e = key_ev('c');
+    e = fx_key('c');
     app_input(&a, &e);
     frames(&a, APP_REF_FPS);
     CHECK(!a.idle_on && !a.ptr.down);
@@ -307,15 +287,15 @@ TEST(motion_cloth_thrown_over_its_pins_falls_back_and_hangs)
         /* The hem's middle, up past the pins to the top row in a third of a
          * second, and let go on the way. */
         int col = cols / 2, row = (int)(0.76 * (rows - 1));
-        struct input_event e = mouse_ev(MOUSE_PRESS, col, row, 0);
+        struct input_event e = fx_mouse(MOUSE_PRESS, col, row, 0);
         app_input(&a, &e);
         frames(&a, 1);
         for (int s = 1; s <= 10; s++) {
-            e = mouse_ev(MOUSE_DRAG, col, row - row * s / 10, 0);
+            e = fx_mouse(MOUSE_DRAG, col, row - row * s / 10, 0);
             app_input(&a, &e);
             frames(&a, 1);
         }
-        e = mouse_ev(MOUSE_RELEASE, col, 0, 0);
+        e = fx_mouse(MOUSE_RELEASE, col, 0, 0);
         app_input(&a, &e);
         frames(&a, 2);
         long thrown = cloth_area(&a, &f);
@@ -383,7 +363,7 @@ TEST(motion_torn_off_cloth_hangs_again)
     CHECK(app_init(&a, &o, 80, 24) == 0);
     frame_init(&f, &a, true);
     long rest = cloth_area(&a, &f);
-    struct input_event e = key_ev('t');
+    struct input_event e = fx_key('t');
     app_input(&a, &e);
     int gone = 0, longest = 0, falls = 0;
     for (int t = 0; t < 4 * 40; t++) { /* quarter seconds */

@@ -8,7 +8,7 @@
  * seed's own JavaScript (its Simulation class under node, GUI values applied).
  */
 #include "fixtures.h"
-#include "pbf.h"
+#include "pbf_internal.h"
 #include "pool.h"
 #include "swirl.h"
 #include "test.h"

@@ -6,6 +6,7 @@
  * column and no holes; the same run draws the same pixels on any number of
  * threads. The scene is driven as the app drives it (tests/test_pbf_scene.c).
  */
+#include "fixtures.h"
 #include "image.h"
 #include "pool.h"
 #include "scene.h"
@@ -28,15 +29,8 @@ struct sc {
 
 static bool sc_open(struct sc *x, int cols, int rows, struct pool *pool)
 {
-    struct scene_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 1;
-    o.pool = pool;
-    image_init(&x->im, cols, 2 * (rows - 1));
-    x->st = scene_pbf.create(&o, x->im.w, x->im.h);
-    CHECK(x->st != NULL);
-    if (!x->st)
-        image_free(&x->im);
+    const struct scene_opts o = {.seed = 1, .pool = pool};
+    x->st = fx_scene_create(&scene_pbf, &o, cols, rows, &x->im);
     return x->st != NULL;
 }
 

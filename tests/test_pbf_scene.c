@@ -397,13 +397,8 @@ struct sc {
 
 static bool sc_open(struct sc *x, int cols, int rows, bool seed)
 {
-    struct scene_opts o;
-    memset(&o, 0, sizeof o);
-    o.seed = 1;
-    o.preset_seed = seed;
-    image_init(&x->im, cols, 2 * (rows - 1));
-    x->st = scene_pbf.create(&o, x->im.w, x->im.h);
-    CHECK(x->st != NULL);
+    const struct scene_opts o = {.seed = 1, .preset_seed = seed};
+    x->st = fx_scene_create(&scene_pbf, &o, cols, rows, &x->im);
     return x->st != NULL;
 }
 

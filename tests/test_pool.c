@@ -188,6 +188,9 @@ TEST_THREADS(pool_workers_leave_signals_to_the_caller)
     CHECK(atomic_load(&m.on_workers) > 0);
     CHECK_INT(atomic_load(&m.sigint_taken), 0);
     CHECK_INT(atomic_load(&m.fault_blocked), 0);
+    sigset_t cur; /* and the caller's own mask is as it was */
+    pthread_sigmask(SIG_BLOCK, NULL, &cur);
+    CHECK(!sigismember(&cur, SIGINT) && !sigismember(&cur, SIGWINCH));
     pool_destroy(p);
 }
 

@@ -6,6 +6,7 @@
  * terminal run in tmux ended by SIGQUIT and by q with a late file, a full tmpfs).
  */
 #include "app.h"
+#include "buf.h"
 #include "cast.h"
 #include "compose.h"
 #include "e2e.h"
@@ -28,13 +29,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void nap(void)
 {
     struct timespec ts = {0, 20 * 1000 * 1000};
@@ -46,6 +40,21 @@ static void fresh_dir(char *dir, size_t n, const char *tag)
 {
     snprintf(dir, n, "/tmp/swirl-%s-%d", tag, (int)getpid());
     e2e_sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+}
+
+/* A fresh folder for a test, and the names a recording takes in it: its path
+ * (a.cast) and the first name beside it (a.cast.1). */
+struct at {
+    char dir[64], path[96], one[100];
+};
+
+static struct at fresh_at(const char *tag)
+{
+    struct at d;
+    fresh_dir(d.dir, sizeof d.dir, tag);
+    snprintf(d.path, sizeof d.path, "%s/a.cast", d.dir);
+    snprintf(d.one, sizeof d.one, "%s.1", d.path);
+    return d;
 }
 
 static void put_file(const char *path, const char *text)
@@ -181,9 +190,7 @@ static double sim_clock(void) { return sim_t; }
  * ends with the terminal put back. */
 TEST(record_limit_stops_the_recording_not_the_app)
 {
-    char dir[64], path[96];
-    fresh_dir(dir, sizeof dir, "limit");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
+    struct at d = fresh_at("limit");
     struct app_opts o;
     app_opts_default(&o);
     CHECK(o.record_limit == APP_RECORD_LIMIT && APP_RECORD_LIMIT == 256LL << 20);
@@ -196,7 +203,7 @@ TEST(record_limit_stops_the_recording_not_the_app)
     const long long limit = 100000;
     struct cast c;
     struct cast_setup cs = setup(false, limit);
-    CHECK_INT(cast_open(&c, path, &cs), 0);
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
     struct buf out;
     buf_init(&out);
     int stopped_at = -1;
@@ -220,10 +227,10 @@ TEST(record_limit_stops_the_recording_not_the_app)
     struct buf msg;
     buf_init(&msg);
     CHECK_INT(cast_close(&c, &msg), 0);
-    CHECK_MSG(msg.len && strstr(msg.p, "size limit, 97K") && strstr(msg.p, path), "%.*s",
+    CHECK_MSG(msg.len && strstr(msg.p, "size limit, 97K") && strstr(msg.p, d.path), "%.*s",
               (int)msg.len, msg.p);
     size_t n;
-    char *text = e2e_slurp(path, &n);
+    char *text = e2e_slurp(d.path, &n);
     CHECK_MSG(text && (long long)n <= limit && (long long)n > limit - 60000, "%zu bytes", n);
     CHECK(e2e_valid_cast(text));
     size_t tl = text ? strlen(text) : 0;
@@ -231,13 +238,13 @@ TEST(record_limit_stops_the_recording_not_the_app)
     free(text);
     /* A limit the header alone does not fit in: refused at the start. */
     cs.limit = 50;
-    CHECK(cast_open(&c, path, &cs) == -1 && errno == EFBIG);
-    CHECK_INT(hidden_in(dir), 0);
+    CHECK(cast_open(&c, d.path, &cs) == -1 && errno == EFBIG);
+    CHECK_INT(hidden_in(d.dir), 0);
     buf_free(&msg);
     buf_free(&out);
     frame_free(&fr);
     app_free(&a);
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 TEST(record_hud_says_what_the_recording_does)
@@ -273,52 +280,50 @@ TEST(record_hud_says_what_the_recording_does)
  * overwrite: the recording goes beside it, and the message says where. */
 TEST(record_a_file_that_appears_meanwhile_is_kept)
 {
-    char dir[64], path[96], one[100], two[100];
-    fresh_dir(dir, sizeof dir, "late");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
-    snprintf(one, sizeof one, "%s.1", path);
-    snprintf(two, sizeof two, "%s.2", path);
+    struct at d = fresh_at("late");
+    char two[100];
+    snprintf(two, sizeof two, "%s.2", d.path);
     struct cast c;
     struct cast_setup cs = setup(false, 0);
     struct buf msg;
     buf_init(&msg);
     for (int k = 0; k < 2; k++) { /* a.cast.1 goes to the first, a.cast.2 to the second */
-        CHECK_INT(cast_open(&c, path, &cs), 0);
+        CHECK_INT(cast_open(&c, d.path, &cs), 0);
         some_events(&c, 3);
-        remove(path);
-        put_file(path, "late");
+        remove(d.path);
+        put_file(d.path, "late");
         buf_clear(&msg);
         CHECK_INT(cast_close(&c, &msg), -1);
-        CHECK(file_is(path, "late"));
-        CHECK(file_is_cast(k ? two : one));
+        CHECK(file_is(d.path, "late"));
+        CHECK(file_is_cast(k ? two : d.one));
         buf_putc(&msg, 0);
-        CHECK_MSG(strstr(msg.p, "appeared meanwhile") && strstr(msg.p, k ? two : one), "%s",
+        CHECK_MSG(strstr(msg.p, "appeared meanwhile") && strstr(msg.p, k ? two : d.one), "%s",
                   msg.p);
     }
-    CHECK_INT(hidden_in(dir), 0);
+    CHECK_INT(hidden_in(d.dir), 0);
     /* The file that was there at the start (cast_check let it through: the
      * user said --overwrite) is replaced; one that replaced it meanwhile is not. */
-    CHECK_INT(cast_open(&c, path, &cs), 0);
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
     some_events(&c, 2);
     CHECK_INT(cast_close(&c, NULL), 0);
-    CHECK(file_is_cast(path));
-    CHECK_INT(cast_open(&c, path, &cs), 0);
-    remove(path);
-    put_file(path, "newer");
+    CHECK(file_is_cast(d.path));
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
+    remove(d.path);
+    put_file(d.path, "newer");
     buf_clear(&msg);
     CHECK_INT(cast_close(&c, &msg), -1);
-    CHECK(file_is(path, "newer"));
+    CHECK(file_is(d.path, "newer"));
     /* With overwrite, whatever is there goes. */
-    remove(path);
+    remove(d.path);
     cs.overwrite = true;
-    CHECK_INT(cast_open(&c, path, &cs), 0);
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
     some_events(&c, 2);
-    put_file(path, "late");
+    put_file(d.path, "late");
     CHECK_INT(cast_close(&c, NULL), 0);
-    CHECK(file_is_cast(path));
-    CHECK_INT(hidden_in(dir), 0);
+    CHECK(file_is_cast(d.path));
+    CHECK_INT(hidden_in(d.dir), 0);
     buf_free(&msg);
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 /* The file descriptor of a recording swapped for /dev/full: the next write
@@ -336,14 +341,11 @@ static void fill_the_disk(struct cast *c)
  * the part goes to the path itself. */
 TEST(record_a_write_error_never_costs_the_old_file)
 {
-    char dir[64], path[96], one[100];
-    fresh_dir(dir, sizeof dir, "werr");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
-    snprintf(one, sizeof one, "%s.1", path);
-    put_file(path, "old");
+    struct at d = fresh_at("werr");
+    put_file(d.path, "old");
     struct cast c;
     struct cast_setup cs = setup(true, 0);
-    CHECK_INT(cast_open(&c, path, &cs), 0);
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
     some_events(&c, 3);
     fill_the_disk(&c);
     some_events(&c, 3);
@@ -352,25 +354,25 @@ TEST(record_a_write_error_never_costs_the_old_file)
     buf_init(&msg);
     CHECK_INT(cast_close(&c, &msg), -1);
     buf_putc(&msg, 0);
-    CHECK(file_is(path, "old"));
-    CHECK(file_is_cast(one));
+    CHECK(file_is(d.path, "old"));
+    CHECK(file_is_cast(d.one));
     CHECK_MSG(strstr(msg.p, "No space left") && strstr(msg.p, "is left as it was") &&
-                  strstr(msg.p, one), "%s", msg.p);
-    remove(path);
-    remove(one);
-    CHECK_INT(cast_open(&c, path, &cs), 0);
+                  strstr(msg.p, d.one), "%s", msg.p);
+    remove(d.path);
+    remove(d.one);
+    CHECK_INT(cast_open(&c, d.path, &cs), 0);
     some_events(&c, 3);
     fill_the_disk(&c);
     some_events(&c, 1);
     buf_clear(&msg);
     CHECK_INT(cast_close(&c, &msg), -1);
     buf_putc(&msg, 0);
-    CHECK(file_is_cast(path));
+    CHECK(file_is_cast(d.path));
     CHECK_MSG(strstr(msg.p, "recording stopped at") && strstr(msg.p, "keeps what was written"),
               "%s", msg.p);
-    CHECK_INT(hidden_in(dir), 0);
+    CHECK_INT(hidden_in(d.dir), 0);
     buf_free(&msg);
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 /* The path shown in "the recording stopped" and "writing ... failed" with its
@@ -434,11 +436,9 @@ TEST(record_escaping_shows_what_a_terminal_would_obey)
  * the handler puts the recording beside the file and says so on stderr. */
 TEST(record_signal_handler_puts_the_recording_in_place)
 {
-    char dir[64], path[96], one[100], err[100];
-    fresh_dir(dir, sizeof dir, "sigh");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
-    snprintf(one, sizeof one, "%s.1", path);
-    snprintf(err, sizeof err, "%s/err", dir);
+    struct at d = fresh_at("sigh");
+    char err[100];
+    snprintf(err, sizeof err, "%s/err", d.dir);
     static const int sigs[] = {SIGUSR1, SIGQUIT, SIGPIPE};
     for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
         pid_t pid = fork();
@@ -451,11 +451,11 @@ TEST(record_signal_handler_puts_the_recording_in_place)
             signals_install(NULL);
             struct cast c;
             struct cast_setup cs = setup(false, 0);
-            if (cast_open(&c, path, &cs) != 0)
+            if (cast_open(&c, d.path, &cs) != 0)
                 _exit(3);
             some_events(&c, 5);
             if (k == 0)
-                put_file(path, "late");
+                put_file(d.path, "late");
             raise(sigs[k]);
             _exit(4); /* not reached */
         }
@@ -466,18 +466,18 @@ TEST(record_signal_handler_puts_the_recording_in_place)
         size_t n;
         char *said = e2e_slurp(err, &n);
         if (k == 0) {
-            CHECK(file_is(path, "late") && file_is_cast(one));
+            CHECK(file_is(d.path, "late") && file_is_cast(d.one));
             CHECK_MSG(said && strstr(said, "is left as it was; the recording is") &&
-                          strstr(said, one), "stderr: %s", said ? said : "");
+                          strstr(said, d.one), "stderr: %s", said ? said : "");
         } else {
-            CHECK_MSG(file_is_cast(path), "signal %d: no recording", sigs[k]);
+            CHECK_MSG(file_is_cast(d.path), "signal %d: no recording", sigs[k]);
             CHECK_MSG(said && n == 0, "stderr: %s", said ? said : "");
         }
         free(said);
-        CHECK_INT(hidden_in(dir), 0);
-        remove(path);
+        CHECK_INT(hidden_in(d.dir), 0);
+        remove(d.path);
     }
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 /* ---- through ./swirl ----------------------------------------------------- */
@@ -529,25 +529,23 @@ TEST_E2E(record_headless_survives_every_fatal_signal)
                                SIGPWR,
 #endif
     };
-    char dir[64], path[96];
-    fresh_dir(dir, sizeof dir, "hsig");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
+    struct at d = fresh_at("hsig");
     const char *args[] = {"--headless", "--scene", "dye", "--auto", "--size", "40x10",
-                          "--seconds", "86400", "--record", path, NULL};
+                          "--seconds", "86400", "--record", d.path, NULL};
     for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
-        pid_t pid = start_swirl(dir, args);
-        double end = mono() + E2E_DEADLINE;
-        while (temp_size(dir) < 2000 && mono() < end)
+        pid_t pid = start_swirl(d.dir, args);
+        double end = buf_now() + E2E_DEADLINE;
+        while (temp_size(d.dir) < 2000 && buf_now() < end)
             nap();
-        CHECK_MSG(temp_size(dir) >= 2000, "signal %d: no recording under way", sigs[k]);
+        CHECK_MSG(temp_size(d.dir) >= 2000, "signal %d: no recording under way", sigs[k]);
         kill(pid, sigs[k]);
         int st = wait_status(pid);
         CHECK_MSG(st == 128 + sigs[k], "signal %d: status %d", sigs[k], st);
-        CHECK_MSG(file_is_cast(path), "signal %d: no whole recording at the path", sigs[k]);
-        CHECK_MSG(hidden_in(dir) == 0, "signal %d: a temporary is left", sigs[k]);
-        remove(path);
+        CHECK_MSG(file_is_cast(d.path), "signal %d: no whole recording at the d.path", sigs[k]);
+        CHECK_MSG(hidden_in(d.dir) == 0, "signal %d: a temporary is left", sigs[k]);
+        remove(d.path);
     }
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 static char pane_pid[32];
@@ -576,20 +574,18 @@ static bool start_recording_in_tmux(const char *path)
  * terminal is given back each time. */
 TEST_E2E(record_in_a_terminal_survives_signals_and_late_files)
 {
-    char dir[64], path[96], one[100], line[256];
-    fresh_dir(dir, sizeof dir, "tsig");
-    snprintf(path, sizeof path, "%s/a.cast", dir);
-    snprintf(one, sizeof one, "%s.1", path);
+    struct at d = fresh_at("tsig");
+    char line[256];
     static const char *const how[] = {"QUIT", "q", "USR1"};
     static const char *const status[] = {"SWIRL-EXIT=131", "SWIRL-EXIT=1", "SWIRL-EXIT=138"};
     for (int k = 0; k < 3; k++) {
-        CHECK(start_recording_in_tmux(path));
+        CHECK(start_recording_in_tmux(d.path));
         CHECK_MSG(e2e_wait_for(e2e_plain, " rec "), "no rec on the HUD:\n%s", e2e_plain());
         e2e_line_of(e2e_plain(), 29, line, sizeof line);
         const char *rec = strstr(line, " rec ");
         CHECK_MSG(rec && (strchr("0123456789", rec[5])), "HUD: %s", line);
         if (k < 2)
-            put_file(path, "late");
+            put_file(d.path, "late");
         if (k == 1)
             e2e_send_key("q");
         else
@@ -598,19 +594,19 @@ TEST_E2E(record_in_a_terminal_survives_signals_and_late_files)
         CHECK_MSG(e2e_wait_for(e2e_plain, status[k]), "%s: %s", how[k], e2e_plain());
         CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "%s: modes %s", how[k], e2e_modes());
         if (k < 2) {
-            CHECK_MSG(file_is(path, "late"), "%s: the late file is gone", how[k]);
-            CHECK_MSG(file_is_cast(one), "%s: no recording beside it", how[k]);
+            CHECK_MSG(file_is(d.path, "late"), "%s: the late file is gone", how[k]);
+            CHECK_MSG(file_is_cast(d.one), "%s: no recording beside it", how[k]);
             CHECK_MSG(strstr(e2e_plain(), "the recording is /tmp/") &&
                           strstr(e2e_plain(), "a.cast.1"), "%s: %s", how[k], e2e_plain());
         } else {
-            CHECK_MSG(file_is_cast(path), "%s: no recording", how[k]);
+            CHECK_MSG(file_is_cast(d.path), "%s: no recording", how[k]);
         }
         e2e_stop();
-        CHECK_INT(hidden_in(dir), 0);
-        remove(path);
-        remove(one);
+        CHECK_INT(hidden_in(d.dir), 0);
+        remove(d.path);
+        remove(d.one);
     }
-    e2e_sh("rm -rf '%s'", dir);
+    e2e_sh("rm -rf '%s'", d.dir);
 }
 
 /* A full disk (a 64 KB tmpfs) with --overwrite over an old file whose name

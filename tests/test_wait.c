@@ -5,6 +5,7 @@
  * answered during a step of many seconds, Ctrl-S that no longer freezes swirl.
  */
 #include "app.h"
+#include "buf.h"
 #include "compose.h"
 #include "e2e.h"
 #include "fixtures.h"
@@ -16,21 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void nap(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
 
 /* s a step may go on once stopped: an iteration and the step's end (a whole
  * step takes seconds); a sanitizer makes each ten times as long */
@@ -47,8 +34,8 @@ struct raiser {
 static void *raise_later(void *arg)
 {
     struct raiser *r = arg;
-    nap(r->after);
-    r->at = mono();
+    fx_nap(r->after);
+    r->at = buf_now();
     atomic_store(r->flag, 1);
     return NULL;
 }
@@ -59,10 +46,22 @@ static void raise_start(struct raiser *r, atomic_int *flag, double after)
     CHECK(pthread_create(&r->th, NULL, raise_later, r) == 0);
 }
 
-/* ---- cloth ----------------------------------------------------------------- */
+/* ---- cloth and pbf, through one face ------------------------------------------ */
 
-/* The variants of the step: the seed's order or by colour, PBD or XPBD,
- * substeps, upright. */
+/* A solver whose step the stop flag cuts short: cloth or pbf water, in one of
+ * a few variants of its parameters (what the stop must leave alone in each). */
+struct solver {
+    bool pbf;
+    union {
+        struct cloth c;
+        struct pbf p;
+    } u;
+};
+
+#define CLOTH_VARIANTS 8
+#define PBF_VARIANTS 3
+
+/* Cloth: the seed's order or by colour, PBD or XPBD, substeps, upright. */
 static struct cloth_params cloth_variant(int v)
 {
     struct cloth_params p = fx_cloth_params(24, 18, 2);
@@ -74,105 +73,8 @@ static struct cloth_params cloth_variant(int v)
     return p;
 }
 
-static void cloth_pair(struct cloth *a, struct cloth *b, const struct cloth_params *pa,
-                       const struct cloth_params *pb)
-{
-    CHECK_INT(cloth_init(a, pa), 0);
-    CHECK_INT(cloth_init(b, pb), 0);
-}
-
-/* A stop flag that is there but never raised changes no bit of any step. */
-TEST(wait_cloth_stop_never_raised_changes_no_bit)
-{
-    atomic_int never = 0;
-    for (int v = 0; v < 8; v++) {
-        struct cloth_params p = cloth_variant(v), q = p;
-        q.stop = &never;
-        struct cloth a, b;
-        cloth_pair(&a, &b, &p, &q);
-        for (int k = 0; k < 40; k++) {
-            cloth_step(&a);
-            cloth_step(&b);
-        }
-        CHECK_MSG(fx_cloth_differences(&a, &b) == 0 && a.time == b.time,
-                  "variant %d: %d particles differ", v, fx_cloth_differences(&a, &b));
-        cloth_free(&a);
-        cloth_free(&b);
-    }
-}
-
-/* Raised before the step: one sweep of one substep, then the substep's
- * velocities: the same bits as a whole step of one substep of that length
- * with one iteration (a consistent state), and time advances by that much. */
-TEST(wait_cloth_raised_stop_ends_after_one_sweep_of_one_substep)
-{
-    atomic_int raised = 1;
-    for (int v = 0; v < 8; v++) {
-        struct cloth_params p = cloth_variant(v);
-        struct cloth a, b;
-        cloth_pair(&a, &b, &p, &p);
-        fx_cloth_steps(&a, 10); /* some motion first, the same for both */
-        fx_cloth_steps(&b, 10);
-        a.prm.dt = p.dt / (float)p.substeps; /* the step reads prm each time */
-        a.prm.substeps = 1;
-        a.prm.iterations = 1;
-        b.prm.stop = &raised;
-        cloth_step(&a);
-        cloth_step(&b);
-        CHECK_MSG(fx_cloth_differences(&a, &b) == 0, "variant %d: %d particles differ", v,
-                  fx_cloth_differences(&a, &b));
-        CHECK_MSG(a.time == b.time, "variant %d: t %g, not %g", v, (double)b.time,
-                  (double)a.time);
-        CHECK(fx_cloth_finite(&b));
-        cloth_free(&a);
-        cloth_free(&b);
-    }
-}
-
-/* The extreme settings (a step of some 20 s): raised 50 ms in, the step is
- * back at once, part of the way, and finite. */
-TEST(wait_cloth_step_of_seconds_returns_once_raised)
-{
-    atomic_int stop = 0;
-    struct cloth_params p = fx_cloth_params(300, 300, 2);
-    p.iterations = 200;
-    p.substeps = 50;
-    p.stop = &stop;
-    struct cloth c;
-    CHECK_INT(cloth_init(&c, &p), 0);
-    struct raiser r;
-    raise_start(&r, &stop, 0.05);
-    cloth_step(&c);
-    double back = mono();
-    pthread_join(r.th, NULL);
-    CHECK_MSG(back > r.at, "the step was over before the stop");
-    CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
-    CHECK_MSG(c.time > 0.0f && c.time < p.dt, "t %g after a step cut short (dt %g)",
-              (double)c.time, (double)p.dt);
-    CHECK(fx_cloth_finite(&c));
-    /* And the next step, not stopped, is whole. */
-    c.prm.iterations = 1, c.prm.substeps = 2;
-    c.prm.stop = NULL;
-    float t = c.time;
-    cloth_step(&c);
-    CHECK(c.time == t + p.dt);
-    CHECK(fx_cloth_finite(&c));
-    cloth_free(&c);
-}
-
-/* ---- pbf -------------------------------------------------------------------- */
-
-static int pbf_differences(const struct pbf *a, const struct pbf *b)
-{
-    int bad = a->nfluid != b->nfluid || a->iter != b->iter;
-    for (int i = 0; i < a->nfluid && !bad; i++)
-        bad += a->x[i] != b->x[i] || a->y[i] != b->y[i] || a->vx[i] != b->vx[i] ||
-               a->vy[i] != b->vy[i] || a->ax[i] != b->ax[i] || a->ay[i] != b->ay[i];
-    return bad;
-}
-
-/* The seed's water, with its running error (quirk) or the plain mean, and a
- * tolerance tight enough that every step takes several corrections. */
+/* Pbf: the seed's water, with its running error (quirk) or the plain mean,
+ * and a tolerance tight enough that every step takes several corrections. */
 static struct pbf_params pbf_variant(int v)
 {
     struct pbf_params p;
@@ -184,85 +86,233 @@ static struct pbf_params pbf_variant(int v)
     return p;
 }
 
-TEST(wait_pbf_stop_never_raised_changes_no_bit)
+static void solver_init(struct solver *s, bool pbf, int v, const atomic_int *stop)
+{
+    s->pbf = pbf;
+    if (pbf) {
+        struct pbf_params p = pbf_variant(v);
+        p.stop = stop;
+        fx_pbf_init(&s->u.p, &p, 20, 20, 40, 40);
+    } else {
+        struct cloth_params p = cloth_variant(v);
+        p.stop = stop;
+        CHECK_INT(cloth_init(&s->u.c, &p), 0);
+    }
+}
+
+/* The extreme settings, a step of seconds: cloth 300 x 300 with 200 sweeps of
+ * 50 substeps (some 20 s); the seed's water in a 200 x 200 block with a
+ * tolerance of 0.01 %: all of 500 corrections (a second or more). */
+static void solver_init_long(struct solver *s, bool pbf, const atomic_int *stop)
+{
+    s->pbf = pbf;
+    if (pbf) {
+        struct pbf_params p;
+        pbf_params_seed(&p);
+        p.max_iter = 500;
+        p.max_error_pct = 0.01f;
+        p.stop = stop;
+        fx_pbf_init(&s->u.p, &p, 200, 200, 600, 600);
+    } else {
+        struct cloth_params p = fx_cloth_params(300, 300, 2);
+        p.iterations = 200;
+        p.substeps = 50;
+        p.stop = stop;
+        CHECK_INT(cloth_init(&s->u.c, &p), 0);
+    }
+}
+
+static void solver_step(struct solver *s)
+{
+    if (s->pbf)
+        pbf_step(&s->u.p);
+    else
+        cloth_step(&s->u.c);
+}
+
+static void solver_free(struct solver *s)
+{
+    if (s->pbf)
+        pbf_free(&s->u.p);
+    else
+        cloth_free(&s->u.c);
+}
+
+/* Corrections the last step made (the cloth makes all it is set to). */
+static int solver_corrections(const struct solver *s)
+{
+    return s->pbf ? s->u.p.iter : s->u.c.prm.iterations * s->u.c.prm.substeps;
+}
+
+/* Particles that differ between two states of one variant (a time or a count
+ * of corrections that differs counts as one). */
+static int solver_differences(const struct solver *a, const struct solver *b)
+{
+    if (a->pbf)
+        return fx_pbf_differences(&a->u.p, &b->u.p) + (a->u.p.time != b->u.p.time);
+    return fx_cloth_differences(&a->u.c, &b->u.c) + (a->u.c.time != b->u.c.time);
+}
+
+static bool solver_finite(const struct solver *s)
+{
+    return s->pbf ? fx_pbf_nonfinite(&s->u.p) == 0 : fx_cloth_finite(&s->u.c);
+}
+
+/* a and b on, the same, to a step worth cutting short: some motion (cloth),
+ * a step of several corrections (pbf: a third state takes each step first
+ * and says). */
+static void solver_warm_up(struct solver *a, struct solver *b, int v)
+{
+    if (!a->pbf) {
+        fx_cloth_steps(&a->u.c, 10);
+        fx_cloth_steps(&b->u.c, 10);
+        return;
+    }
+    struct solver ahead;
+    solver_init(&ahead, true, v, NULL);
+    for (int k = 0; k < 300; k++) {
+        solver_step(&ahead);
+        if (ahead.u.p.iter >= 3)
+            break;
+        solver_step(a);
+        solver_step(b);
+    }
+    CHECK_MSG(ahead.u.p.iter >= 3, "variant %d: %d corrections a step", v, ahead.u.p.iter);
+    solver_free(&ahead);
+}
+
+/* What a step stopped before it began comes to: cloth, one sweep of one
+ * substep, then the substep's velocities (a consistent state), and time
+ * advances by that much; pbf, one correction, and the step ends as usual. */
+static void solver_one_correction(struct solver *s)
+{
+    if (s->pbf) {
+        s->u.p.prm.max_iter = 1;
+    } else {
+        struct cloth_params *p = &s->u.c.prm; /* the step reads prm each time */
+        p->dt /= (float)p->substeps;
+        p->substeps = 1;
+        p->iterations = 1;
+    }
+}
+
+static void solver_stop_at(struct solver *s, const atomic_int *stop)
+{
+    if (s->pbf)
+        s->u.p.prm.stop = stop;
+    else
+        s->u.c.prm.stop = stop;
+}
+
+/* A step of solver_init_long cut short: time part of the way (cloth), some
+ * but not all of the corrections (pbf). */
+static bool solver_part_of_the_way(const struct solver *s)
+{
+    if (s->pbf)
+        return s->u.p.iter >= 1 && s->u.p.iter < s->u.p.prm.max_iter;
+    return s->u.c.time > 0.0f && s->u.c.time < s->u.c.prm.dt;
+}
+
+/* A stop flag that is there but never raised changes no bit of any step. */
+static void check_stop_never_raised(bool pbf, int variants, int steps)
 {
     atomic_int never = 0;
-    for (int v = 0; v < 3; v++) {
-        struct pbf_params p = pbf_variant(v), q = p;
-        q.stop = &never;
-        struct pbf a, b;
-        fx_pbf_init(&a, &p, 20, 20, 40, 40);
-        fx_pbf_init(&b, &q, 20, 20, 40, 40);
-        int iters = 0;
-        for (int k = 0; k < 30; k++) {
-            pbf_step(&a);
-            pbf_step(&b);
-            iters += a.iter;
+    for (int v = 0; v < variants; v++) {
+        struct solver a, b;
+        solver_init(&a, pbf, v, NULL);
+        solver_init(&b, pbf, v, &never);
+        int corrections = 0;
+        for (int k = 0; k < steps; k++) {
+            solver_step(&a);
+            solver_step(&b);
+            corrections += solver_corrections(&a);
         }
-        CHECK_MSG(iters > 30, "variant %d: %d corrections in 30 steps", v, iters);
-        CHECK_MSG(pbf_differences(&a, &b) == 0, "variant %d differs", v);
-        pbf_free(&a);
-        pbf_free(&b);
+        CHECK_MSG(corrections > steps, "variant %d: %d corrections in %d steps", v,
+                  corrections, steps);
+        CHECK_MSG(solver_differences(&a, &b) == 0, "variant %d: %d particles differ", v,
+                  solver_differences(&a, &b));
+        solver_free(&a);
+        solver_free(&b);
     }
 }
 
-/* Raised before the step: one correction, and the step ends as usual: the
- * same bits as a step with an iteration cap of one. */
-TEST(wait_pbf_raised_stop_ends_after_one_correction)
+/* Raised before the step: the same bits as a step of one correction. */
+static void check_raised_stop(bool pbf, int variants)
 {
     atomic_int raised = 1;
-    for (int v = 0; v < 3; v++) {
-        struct pbf_params p = pbf_variant(v);
-        struct pbf a, b, ahead;
-        fx_pbf_init(&a, &p, 20, 20, 40, 40);
-        fx_pbf_init(&b, &p, 20, 20, 40, 40);
-        fx_pbf_init(&ahead, &p, 20, 20, 40, 40);
-        /* On to a step that takes several corrections: `ahead` takes each
-         * step first and says. */
-        for (int k = 0; k < 300; k++) {
-            pbf_step(&ahead);
-            if (ahead.iter >= 3)
-                break;
-            pbf_step(&a);
-            pbf_step(&b);
-        }
-        CHECK_MSG(ahead.iter >= 3, "variant %d: %d corrections a step", v, ahead.iter);
-        pbf_free(&ahead);
-        a.prm.max_iter = 1;
-        b.prm.stop = &raised;
-        pbf_step(&a);
-        pbf_step(&b);
-        CHECK_INT(b.iter, 1);
-        CHECK_MSG(pbf_differences(&a, &b) == 0, "variant %d differs", v);
-        CHECK_INT(fx_pbf_nonfinite(&b), 0);
-        pbf_free(&a);
-        pbf_free(&b);
+    for (int v = 0; v < variants; v++) {
+        struct solver a, b;
+        solver_init(&a, pbf, v, NULL);
+        solver_init(&b, pbf, v, NULL);
+        solver_warm_up(&a, &b, v);
+        solver_one_correction(&a);
+        solver_stop_at(&b, &raised);
+        solver_step(&a);
+        solver_step(&b);
+        CHECK_INT(solver_corrections(&a), 1);
+        CHECK_MSG(solver_differences(&a, &b) == 0, "variant %d: %d particles differ", v,
+                  solver_differences(&a, &b));
+        CHECK(solver_finite(&b));
+        solver_free(&a);
+        solver_free(&b);
     }
 }
 
-/* A long step (the seed preset with a 200 x 200 block and a tolerance of
- * 0.01 %: all of 500 iterations, a second or more): raised 50 ms in, back at
- * once with fewer corrections, finite. */
-TEST(wait_pbf_step_of_seconds_returns_once_raised)
+/* A step of seconds raised 50 ms in: back at once, part of the way, finite
+ * (s stays for the caller to look at and free). */
+static void check_step_of_seconds(struct solver *s, bool pbf)
 {
     atomic_int stop = 0;
-    struct pbf_params p;
-    pbf_params_seed(&p);
-    p.max_iter = 500;
-    p.max_error_pct = 0.01f;
-    p.stop = &stop;
-    struct pbf s;
-    fx_pbf_init(&s, &p, 200, 200, 600, 600);
+    solver_init_long(s, pbf, &stop);
     struct raiser r;
     raise_start(&r, &stop, 0.05);
-    pbf_step(&s);
-    double back = mono();
+    solver_step(s);
+    double back = buf_now();
     pthread_join(r.th, NULL);
     CHECK_MSG(back > r.at, "the step was over before the stop");
     CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
-    CHECK_MSG(s.iter >= 1 && s.iter < 500, "%d corrections", s.iter);
-    CHECK_INT(fx_pbf_nonfinite(&s), 0);
-    pbf_free(&s);
+    CHECK_MSG(solver_part_of_the_way(s), "not part of the way: t %g, %d corrections",
+              pbf ? (double)s->u.p.time : (double)s->u.c.time, solver_corrections(s));
+    CHECK(solver_finite(s));
+    solver_stop_at(s, NULL);
+}
+
+TEST(wait_cloth_stop_never_raised_changes_no_bit)
+{
+    check_stop_never_raised(false, CLOTH_VARIANTS, 40);
+}
+
+TEST(wait_pbf_stop_never_raised_changes_no_bit)
+{
+    check_stop_never_raised(true, PBF_VARIANTS, 30);
+}
+
+TEST(wait_cloth_raised_stop_ends_after_one_sweep_of_one_substep)
+{
+    check_raised_stop(false, CLOTH_VARIANTS);
+}
+
+TEST(wait_pbf_raised_stop_ends_after_one_correction) { check_raised_stop(true, PBF_VARIANTS); }
+
+/* And the next step, not stopped, is whole. */
+TEST(wait_cloth_step_of_seconds_returns_once_raised)
+{
+    struct solver s;
+    check_step_of_seconds(&s, false);
+    struct cloth *c = &s.u.c;
+    float dt = c->prm.dt, t = c->time;
+    c->prm.iterations = 1, c->prm.substeps = 2;
+    cloth_step(c);
+    CHECK(c->time == t + dt);
+    CHECK(fx_cloth_finite(c));
+    solver_free(&s);
+}
+
+TEST(wait_pbf_step_of_seconds_returns_once_raised)
+{
+    struct solver s;
+    check_step_of_seconds(&s, true);
+    solver_free(&s);
 }
 
 /* ---- the app ------------------------------------------------------------------ */
@@ -326,13 +376,13 @@ TEST(wait_app_stop_drops_the_frames_steps_and_says_so)
 /* Polls the flag for up to `seconds`; the time it was seen raised, or -1. */
 static double raised_by(atomic_int *flag, double seconds)
 {
-    double end = mono() + seconds;
-    while (mono() < end) {
+    double end = buf_now() + seconds;
+    while (buf_now() < end) {
         if (atomic_load(flag))
-            return mono();
-        nap(0.002);
+            return buf_now();
+        fx_nap(0.002);
     }
-    return atomic_load(flag) ? mono() : -1.0;
+    return atomic_load(flag) ? buf_now() : -1.0;
 }
 
 static void put(int fd, const char *s)
@@ -351,12 +401,12 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
     struct watch w;
     CHECK(watch_start(&w, fd[0], &stop) == 0);
 
-    double t0 = mono();
+    double t0 = buf_now();
     watch_arm(&w, t0, false);
     put(fd[1], "\x1b[0n\x1b[0n");
-    nap(WATCH_AFTER + 0.15);
+    fx_nap(WATCH_AFTER + 0.15);
     put(fd[1], "\x1b[0n");
-    nap(0.05);
+    fx_nap(0.05);
     CHECK_MSG(atomic_load(&stop) == 0, "answers to pings raised the flag");
     put(fd[1], "q");
     double at = raised_by(&stop, 2.0);
@@ -368,7 +418,7 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
 
     static const char *const keys[] = {"x", "\x1b", "\x1b[<0;3;4M"};
     for (int k = 0; k < 3; k++) {
-        t0 = mono();
+        t0 = buf_now();
         watch_arm(&w, t0, false);
         put(fd[1], keys[k]);
         at = raised_by(&stop, 2.0);
@@ -379,15 +429,15 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
         CHECK_INT(n, strlen(keys[k]));
     }
     /* Input waiting already (a lone ESC the loop holds back). */
-    t0 = mono();
+    t0 = buf_now();
     watch_arm(&w, t0, true);
     at = raised_by(&stop, 2.0);
     CHECK(at > 0.0 && at - t0 >= WATCH_AFTER - 0.005);
     CHECK_INT(watch_disarm(&w), 0);
     /* A frame quicker than WATCH_AFTER is never cut, whatever comes. */
-    watch_arm(&w, mono(), false);
+    watch_arm(&w, buf_now(), false);
     put(fd[1], "q");
-    nap(0.02);
+    fx_nap(0.02);
     CHECK(atomic_load(&stop) == 0);
     CHECK_INT(watch_disarm(&w), 0); /* nothing read: the loop reads it */
     char b[4];
@@ -414,13 +464,13 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
     } cases[] = {{"q", "SWIRL-EXIT=0"}, {"Escape", "SWIRL-EXIT=0"}, {"C-c", "SWIRL-EXIT=130"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
-        nap(1.0); /* well into the first step */
-        double t = mono();
+        fx_nap(1.0); /* well into the first step */
+        double t = buf_now();
         e2e_send_key(cases[i].key);
         bool out = e2e_wait(e2e_plain, shows, (void *)cases[i].status, KEY_DEADLINE);
         CHECK_MSG(out, "%s: no %s within %.1f s", cases[i].key, cases[i].status, KEY_DEADLINE);
         if (out)
-            fprintf(stderr, "  %s answered in %.3f s\n", cases[i].key, mono() - t);
+            fprintf(stderr, "  %s answered in %.3f s\n", cases[i].key, buf_now() - t);
         e2e_stop();
     }
 }
@@ -430,7 +480,7 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
 TEST_E2E(wait_r_resets_during_a_step_of_seconds)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
-    nap(1.0);
+    fx_nap(1.0);
     e2e_send_key("R");
     CHECK_MSG(e2e_wait(e2e_plain, shows, (void *)" ms/step", KEY_DEADLINE),
               "no frame within %.1f s of R:\n%s", KEY_DEADLINE, e2e_plain());

@@ -2,13 +2,15 @@
  * buf.h — a growable byte buffer (kilo's abuf, notcurses' fbuf).
  *
  * The encoder and the recorder write into a buf, never to a file descriptor, so a
- * test can read the exact bytes. Allocation failure is fatal (the process aborts,
- * and the crash handler restores the terminal): callers never check.
+ * test can read the exact bytes; buf_write_fd puts bytes on one, whole.
+ * Allocation failure is fatal (the process aborts, and the crash handler restores
+ * the terminal): callers never check.
  */
 #ifndef SWIRL_BUF_H
 #define SWIRL_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct buf {
@@ -36,6 +38,16 @@ void buf_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void buf_vmessage(struct buf *out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void buf_vwarn(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static inline void buf_clear(struct buf *b) { b->len = 0; }
+
+/* Writes p[0..n) to fd, whatever it takes: a write cut short or interrupted
+ * goes on, and where fd is non-blocking and full, it waits for room for at most
+ * `seconds` in all (0: not at all). True when all of it went; false when fd
+ * failed (errno says why) or had no room in time (errno EAGAIN), with what did
+ * go gone. Only write, poll and clock_gettime: async-signal-safe, for the
+ * restore on the way out and in a signal handler. */
+bool buf_write_fd(int fd, const void *p, size_t n, double seconds);
+/* Seconds on CLOCK_MONOTONIC, the clock of those deadlines (async-signal-safe). */
+double buf_now(void);
 
 /* Checked allocation: aborts with a message when memory runs out. */
 void *buf_xrealloc(void *p, size_t n);

@@ -83,11 +83,9 @@ void fluid_splat(struct fluid *f, float x, float y, float r, float vx, float vy,
                  float swirl, const float rgb[3]);
 
 /* Statistics: total dye (sum over channels and cells, per dye cell: the mean
- * concentration, independent of the grid's size), kinetic energy (mean of
- * 0.5|v|^2 in dye cells/s) and the divergence left (relative). */
+ * concentration, independent of the grid's size) and kinetic energy (mean of
+ * 0.5|v|^2 in dye cells/s). */
 float fluid_total_dye(const struct fluid *f);
 float fluid_kinetic_energy(const struct fluid *f);
-/* Relative residual ||b - A p|| / ||b|| of the current pressure problem. */
-float fluid_divergence_norm(const struct fluid *f);
 
 #endif

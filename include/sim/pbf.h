@@ -143,10 +143,6 @@ void pbf_set_pool(struct pbf *s, struct pool *p);
  * changes nothing. */
 void pbf_step(struct pbf *s);
 
-/* Cubic spline kernel (2D) and its gradient, for support radius s->h. */
-float pbf_kernel(const struct pbf *s, float r);
-void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *gy);
-
 /* Pointer: these take and give slots, valid until the next step. Held
  * particles are kinematic: pbf_grab holds one at a point (the seed's drag),
  * pbf_grab_near a handful, each at its offset from the point, so they move as a

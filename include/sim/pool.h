@@ -6,9 +6,16 @@
 #ifndef SWIRL_POOL_H
 #define SWIRL_POOL_H
 
+#include <pthread.h>
+
 #define POOL_MAX_THREADS 64
 
 struct pool;
+
+/* pthread_create for a helper thread (a worker, the input watcher): it takes
+ * none of the process's signals (their handlers set flags the main thread
+ * must wake up for), only those of its own faults. */
+int pool_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 
 /* threads >= 1 (the caller counts as one); NULL when out of memory or threads
  * cannot start. */

@@ -1,5 +1,6 @@
 /*
- * buf.c — growable byte buffer and checked allocation (see buf.h).
+ * buf.c — growable byte buffer, checked allocation, messages, and the one loop
+ * that writes bytes to a file descriptor (see buf.h).
  *
  * The buffer doubles its capacity when it runs out, so appending is amortised
  * O(1); once a frame's size is reached it never allocates again.
@@ -7,11 +8,13 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void *buf_xrealloc(void *p, size_t n)
@@ -96,6 +99,42 @@ void buf_printf(struct buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+double buf_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A write that takes nothing (EAGAIN, or 0 bytes) waits in poll() for room
+ * until the deadline, a second at a time; an interrupted one is made again. */
+bool buf_write_fd(int fd, const void *p, size_t n, double seconds)
+{
+    const char *c = p;
+    double end = buf_now() + seconds;
+    while (n > 0) {
+        ssize_t w = write(fd, c, n);
+        if (w > 0) {
+            c += w;
+            n -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && errno != EAGAIN)
+            return false;
+        double left = end - buf_now();
+        if (left <= 0.0) {
+            errno = EAGAIN;
+            return false;
+        }
+        struct pollfd pf = {fd, POLLOUT, 0};
+        if (poll(&pf, 1, left >= 1.0 ? 1000 : (int)(left * 1000.0) + 1) < 0 && errno != EINTR)
+            return false;
+    }
+    return true;
+}
+
 /* Bytes of the UTF-8 sequence at u[0..n) (1 for ASCII), 0 if it is not one. */
 static size_t utf8_seq(const unsigned char *u, size_t n)
 {
@@ -148,14 +187,7 @@ void buf_vwarn(const char *fmt, va_list ap)
     buf_init(&out);
     buf_vmessage(&out, fmt, ap);
     fflush(stderr);
-    for (size_t off = 0; off < out.len;) {
-        ssize_t w = write(STDERR_FILENO, out.p + off, out.len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            break;
-        off += (size_t)w;
-    }
+    buf_write_fd(STDERR_FILENO, out.p, out.len, 0.0);
     buf_free(&out);
 }
 

@@ -1,7 +1,8 @@
 /*
  * fluid_impl.h — what the three files of the dye solver share (private to
- * src/sim): fluid.c (state, step, splats, resize, statistics), fluid_advect.c
- * (vorticity, advection, diffusion, decay) and fluid_mg.c (the pressure solve).
+ * src/sim, and the tests): fluid.c (state, step, splats, resize, statistics),
+ * fluid_advect.c (vorticity, advection, diffusion, decay) and fluid_mg.c (the
+ * pressure solve).
  */
 #ifndef SWIRL_FLUID_IMPL_H
 #define SWIRL_FLUID_IMPL_H
@@ -118,5 +119,9 @@ void fluid_advect_dye(struct fluid *f);        /* dye moved, scaled back, decaye
 /* fluid_mg.c: the projection; with `dissipate` the velocity is also scaled by
  * `keep` and bounded by +-vmax in the same pass. */
 void fluid_project_with(struct fluid *f, bool dissipate, float keep, float vmax);
+/* The divergence the velocity has left, relative: the root mean square of the
+ * cells' divergence over that of their speed |u| + |v| (0 at rest; for the
+ * tests of the projection). */
+float fluid_divergence_norm(const struct fluid *f);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * pbf_internal.h — private to src/sim/pbf*.c: what the setup (pbf.c) and the
- * step (pbf_solve.c, pbf_density.c) share: the kernel, the s_corr unit, where a
- * held particle is held, the re-sort by cell, and the passes of a step.
+ * pbf_internal.h — private to src/sim/pbf*.c (and the tests): what the setup
+ * (pbf.c) and the step (pbf_solve.c, pbf_density.c) share: the kernel, the
+ * s_corr unit, where a held particle is held, the re-sort by cell, and the
+ * passes of a step.
  */
 #ifndef SWIRL_PBF_INTERNAL_H
 #define SWIRL_PBF_INTERNAL_H
@@ -129,5 +130,10 @@ static inline int pbf_group_lanes(const struct pbf *s, int g)
 /* The density constraint's iterations, on the neighbour lists just built; sets
  * s->iter and s->avg_err (pbf_density.c). */
 void pbf_solve_density(struct pbf_job *j);
+
+/* The kernel and its gradient at one distance, for support radius s->h, as
+ * the step evaluates them (pbf.c; for the tests of the kernel). */
+float pbf_kernel(const struct pbf *s, float r);
+void pbf_kernel_grad(const struct pbf *s, float rx, float ry, float *gx, float *gy);
 
 #endif

@@ -164,6 +164,19 @@ static void shut(struct pool *p)
     free(p);
 }
 
+int pool_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    sigset_t all, old;
+    sigfillset(&all);
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        sigdelset(&all, faults[i]);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* a new thread starts with its maker's mask */
+    int err = pthread_create(th, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return err;
+}
+
 struct pool *pool_create(int threads)
 {
     if (threads < 1)
@@ -195,22 +208,13 @@ struct pool *pool_create(int threads)
         free(p);
         return NULL;
     }
-    /* Workers never take the process's signals (the app's handlers set flags
-     * that its own thread must wake up for), only those of their own faults. */
-    sigset_t all, old;
-    sigfillset(&all);
-    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
     int err = 0;
     while (!err && p->started < threads - 1) {
         struct seat *seat = &p->seat[p->started];
         *seat = (struct seat){p, p->started + 1};
-        if (!(err = pthread_create(&p->th[p->started], NULL, worker, seat)))
+        if (!(err = pool_thread_start(&p->th[p->started], worker, seat)))
             p->started++;
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err) {
         shut(p);
         return NULL;

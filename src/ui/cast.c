@@ -170,16 +170,9 @@ static void put_line(struct cast *c, double t)
 {
     if (c->fd < 0)
         return;
-    size_t off = 0;
-    while (off < c->line.len) {
-        ssize_t w = write(c->fd, c->line.p + off, c->line.len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            stop_at(c, t, CAST_FAILED, w < 0 ? errno : ENOSPC);
-            return;
-        }
-        off += (size_t)w;
+    if (!buf_write_fd(c->fd, c->line.p, c->line.len, 0.0)) {
+        stop_at(c, t, CAST_FAILED, errno);
+        return;
     }
     atomic_fetch_add(&c->good, (long long)c->line.len);
 }

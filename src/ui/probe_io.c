@@ -4,6 +4,7 @@
  * `tmux` commands through a pipe (those never touch the terminal).
  */
 #include "probe.h"
+#include "buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,41 +15,15 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 #define ANSWER_BYTES 2048 /* far more than every answer together */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Milliseconds until `end` for poll(), at least 0. */
 static int ms_until(double end)
 {
-    double left = end - now();
+    double left = end - buf_now();
     return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
-}
-
-static bool write_all(int fd, const char *p, size_t n, double end)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            struct pollfd pf = {fd, POLLOUT, 0};
-            if (errno != EAGAIN || poll(&pf, 1, ms_until(end)) <= 0)
-                return false;
-            continue;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
 }
 
 /* The questions are written to the tty and the answers read off it directly,
@@ -63,9 +38,9 @@ size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
     struct termios tio;
     if (!isatty(in) || tcgetattr(in, &tio) != 0 || (tio.c_lflag & (ECHO | ICANON)))
         return 0; /* the answers would be echoed, or not be readable yet */
-    double end = now() + seconds;
+    double end = buf_now() + seconds;
     static const char query[] = PROBE_QUERY;
-    if (!write_all(out, query, sizeof query - 1, end))
+    if (!buf_write_fd(out, query, sizeof query - 1, seconds))
         return 0;
     unsigned char buf[ANSWER_BYTES];
     size_t n = 0;
@@ -121,7 +96,7 @@ static int run_tmux(const char *const *args, char *out, size_t cap, double secon
         _exit(127);
     }
     close(fd[1]);
-    double end = now() + seconds;
+    double end = buf_now() + seconds;
     size_t n = 0;
     bool whole = false;
     for (;;) {

@@ -43,6 +43,7 @@
  * synchronized come from the answers.
  */
 #include "term.h"
+#include "buf.h"
 #include "cast.h"
 #include "flow.h"
 #include "frame.h"
@@ -98,27 +99,9 @@ static volatile sig_atomic_t screen_active;
 static volatile sig_atomic_t sync_open;
 
 /* Writes to the terminal, waiting at most WRITE_WAIT for room: a link that
- * takes nothing that long (stopped) loses what is left. */
-static void write_all(const char *p, size_t n)
-{
-    double end = frame_now() + WRITE_WAIT;
-    while (n > 0) {
-        ssize_t w = write(out_fd, p, n);
-        if (w < 0) {
-            double left = end - frame_now();
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN && left > 0) {
-                struct pollfd pf = {out_fd, POLLOUT, 0};
-                poll(&pf, 1, (int)(left * 1000.0) + 1);
-                continue;
-            }
-            return; /* the terminal is gone (SIGHUP), or stopped: nothing more to do */
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-}
+ * takes nothing that long (stopped) loses what is left, as does one that is
+ * gone (SIGHUP). */
+static void write_all(const char *p, size_t n) { buf_write_fd(out_fd, p, n, WRITE_WAIT); }
 
 /* The answer to WHERE (CSI row ; column R) in bytes as they come; *st starts
  * at 0. */

@@ -11,12 +11,13 @@
  * terminal at the same time, and w->got changes hands under the mutex.
  */
 #include "watch.h"
+#include "buf.h"
 #include "input.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,13 +27,6 @@ enum { TIMED_OUT, WOKEN, READABLE };
 
 #define READ_CHUNK 256 /* bytes read (and parsed) at a time */
 
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Sleeps until the wake pipe has a byte (drained), the terminal has input
  * (when on_fd) or the clock reaches until (< 0: no limit). */
 static int wait_for(struct watch *w, bool on_fd, double until)
@@ -41,7 +35,7 @@ static int wait_for(struct watch *w, bool on_fd, double until)
     for (;;) {
         int ms = -1;
         if (until >= 0.0) {
-            double left = until - mono();
+            double left = until - buf_now();
             if (left <= 0.0)
                 return TIMED_OUT;
             ms = (int)(left * 1000.0) + 1;
@@ -116,7 +110,7 @@ static void watch_frame(struct watch *w, double armed_at, bool waiting)
             person = true; /* a lone ESC (or a sequence cut short) has waited */
         } else {
             person = take_input(w, &in, &fd_ok);
-            last_byte = mono();
+            last_byte = buf_now();
         }
         if (person && !raised) {
             atomic_store(w->stop, 1);
@@ -163,15 +157,8 @@ int watch_start(struct watch *w, int fd, atomic_int *stop)
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     /* No signals here but its own faults: the loop's handlers are for its
-     * thread (pool.c does the same). */
-    sigset_t all, old;
-    sigfillset(&all);
-    static const int faults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&w->thread, NULL, watcher, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+     * thread. */
+    int err = pool_thread_start(&w->thread, watcher, w);
     if (err) {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
