@@ -1,6 +1,6 @@
 /*
  * pbf.c — Position Based Fluids in 2D, the algorithm of pbf.html: parameters,
- * the kernel's public face, setup and release, the pointer and statistics. The
+ * the kernel, setup, release and the throw, the pointer and statistics. The
  * step is in pbf_solve.c and pbf_density.c.
  */
 #include "pbf_internal.h"

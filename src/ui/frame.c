@@ -11,7 +11,6 @@
 #include <string.h>
 
 #define FRAME_STEP_BUDGET 0.7 /* share of a frame the steps may take */
-#include <time.h>
 
 static void canvas_size(const struct app *a, int *w, int *h)
 {
@@ -94,9 +93,4 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     return n;
 }
 
-double frame_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+double frame_now(void) { return buf_now(); }
