@@ -305,15 +305,14 @@ static void bench_dye(void)
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, 2 * THREAD_REPEATS * steps);
 }
 
-/* ms per frame, step + draw + encode, of scene sc stirred by --auto at cols x
- * rows on `threads` solver threads (every step runs: no frame budget here). */
-static double frame_ms(int sc, int cols, int rows, int threads, int frames)
+double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum glyph_set g)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.autopilot = true;
     o.scene = sc;
     o.threads = threads;
+    o.glyphs = g;
     struct app a;
     if (app_init(&a, &o, cols, rows) != 0)
         return -1.0;
@@ -351,8 +350,10 @@ static void bench_frames(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double one = 1e9, two = 1e9;
         for (int r = 0; r < REPEATS; r++) {
-            one = fmin(one, frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 1, 30));
-            two = fmin(two, frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 2, 30));
+            one = fmin(one, bench_frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 1, 30,
+                                           GLYPHS_HALF));
+            two = fmin(two, bench_frame_ms(cases[i].scene, cases[i].cols, cases[i].rows, 2, 30,
+                                           GLYPHS_HALF));
         }
         printf("  %-5s %dx%-3d %40s %8.2f  %8.2f%s\n", scenes[cases[i].scene]->name,
                cases[i].cols, cases[i].rows, "", one, two, cases[i].target);

@@ -4,6 +4,13 @@
 #ifndef SWIRL_BENCH_H
 #define SWIRL_BENCH_H
 
+#include "cells.h"
+
+/* ms per frame, step + draw + encode, of scene sc stirred by --auto at cols x
+ * rows on `threads` solver threads, drawn in glyph set g (every step runs: no
+ * frame budget here); after 15 frames, the mean of `frames`. */
+double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum glyph_set g);
+
 /* Glyph sets: error against a supersampled reference, fit time, bytes. */
 void bench_glyphs(void);
 

@@ -145,33 +145,8 @@ static double blit_ms_250x70(enum glyph_set g)
 static double frame_ms_in(int sc, enum glyph_set g)
 {
     double best = 1e9;
-    for (int r = 0; r < 3; r++) {
-        struct app_opts o;
-        app_opts_default(&o);
-        o.autopilot = true;
-        o.scene = sc;
-        o.glyphs = g;
-        struct app a;
-        if (app_init(&a, &o, 200, 60) != 0)
-            return -1.0;
-        struct frame fr;
-        frame_init(&fr, &a, true);
-        struct buf out;
-        buf_init(&out);
-        for (int k = 0; k < 15; k++) {
-            buf_clear(&out);
-            frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
-        }
-        const double t0 = frame_now();
-        for (int k = 0; k < 30; k++) {
-            buf_clear(&out);
-            frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
-        }
-        best = fmin(best, (frame_now() - t0) * 1000.0 / 30);
-        frame_free(&fr);
-        buf_free(&out);
-        app_free(&a);
-    }
+    for (int r = 0; r < 3; r++)
+        best = fmin(best, bench_frame_ms(sc, 200, 60, 1, 30, g));
     return best;
 }
 
