@@ -23,9 +23,10 @@ struct fit {
 
 /*
  * The glyph and colours that show n pixels (FIT_QUAD or FIT_SEXTANT) best:
- * the pixels are ranked along the line through the two farthest apart, and
- * of the splits of that order into a lower and an upper run the one with the
- * least squared error is the glyph (the means of the two runs its colours).
+ * the pixels are ranked along the principal axis of their colours, and of the
+ * splits of that order into a lower and an upper run the one with the least
+ * squared error (bettered by a step of Lloyd's where it can be) is the glyph,
+ * the means of the two groups its colours.
  * Where ▀ (the top half one colour, the bottom the other) is within
  * FIT_HALF_KEEP of the best, it is ▀, so smooth pictures stay half-blocks;
  * a block of one colour is a space.

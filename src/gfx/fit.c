@@ -4,11 +4,11 @@
  *
  * Two colours can only split a cell's pixels into two groups, and the best
  * two groups of a few colours are, very nearly always, a split of their order
- * along the line through the two that lie farthest apart (the principal axis
- * of so few points). So the pixels are ranked along that line and only the
- * n - 1 splits of the ranking are tried, each priced from running sums: no
- * search over the 8 (quadrant) or 32 (sextant) glyphs, a few hundred integer
- * operations a cell.
+ * along their principal axis (found from the two that lie farthest apart by
+ * a few steps of the power iteration, in integers). So the pixels are ranked
+ * along it and only the n - 1 splits of the ranking are tried, each priced
+ * from running sums, then one step of Lloyd's: no search over the 8
+ * (quadrant) or 32 (sextant) glyphs, a few hundred integer operations a cell.
  */
 #include "fit.h"
 
@@ -216,8 +216,8 @@ struct fit fit_block(const rgb_t *px, int n)
             best = e, best_mask = mask;
     }
     /* One step of Lloyd's: each pixel to the nearer of the two means, kept
-     * where that is better (with six pixels the ranking's line may cut a
-     * cluster the plane would not). */
+     * where that is better (the ranking's line may cut a cluster of noise
+     * that a plane would not). */
     {
         int32_t sa[3], sb[3];
         group_sse(p, n, best_mask, sa, sb);
