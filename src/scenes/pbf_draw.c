@@ -41,8 +41,7 @@
 #define FOAM_FROM 0.6f       /* m/s of churn: foam starts */
 #define FOAM_FULL 2.5f       /* m/s of churn: all foam */
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
-#define AIR_OPEN 0.05f       /* coverage: air this dry joins a pocket to the open air (a
-                              * twentieth is lit, in linear light, as a dark blue) */
+#define AIR_OPEN 0.05f       /* coverage: air this dry joins a pocket to the open air */
 #define TRAPPED_CHURN 1.2f   /* m/s: the churn trapped air is drawn with (some foam) */
 #define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
