@@ -249,20 +249,24 @@ TEST(glyphs_auto_picks_by_the_terminal)
         enum color_mode mode;
         enum glyph_set want;
     } cases[] = {
-        {"xterm", {.term = "xterm", .xterm_version = "XTerm(379)"}, COLOR_TRUE, GLYPHS_QUAD},
+        {"xterm", {.term = "xterm", .xterm_version = "XTerm(379)"}, COLOR_TRUE, GLYPHS_HALF},
         {"VTE", {.term = "xterm-256color", .vte_version = "7006"}, COLOR_TRUE, GLYPHS_SEXTANT},
         {"kitty", {.term = "xterm-kitty", .kitty_window_id = "1"}, COLOR_TRUE, GLYPHS_SEXTANT},
+        {"alacritty", {.term = "alacritty"}, COLOR_TRUE, GLYPHS_QUAD},
         {"VTE_VERSION but TERM=screen", {.term = "screen", .vte_version = "7006"}, COLOR_256,
          GLYPHS_HALF},
         {"tmux in VTE", {.term = "tmux-256color", .tmux = "/t,1,0", .vte_version = "7006",
-                         .tmux_pane = PROBE_YES}, COLOR_256, GLYPHS_QUAD},
+                         .tmux_pane = PROBE_YES}, COLOR_256, GLYPHS_HALF},
+        {"tmux in alacritty", {.term = "tmux-256color", .tmux = "/t,1,0",
+                               .tmux_pane = PROBE_YES}, COLOR_256, GLYPHS_HALF},
         {"screen in VTE", {.term = "screen-256color", .sty = "1.p.h", .vte_version = "7006"},
          COLOR_256, GLYPHS_HALF},
         {"console", {.term = "linux"}, COLOR_16, GLYPHS_HALF},
-        {"mono", {.term = "xterm-256color", .no_color = "1"}, COLOR_MONO, GLYPHS_HALF},
-        {"st", {.term = "st-256color"}, COLOR_TRUE, GLYPHS_QUAD},
+        {"mono in VTE", {.term = "xterm-256color", .no_color = "1", .vte_version = "7006"},
+         COLOR_MONO, GLYPHS_HALF},
+        {"st", {.term = "st-256color"}, COLOR_TRUE, GLYPHS_HALF},
         {"urxvt started from VTE", {.term = "rxvt-unicode-256color", .vte_version = "7006"},
-         COLOR_256, GLYPHS_QUAD},
+         COLOR_256, GLYPHS_HALF},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *why = NULL;

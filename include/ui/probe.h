@@ -103,13 +103,16 @@ bool probe_screen_nearest(const struct probe_env *e);
 enum color_mode probe_choose(const struct probe_env *e, const char **why);
 
 /*
- * The glyphs, for a UTF-8 locale, and in *why what decided it: half-blocks in
- * mono (a quadrant's complement needs reverse video, which outline fonts draw
- * short of the cell's foot), on a console (TERM linux, vt*, dumb: fonts
- * without quadrants) and in GNU screen; sextants where the terminal is known
- * to draw them (VTE_VERSION with TERM=xterm*, KITTY_WINDOW_ID with
- * TERM=xterm-kitty) and no multiplexer is nearer; quadrants elsewhere (every
- * terminal tried draws them; tmux passes them on).
+ * The glyphs, for a UTF-8 locale, and in *why what decided it: sextants where
+ * the terminal is known to draw block elements itself, sextants included, and
+ * no multiplexer is nearer (VTE_VERSION with TERM=xterm*, KITTY_WINDOW_ID with
+ * TERM=xterm-kitty); quadrants in alacritty (TERM=alacritty*), which draws
+ * them itself; half-blocks everywhere else: in mono (a quadrant's complement
+ * needs reverse video), on a console, in GNU screen and tmux (the terminal
+ * outside is unknown), and in terminals that draw blocks from the font
+ * (xterm, st, urxvt, mlterm: an outline font's block glyphs fall a pixel
+ * short of the cell's foot, so every quadrant inked at the bottom leaves a
+ * seam; ▀ inks only the top).
  */
 enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, const char **why);
 

@@ -7,7 +7,7 @@
 const char cli_usage[] =
     "usage: swirl [options]\n"
     "Real-time physics in the terminal: dye (Stable Fluids), pbf (Position Based\n"
-    "Fluids) and cloth (Position Based Dynamics), drawn with truecolor block glyphs.\n"
+    "Fluids) and cloth (Position Based Dynamics), drawn with truecolor half-blocks.\n"
     "\n"
     "options:\n"
     "  --scene NAME        start with dye, pbf or cloth (default dye)\n"
@@ -16,7 +16,7 @@ const char cli_usage[] =
     "                      else COLORTERM and terminfo)\n"
     "  --glyphs SET        auto, half, quad, sextant or ascii (default auto: ascii\n"
     "                      outside a UTF-8 locale, sextant in VTE and kitty, quad\n"
-    "                      elsewhere, half on a console, in GNU screen and in mono)\n"
+    "                      in alacritty, half elsewhere)\n"
     "  --fps N             frames per second, 1-240 (default 30)\n"
     "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
     "  --no-sync           do not wrap frames in synchronized-output marks\n"

@@ -572,9 +572,9 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
         *why = "GNU screen";
         return GLYPHS_HALF;
     }
-    if (tmux_nearest(e)) { /* the terminal outside is unknown: no sextants */
+    if (tmux_nearest(e)) { /* the terminal outside is unknown */
         *why = "tmux";
-        return GLYPHS_QUAD;
+        return GLYPHS_HALF;
     }
     if (set(e->vte_version) && starts_with(e->term, "xterm")) {
         *why = "VTE draws sextants";
@@ -584,6 +584,13 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
         *why = "kitty draws sextants";
         return GLYPHS_SEXTANT;
     }
-    *why = "quadrants";
-    return GLYPHS_QUAD;
+    if (starts_with(e->term, "alacritty")) {
+        *why = "alacritty draws quadrants";
+        return GLYPHS_QUAD;
+    }
+    /* xterm, st, urxvt, mlterm draw block elements from the font, whose
+     * glyphs fall a pixel short of the cell's foot: every quadrant inked at
+     * the bottom would leave a seam under it. ▀ inks only the top. */
+    *why = "blocks from the font";
+    return GLYPHS_HALF;
 }
