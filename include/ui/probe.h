@@ -76,6 +76,7 @@ struct probe_env {
     int colors;          /* terminfo colors (-1: none) */
     /* Variables terminals set about themselves, believed only where TERM agrees. */
     const char *xterm_version, *vte_version, *kitty_window_id, *mlterm;
+    const char *konsole_version; /* KONSOLE_VERSION (glyphs only) */
     enum probe_verdict tmux_pane; /* probe_tmux_pane */
     enum probe_verdict tmux_rgb;  /* probe_tmux_rgb */
     struct probe_answers ans;
@@ -106,11 +107,12 @@ enum color_mode probe_choose(const struct probe_env *e, const char **why);
  * The glyphs, for a UTF-8 locale, and in *why what decided it: sextants where
  * the terminal is known to draw block elements itself, sextants included, and
  * no multiplexer is nearer (VTE_VERSION with TERM=xterm*, KITTY_WINDOW_ID with
- * TERM=xterm-kitty); quadrants in alacritty (TERM=alacritty*), which draws
- * them itself; half-blocks everywhere else: in mono (a quadrant's complement
+ * TERM=xterm-kitty); quadrants in alacritty (TERM=alacritty*) and konsole
+ * (KONSOLE_VERSION with TERM=xterm*), which draw them themselves; half-blocks everywhere else: in mono (a quadrant's complement
  * needs reverse video), on a console, in GNU screen and tmux (the terminal
  * outside is unknown), and in terminals that draw blocks from the font
- * (xterm, st, urxvt, mlterm: an outline font's block glyphs fall a pixel
+ * (xterm, known by XTERM_VERSION before any VTE_VERSION it inherited, st,
+ * urxvt, mlterm: an outline font's block glyphs fall a pixel
  * short of the cell's foot, so every quadrant inked at the bottom leaves a
  * seam; ▀ inks only the top).
  */

@@ -16,7 +16,7 @@ const char cli_usage[] =
     "                      else COLORTERM and terminfo)\n"
     "  --glyphs SET        auto, half, quad, sextant or ascii (default auto: ascii\n"
     "                      outside a UTF-8 locale, sextant in VTE and kitty, quad\n"
-    "                      in alacritty, half elsewhere)\n"
+    "                      in alacritty and konsole, half elsewhere)\n"
     "  --fps N             frames per second, 1-240 (default 30)\n"
     "  --tolerance N       skip colour changes up to N per channel, 0-255 (default 6)\n"
     "  --no-sync           do not wrap frames in synchronized-output marks\n"

@@ -576,6 +576,10 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
         *why = "tmux";
         return GLYPHS_HALF;
     }
+    if (set(e->xterm_version)) { /* xterm sets it; VTE_VERSION may be inherited */
+        *why = "xterm draws blocks from the font";
+        return GLYPHS_HALF;
+    }
     if (set(e->vte_version) && starts_with(e->term, "xterm")) {
         *why = "VTE draws sextants";
         return GLYPHS_SEXTANT;
@@ -586,6 +590,10 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
     }
     if (starts_with(e->term, "alacritty")) {
         *why = "alacritty draws quadrants";
+        return GLYPHS_QUAD;
+    }
+    if (set(e->konsole_version) && starts_with(e->term, "xterm")) {
+        *why = "konsole draws quadrants";
         return GLYPHS_QUAD;
     }
     /* xterm, st, urxvt, mlterm draw block elements from the font, whose

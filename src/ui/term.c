@@ -530,6 +530,7 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
         .rgb = tigetflag("RGB") > 0 || tigetflag("Tc") > 0, .colors = tigetnum("colors"),
         .xterm_version = getenv("XTERM_VERSION"), .vte_version = getenv("VTE_VERSION"),
         .kitty_window_id = getenv("KITTY_WINDOW_ID"), .mlterm = getenv("MLTERM"),
+        .konsole_version = getenv("KONSOLE_VERSION"),
     };
     if (color_auto && e.tmux && *e.tmux) {
         static struct probe_tmux_text txt;
