@@ -7,7 +7,7 @@
  * along their principal axis (found from the two that lie farthest apart by
  * a few steps of the power iteration, in integers). So the pixels are ranked
  * along it and only the n - 1 splits of the ranking are tried, each priced
- * from running sums, then one step of Lloyd's: no search over the 8
+ * from its groups' sums, then one step of Lloyd's: no search over the 8
  * (quadrant) or 32 (sextant) glyphs, a few hundred integer operations a cell.
  */
 #include "fit.h"
@@ -106,24 +106,39 @@ static rgb_t mean_of(const int32_t *sum, int n)
     return RGB(ch[0], ch[1], ch[2]);
 }
 
-/* Squared error of the pixels in `mask` against their mean plus the rest's
- * against theirs; the two groups' sums into sa and sb. */
-static int64_t group_sse(const struct px3 *p, int n, unsigned mask, int32_t *sa, int32_t *sb)
+/* Two groups of a cell's pixels: those in `mask` (a) and the rest (b), their
+ * sums and sizes, and the squared error of each pixel against its group's
+ * mean, summed. */
+struct split {
+    unsigned mask;
+    int na;
+    int32_t sa[3], sb[3];
+    int64_t err;
+};
+
+static struct split split_of(const struct px3 *p, int n, unsigned mask)
 {
+    struct split g = {mask, 0, {0, 0, 0}, {0, 0, 0}, 0};
     int64_t q = 0;
-    int na = 0;
-    for (int k = 0; k < 3; k++)
-        sa[k] = sb[k] = 0;
     for (int i = 0; i < n; i++) {
-        int32_t *s = mask >> i & 1u ? sa : sb;
-        na += (int)(mask >> i & 1u);
+        int32_t *s = mask >> i & 1u ? g.sa : g.sb;
+        g.na += (int)(mask >> i & 1u);
         for (int k = 0; k < 3; k++)
             s[k] += p[i].c[k];
         q += norm2(p[i].c);
     }
-    const int nb = n - na;
+    const int nb = n - g.na;
     /* sum |p - mean|^2 = sum |p|^2 - |S|^2 / m, for each group */
-    return q - (na ? norm2(sa) / na : 0) - (nb ? norm2(sb) / nb : 0);
+    g.err = q - (g.na ? norm2(g.sa) / g.na : 0) - (nb ? norm2(g.sb) / nb : 0);
+    return g;
+}
+
+/* *best becomes the split of `mask` where that has less error. */
+static void consider(const struct px3 *p, int n, unsigned mask, struct split *best)
+{
+    const struct split g = split_of(p, n, mask);
+    if (g.err < best->err)
+        *best = g;
 }
 
 /* ▀ over a sextant cell: the top row fg, the bottom bg, the middle row half
@@ -194,71 +209,52 @@ struct fit fit_block(const rgb_t *px, int n)
         for (int r = 0; r < 3; r++)
             v[r] = u[r] >> sh; /* arithmetic: rounds towards minus infinity */
     }
-    const int64_t d[3] = {v[0], v[1], v[2]};
     int64_t t[FIT_SEXTANT];
     int order[FIT_SEXTANT];
     for (int i = 0; i < n; i++) {
-        t[i] = (p[i].c[0] - p[b].c[0]) * d[0] + (p[i].c[1] - p[b].c[1]) * d[1] +
-               (p[i].c[2] - p[b].c[2]) * d[2];
+        t[i] = (p[i].c[0] - p[b].c[0]) * v[0] + (p[i].c[1] - p[b].c[1]) * v[1] +
+               (p[i].c[2] - p[b].c[2]) * v[2];
         int j = i;
         for (; j > 0 && t[order[j - 1]] > t[i]; j--) /* ties keep pixel order */
             order[j] = order[j - 1];
         order[j] = i;
     }
     /* The split of the ranking with the least error: the upper run inked. */
-    int64_t best = INT64_MAX;
-    unsigned best_mask = 0, mask = 0;
+    struct split best = {.err = INT64_MAX};
+    unsigned mask = 0;
     for (int s = n - 1; s >= 1; s--) {
         mask |= 1u << order[s];
-        int32_t sa[3], sb[3];
-        const int64_t e = group_sse(p, n, mask, sa, sb);
-        if (e < best)
-            best = e, best_mask = mask;
+        consider(p, n, mask, &best);
     }
     /* One step of Lloyd's: each pixel to the nearer of the two means, kept
      * where that is better (the ranking's line may cut a cluster of noise
      * that a plane would not). */
-    {
-        int32_t sa[3], sb[3];
-        group_sse(p, n, best_mask, sa, sb);
-        int na = 0;
-        for (int i = 0; i < n; i++)
-            na += (int)(best_mask >> i & 1u);
-        unsigned again = 0;
-        for (int i = 0; i < n; i++) {
-            int64_t da = 0, db = 0; /* distances to the means, times na and nb squared */
-            for (int k = 0; k < 3; k++) {
-                const int64_t ea = (int64_t)p[i].c[k] * na - sa[k];
-                const int64_t eb = (int64_t)p[i].c[k] * (n - na) - sb[k];
-                da += ea * ea * (n - na) * (n - na), db += eb * eb * na * na;
-            }
-            again |= (unsigned)(da < db) << i;
+    const int na = best.na, nb = n - na;
+    unsigned again = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t da = 0, db = 0; /* distances to the means, times na and nb squared */
+        for (int k = 0; k < 3; k++) {
+            const int64_t ea = (int64_t)p[i].c[k] * na - best.sa[k];
+            const int64_t eb = (int64_t)p[i].c[k] * nb - best.sb[k];
+            da += ea * ea * nb * nb, db += eb * eb * na * na;
         }
-        if (again != 0 && again != (1u << n) - 1u) {
-            const int64_t e = group_sse(p, n, again, sa, sb);
-            if (e < best)
-                best = e, best_mask = again;
-        }
+        again |= (unsigned)(da < db) << i;
     }
+    if (again != 0 && again != (1u << n) - 1u)
+        consider(p, n, again, &best);
     /* ▀ where it does nearly as well. */
     rgb_t hf, hb;
     int64_t half;
     if (n == FIT_QUAD) {
-        int32_t sa[3], sb[3];
-        half = group_sse(p, n, 3u, sa, sb);
-        hf = mean_of(sa, 2), hb = mean_of(sb, 2);
+        const struct split h = split_of(p, n, 3u);
+        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
     } else {
         half = sextant_half(p, &hf, &hb);
     }
-    if (half <= best + FIT_HALF_KEEP)
+    if (half <= best.err + FIT_HALF_KEEP)
         return (struct fit){hf == hb ? (uint32_t)' ' : 0x2580u, hf, hb};
-    int32_t sa[3], sb[3];
-    group_sse(p, n, best_mask, sa, sb);
-    int na = 0;
-    for (int i = 0; i < n; i++)
-        na += (int)(best_mask >> i & 1u);
     bool swap;
-    const uint32_t ch = fit_glyph(best_mask, n, &swap);
-    const rgb_t in = mean_of(sa, na), out = mean_of(sb, n - na);
+    const uint32_t ch = fit_glyph(best.mask, n, &swap);
+    const rgb_t in = mean_of(best.sa, best.na), out = mean_of(best.sb, n - best.na);
     return swap ? (struct fit){ch, out, in} : (struct fit){ch, in, out};
 }
