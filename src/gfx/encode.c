@@ -155,10 +155,8 @@ static struct cell cheapest(const struct encoder *e, const struct cell *now, int
     rgb_t t, b;
     if (!tol)
         return em;
-    bool picture = cell_pixels(now, &t, &b);
-    if (!picture && fit_is_picture(now->ch)) /* a quadrant or a sextant: its two colours */
-        t = now->fg, b = now->bg, picture = true;
-    if (picture && !colour_differs(t, b, tol)) {
+    if (shows_one(now, tol, &b)) {
+        t = now->ch == ' ' ? b : now->fg;
         em.ch = ' ';
         em.fg = COLOR_DEFAULT;
         bool keep = !colour_differs(t, e->cur_bg, tol) && !colour_differs(b, e->cur_bg, tol);
