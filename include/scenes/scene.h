@@ -60,6 +60,8 @@ struct scene_ops {
     void (*restart)(void *s);
     int (*steps_per_frame)(void *s);
     void (*step)(void *s, const struct pointer *p);
+    /* Draws into im: the canvas, or a whole number of times as fine each way
+     * (scene_image_scale; quadrants and sextants draw at twice the canvas). */
     void (*draw)(void *s, struct image *im);
     /* Wheel clicks (+ up) at canvas pixel (x,y). May be NULL. */
     void (*zoom)(void *s, float x, float y, int clicks);
@@ -115,5 +117,12 @@ int scene_param_set(const struct scene_ops *ops, void *st, int i, double v);
 bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir);
 /* The parameter with the command line's name (see param_name), or -1. */
 int scene_param_find(const struct scene_ops *ops, const char *name);
+
+/* Image pixels a canvas pixel, for a scene whose canvas is canvas_w wide
+ * drawing into im: 1, or the whole number of times im is finer. */
+static inline int scene_image_scale(int canvas_w, const struct image *im)
+{
+    return canvas_w > 0 && im->w >= 2 * canvas_w ? im->w / canvas_w : 1;
+}
 
 #endif

@@ -334,7 +334,7 @@ void cloth_draw(void *p, struct image *im)
     struct cloth_scene *s = p;
     image_fill(im, BACKGROUND);
     const struct cloth *c = &s->c;
-    s->k = s->w > 0 && im->w >= 2 * s->w ? (float)(im->w / s->w) : 1.0f; /* cells_scale */
+    s->k = (float)scene_image_scale(s->w, im);
     mesh_nodes(s);
     if (s->strain_look)
         draw_strain(s, im);

@@ -148,7 +148,7 @@ void dye_draw(void *s, struct image *im)
     int w = im->w, h = im->h;
     bool shading = d->shading && lit_room(d, (size_t)w * (size_t)h);
     /* The relief's slopes are per canvas pixel however fine the image. */
-    const float k = (float)w / (float)(d->w > 0 ? d->w : w);
+    const float k = (float)scene_image_scale(d->w, im);
     float tmp[3];
     if (shading)
         for (int y = 0; y < h; y++)

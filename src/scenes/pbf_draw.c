@@ -675,7 +675,7 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
 void pbf_draw(void *p, struct image *im)
 {
     struct pbf_scene *s = p;
-    const int k = s->w > 0 && im->w >= 2 * s->w ? im->w / s->w : 1; /* cells_scale */
+    const int k = scene_image_scale(s->w, im);
     s->draw.k = (float)k;
     s->draw.at = view_scaled(&s->view, (float)k);
     if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at)) {
