@@ -12,19 +12,10 @@
 
 #define FRAME_STEP_BUDGET 0.7 /* share of a frame the steps may take */
 
-static void canvas_size(const struct app *a, int *w, int *h)
-{
-    const int k = cells_scale(a->o.glyphs);
-    *w = k * app_canvas_w(a);
-    *h = k * (app_canvas_h(a) > 0 ? app_canvas_h(a) : 1);
-}
-
 void frame_init(struct frame *f, const struct app *a, bool simulated)
 {
     memset(f, 0, sizeof *f);
-    int w, h;
-    canvas_size(a, &w, &h);
-    image_init(&f->img, w, h);
+    image_init(&f->img, 1, 1); /* compose_frame sizes it to the canvas, whatever the glyphs */
     cells_init(&f->cells, a->cols, a->rows);
     encode_init(&f->enc, a->o.color, a->o.tolerance, a->o.sync);
     f->enc.sweep = true;
