@@ -227,8 +227,10 @@ TEST(blit_quad_and_sextant_fit_each_cell)
     cells_blit(&im, &s, COLOR_TRUE, GLYPHS_SEXTANT);
     a = cells_at(&s, 0, 0), b = cells_at(&s, 1, 0);
     CHECK(a->ch == 0x258C && a->fg == BLACK && a->bg == WHITE);
-    /* sextant rows take the four image rows 3:1, 2:2, 1:3: red is 3/4 of the top */
-    CHECK(b->ch == 0x1FB02 && b->fg == RGB(165, 23, 23) && b->bg == BLACK);
+    /* sextant rows take the four image rows 3:1, 2:2, 1:3: red is 3/4 of the
+     * top row, whose colour the median of its samples keeps red, not the 3:1
+     * mix (165, 23, 23) */
+    CHECK(b->ch == 0x1FB02 && rgb_r(b->fg) > 205 && b->bg == BLACK);
     /* 256 colours: palette colours; mono: ink and reverse video. */
     cells_blit(&im, &s, COLOR_256, GLYPHS_QUAD);
     a = cells_at(&s, 0, 0);
@@ -239,6 +241,69 @@ TEST(blit_quad_and_sextant_fit_each_cell)
     CHECK(a->ch == 0x258C && a->fg == COLOR_DEFAULT && a->bg == COLOR_REVERSE);
     image_free(&im);
     cells_free(&s);
+}
+
+/* The squared distance between two colours. */
+static int dist2(rgb_t a, rgb_t b)
+{
+    const int d[3] = {rgb_r(a) - rgb_r(b), rgb_g(a) - rgb_g(b), rgb_b(a) - rgb_b(b)};
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+TEST(fit_pixels_weigh_the_samples_by_area)
+{
+    /* 2 x 4 samples, row by row: the top quarter white, the rest black. */
+    const rgb_t s[FIT_SAMPLES] = {WHITE, WHITE, BLACK, BLACK, BLACK, BLACK, BLACK, BLACK};
+    rgb_t px[FIT_SEXTANT];
+    fit_pixels(s, FIT_QUAD, px);
+    CHECK(px[0] == RGB(128, 128, 128) && px[1] == px[0] && px[2] == BLACK && px[3] == BLACK);
+    fit_pixels(s, FIT_SEXTANT, px); /* a sextant's top row is 3/4 the top sample row */
+    CHECK(px[0] == RGB(191, 191, 191) && px[1] == px[0] && px[2] == BLACK && px[5] == BLACK);
+}
+
+TEST(fit_cell_colours_are_what_most_of_each_part_shows)
+{
+    /* Two colours split along the glyph pixels: fit_cell is fit_block. */
+    const rgb_t two[FIT_SAMPLES] = {RED, BLUE, RED, BLUE, RED, BLUE, RED, BLUE};
+    rgb_t px[FIT_SEXTANT];
+    for (int n = FIT_QUAD; n <= FIT_SEXTANT; n += 2) {
+        fit_pixels(two, n, px);
+        const struct fit a = fit_cell(two, n), b = fit_block(px, n);
+        CHECK(a.ch == 0x258C && a.ch == b.ch && a.fg == RED && a.bg == BLUE && b.fg == RED);
+    }
+    /* Red on top, blue below with a white speck: ▀, and its blue is nearer
+     * blue than the mean of the four samples below is. */
+    const rgb_t speck[FIT_SAMPLES] = {RED, RED, RED, RED, BLUE, BLUE, WHITE, BLUE};
+    fit_pixels(speck, FIT_QUAD, px);
+    const struct fit m = fit_block(px, FIT_QUAD), f = fit_cell(speck, FIT_QUAD);
+    CHECK(m.ch == 0x2580 && f.ch == 0x2580 && f.fg == RED);
+    CHECK_MSG(dist2(f.bg, BLUE) * 4 < dist2(m.bg, BLUE), "median %06x, mean %06x",
+              (unsigned)f.bg, (unsigned)m.bg);
+    /* A bar as high as a quarter of the cell in sextants: the top row is 3/4
+     * white; the glyph shows it white, not the grey of the mix. */
+    const rgb_t bar[FIT_SAMPLES] = {WHITE, WHITE, BLACK, BLACK, BLACK, BLACK, BLACK, BLACK};
+    const struct fit g = fit_cell(bar, FIT_SEXTANT);
+    CHECK_MSG(g.ch == 0x1FB02 && rgb_r(g.fg) >= 240 && g.bg == BLACK, "U+%04X %06x %06x",
+              (unsigned)g.ch, (unsigned)g.fg, (unsigned)g.bg);
+    /* The same bar in quadrants: the top row is half each, a tie the median
+     * leaves at the mean. */
+    const struct fit q = fit_cell(bar, FIT_QUAD);
+    CHECK(q.ch == 0x2580 && q.fg == RGB(128, 128, 128) && q.bg == BLACK);
+    /* The top half white: in sextants ▀, which splits the middle row, each
+     * colour from the samples of its half alone. */
+    const rgb_t halves[FIT_SAMPLES] = {WHITE, WHITE, WHITE, WHITE, BLACK, BLACK, BLACK, BLACK};
+    const struct fit h = fit_cell(halves, FIT_SEXTANT);
+    CHECK_MSG(h.ch == 0x2580 && h.fg == WHITE && h.bg == BLACK, "U+%04X %06x %06x",
+              (unsigned)h.ch, (unsigned)h.fg, (unsigned)h.bg);
+    /* Two greys above (a tie for the median, left at their mean), black below. */
+    const rgb_t greys[FIT_SAMPLES] = {WHITE, WHITE, RGB(215, 215, 215), RGB(215, 215, 215),
+                                      BLACK, BLACK, BLACK, BLACK};
+    const struct fit h2 = fit_cell(greys, FIT_SEXTANT);
+    CHECK_MSG(h2.ch == 0x2580 && h2.fg == RGB(235, 235, 235) && h2.bg == BLACK,
+              "U+%04X %06x %06x", (unsigned)h2.ch, (unsigned)h2.fg, (unsigned)h2.bg);
+    /* One colour: a space. */
+    const rgb_t one[FIT_SAMPLES] = {RED, RED, RED, RED, RED, RED, RED, RED};
+    CHECK(fit_cell(one, FIT_SEXTANT).ch == ' ' && fit_cell(one, FIT_SEXTANT).bg == RED);
 }
 
 TEST(glyphs_auto_picks_by_the_terminal)

@@ -14,6 +14,8 @@
 
 #define FIT_QUAD 4    /* pixels a quadrant cell shows */
 #define FIT_SEXTANT 6 /* pixels a sextant cell shows */
+#define FIT_SAMPLE_ROWS 4 /* a cell's image pixels: 2 wide, 4 high, */
+#define FIT_SAMPLES 8     /* row by row */
 
 /* The fitted cell: glyph, the colour of the pixels it inks and of the rest. */
 struct fit {
@@ -32,6 +34,18 @@ struct fit {
  * a block of one colour is a space.
  */
 struct fit fit_block(const rgb_t *px, int n);
+
+/* A cell's n glyph pixels from its FIT_SAMPLES image pixels: quadrants
+ * average the rows in pairs, sextants take each third of the cell's height by
+ * the area it covers of the four rows. */
+void fit_pixels(const rgb_t *samples, int n, rgb_t *px);
+
+/* The cell for its FIT_SAMPLES image pixels: fit_block on its glyph pixels,
+ * then each colour taken FIT_MEDIAN_STEPS steps towards the geometric median
+ * of the samples it shows (each by the share of it shown), so that an edge
+ * inside a glyph pixel or a lone speck does not grey the colours. */
+struct fit fit_cell(const rgb_t *samples, int n);
+#define FIT_MEDIAN_STEPS 2
 
 /* The glyph whose inked pixels are `mask` (bit i: pixel i), for n pixels.
  * A mask and its complement are the same glyph with the colours swapped: the

@@ -166,29 +166,6 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
     }
 }
 
-/* A cell's glyph pixels from its 2 x 4 image pixels (rows r0..r0+3, columns
- * x0, x0+1): quadrants average rows in pairs, sextants take each third of the
- * cell's height by the area it covers of the four rows. */
-static void cell_pixels(const struct image *im, int x0, int r0, int n, rgb_t *out)
-{
-    static const int sextant_w[3][4] = {{3, 1, 0, 0}, {0, 2, 2, 0}, {0, 0, 1, 3}};
-    const int rows = n == FIT_QUAD ? 2 : 3;
-    for (int j = 0; j < rows; j++)
-        for (int i = 0; i < 2; i++) {
-            int sum[3] = {0, 0, 0}, wsum = 0;
-            for (int y = 0; y < 4; y++) {
-                const int w = n == FIT_QUAD ? (y / 2 == j) : sextant_w[j][y];
-                if (!w)
-                    continue;
-                const rgb_t p = image_get(im, x0 + i, r0 + y);
-                sum[0] += w * rgb_r(p), sum[1] += w * rgb_g(p), sum[2] += w * rgb_b(p);
-                wsum += w;
-            }
-            out[2 * j + i] = RGB((sum[0] + wsum / 2) / wsum, (sum[1] + wsum / 2) / wsum,
-                                 (sum[2] + wsum / 2) / wsum);
-        }
-}
-
 /* Quadrants or sextants (n glyph pixels a cell), fitted; the two colours
  * mapped to the mode as the half-blocks' are. Mono: each glyph pixel inked or
  * not, in reverse video where the glyph must be the complement's. */
@@ -201,9 +178,12 @@ static void blit_fit(const struct image *im, struct cells *s, enum color_mode mo
         for (int x = cols; x < s->cols; x++)
             out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
         for (int x = 0; x < cols; x++) {
-            rgb_t px[FIT_SEXTANT];
-            cell_pixels(im, 2 * x, 4 * r, n, px);
+            rgb_t smp[FIT_SAMPLES];
+            for (int i = 0; i < FIT_SAMPLES; i++)
+                smp[i] = image_get(im, 2 * x + i % 2, FIT_SAMPLE_ROWS * r + i / 2);
             if (mode == COLOR_MONO) {
+                rgb_t px[FIT_SEXTANT];
+                fit_pixels(smp, n, px);
                 const int prow = n == FIT_QUAD ? 2 : 3;
                 unsigned mask = 0;
                 for (int i = 0; i < n; i++)
@@ -213,7 +193,7 @@ static void blit_fit(const struct image *im, struct cells *s, enum color_mode mo
                 out[x] = (struct cell){ch, COLOR_DEFAULT, swap ? COLOR_REVERSE : COLOR_DEFAULT};
                 continue;
             }
-            const struct fit f = fit_block(px, n);
+            const struct fit f = fit_cell(smp, n);
             const rgb_t bg = palette_dither(mode, f.bg, x, 2 * r + 1);
             const rgb_t fg = f.ch == ' ' ? bg : palette_dither(mode, f.fg, x, 2 * r);
             out[x] = fg == bg ? (struct cell){' ', COLOR_DEFAULT, bg}
