@@ -57,11 +57,123 @@ static double mean_error(const struct image *a, const struct image *b, double *s
 static const enum glyph_set sets[] = {GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT};
 #define NSETS 3
 
+/*
+ * The least error two colours a cell could have in a glyph set, for scale:
+ * in each cell, of the splits its glyphs can draw (the quadrants' 8, the
+ * sextants' 32 and ▀), the BOUND_TRY with the least squared error against
+ * the reference are each given the two colours nearest the reference pixels
+ * they show (their geometric medians, by Weiszfeld's steps), and the best
+ * kept. No fitter sees the reference, so none gets there.
+ */
+#define BOUND_TRY 3
+#define BOUND_STEPS 10
+#define CELL_PX (2 * REF * REF)
+#define MAX_SPLITS 33
+
+/* Which of a cell's CELL_PX reference pixels each split inks, for set g. */
+static int splits_of(enum glyph_set g, bool inked[MAX_SPLITS][CELL_PX])
+{
+    const int n = g == GLYPHS_QUAD ? 4 : 6;
+    int count = 0;
+    for (unsigned m = 0; m < 1u << (n - 1); m++) {
+        bool swap;
+        const uint32_t ch = fit_glyph(m, n, &swap);
+        for (int i = 0; i < CELL_PX; i++)
+            inked[count][i] = fit_inks(ch, ((float)(i % REF) + 0.5f) / REF,
+                                       ((float)(i / REF) + 0.5f) / (2 * REF));
+        count++;
+    }
+    if (g == GLYPHS_SEXTANT) {
+        for (int i = 0; i < CELL_PX; i++)
+            inked[count][i] = i / REF < REF;
+        count++;
+    }
+    return count;
+}
+
+static double rgb_dist(rgb_t p, const double *c)
+{
+    const double d[3] = {rgb_r(p) - c[0], rgb_g(p) - c[1], rgb_b(p) - c[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* The summed distance of the pixels of group `in` of split `ink` from the
+ * geometric median of them. */
+static double median_cost(const rgb_t *px, const bool *ink, bool in)
+{
+    double c[3] = {0, 0, 0};
+    int cnt = 0;
+    for (int i = 0; i < CELL_PX; i++)
+        if (ink[i] == in)
+            c[0] += rgb_r(px[i]), c[1] += rgb_g(px[i]), c[2] += rgb_b(px[i]), cnt++;
+    if (!cnt)
+        return 0.0;
+    for (int k = 0; k < 3; k++)
+        c[k] /= cnt;
+    for (int step = 0; step < BOUND_STEPS; step++) {
+        double wsum = 0.0, sum[3] = {0, 0, 0};
+        for (int i = 0; i < CELL_PX; i++)
+            if (ink[i] == in) {
+                const double d = rgb_dist(px[i], c), wt = 1.0 / (d > 0.5 ? d : 0.5);
+                wsum += wt;
+                sum[0] += wt * rgb_r(px[i]), sum[1] += wt * rgb_g(px[i]), sum[2] += wt * rgb_b(px[i]);
+            }
+        for (int k = 0; k < 3; k++)
+            c[k] = sum[k] / wsum;
+    }
+    double e = 0.0;
+    for (int i = 0; i < CELL_PX; i++)
+        if (ink[i] == in)
+            e += rgb_dist(px[i], c);
+    return e;
+}
+
+/* The bound above for set g: the mean distance a reference pixel. */
+static double bound_error(const struct image *ref, enum glyph_set g)
+{
+    static bool inked[MAX_SPLITS][CELL_PX];
+    const int nsplit = splits_of(g, inked);
+    double total = 0.0;
+    rgb_t px[CELL_PX];
+    for (int cy = 0; cy + 2 * REF <= ref->h; cy += 2 * REF)
+        for (int cx = 0; cx + REF <= ref->w; cx += REF) {
+            for (int i = 0; i < CELL_PX; i++)
+                px[i] = ref->px[(size_t)(cy + i / REF) * (size_t)ref->w + (size_t)(cx + i % REF)];
+            double sse[MAX_SPLITS];
+            for (int s = 0; s < nsplit; s++) {
+                double sum[2][4] = {{0}}, q = 0.0;
+                for (int i = 0; i < CELL_PX; i++) {
+                    double *t = sum[inked[s][i]];
+                    const double c[3] = {rgb_r(px[i]), rgb_g(px[i]), rgb_b(px[i])};
+                    t[0] += c[0], t[1] += c[1], t[2] += c[2], t[3] += 1.0;
+                    q += c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+                }
+                for (int k = 0; k < 2; k++)
+                    if (sum[k][3] > 0)
+                        q -= (sum[k][0] * sum[k][0] + sum[k][1] * sum[k][1] +
+                              sum[k][2] * sum[k][2]) / sum[k][3];
+                sse[s] = q;
+            }
+            double best = INFINITY;
+            for (int t = 0; t < BOUND_TRY && t < nsplit; t++) {
+                int s = 0;
+                for (int j = 1; j < nsplit; j++)
+                    if (sse[j] < sse[s])
+                        s = j;
+                sse[s] = INFINITY;
+                best = fmin(best, median_cost(px, inked[s], true) + median_cost(px, inked[s], false));
+            }
+            total += best;
+        }
+    return total / ((double)ref->w * (double)ref->h);
+}
+
 /* Scene sc under --auto as quadrants run it (the dye's grid as fine as
  * their picture); every STRIDE frames, FRAMES times, that one state drawn at
  * REF and in each set. The mean errors (err) and their root mean squares
  * (rms) over the frames, and the blits' mean ms. */
-static void scene_errors(int sc, double err[NSETS], double rms[NSETS], double fit_ms[NSETS])
+static void scene_errors(int sc, double err[NSETS], double rms[NSETS], double fit_ms[NSETS],
+                         double bound[NSETS])
 {
     struct app_opts o;
     app_opts_default(&o);
@@ -71,7 +183,7 @@ static void scene_errors(int sc, double err[NSETS], double rms[NSETS], double fi
     o.glyphs = GLYPHS_QUAD;
     struct app a;
     for (int g = 0; g < NSETS; g++)
-        err[g] = rms[g] = fit_ms[g] = 0.0;
+        err[g] = rms[g] = fit_ms[g] = bound[g] = 0.0;
     if (app_init(&a, &o, COLS, ROWS) != 0)
         return;
     const struct scene_ops *s = app_scene(&a);
@@ -87,6 +199,8 @@ static void scene_errors(int sc, double err[NSETS], double rms[NSETS], double fi
         for (int f = 0; f < STRIDE; f++)
             app_advance_within(&a, 1.0 / 30, frame_now, 0.0);
         s->draw(st, &ref);
+        for (int g = 1; g < NSETS; g++)
+            bound[g] += bound_error(&ref, sets[g]) / FRAMES;
         for (int g = 0; g < NSETS; g++) {
             const int k = cells_scale(sets[g]);
             image_resize(&img, k * w, k * h);
@@ -176,13 +290,16 @@ void bench_glyphs(void)
            STRIDE / 30, REF);
     double fit_sum[NSETS] = {0};
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
-        double err[NSETS], rms[NSETS], ms[NSETS];
-        scene_errors(sc, err, rms, ms);
+        double err[NSETS], rms[NSETS], ms[NSETS], bound[NSETS];
+        scene_errors(sc, err, rms, ms, bound);
         printf("  %-5s error against the reference: half %.2f, quad %.2f, sextant %.2f"
                "  (%.2fx, %.2fx)\n", scenes[sc]->name, err[0], err[1], err[2],
                err[1] / err[0], err[2] / err[0]);
         printf("  %-5s rms error: half %.2f, quad %.2f, sextant %.2f  (%.2fx, %.2fx)\n", "",
                rms[0], rms[1], rms[2], rms[1] / rms[0], rms[2] / rms[0]);
+        printf("  %-5s the least two colours a cell could show (see glyphs.c): quad %.2f, "
+               "sextant %.2f  (%.2fx, %.2fx)\n", "", bound[1], bound[2], bound[1] / err[0],
+               bound[2] / err[0]);
         for (int g = 0; g < NSETS; g++)
             fit_sum[g] += ms[g] / SCENE_COUNT;
     }
