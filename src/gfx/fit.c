@@ -15,8 +15,8 @@
  * is priced on the samples, where an edge across the middle row shows. And
  * each colour moves two of Weiszfeld's steps towards the geometric median of
  * the samples it shows, so that the colour most of its part shows wins over
- * the mix of an edge inside a pixel (the bench: an eighth to a sixth less error in
- * sextants, a few hundredths in quadrants).
+ * the mix of an edge inside a pixel (the bench: an eighth to a sixth less
+ * error in sextants, a few hundredths in quadrants).
  */
 #include "fit.h"
 
