@@ -336,8 +336,12 @@ TEST(glyphs_auto_picks_by_the_terminal)
         {"mono in VTE", {.term = "xterm-256color", .no_color = "1", .vte_version = "7006"},
          COLOR_MONO, GLYPHS_HALF},
         {"st", {.term = "st-256color"}, COLOR_TRUE, GLYPHS_HALF},
+        {"urxvt", {.term = "rxvt-unicode-256color"}, COLOR_256, GLYPHS_QUAD},
         {"urxvt started from VTE", {.term = "rxvt-unicode-256color", .vte_version = "7006"},
-         COLOR_256, GLYPHS_HALF},
+         COLOR_256, GLYPHS_QUAD},
+        {"urxvt started from xterm", {.term = "rxvt-unicode-256color",
+                                      .xterm_version = "XTerm(379)"}, COLOR_256, GLYPHS_QUAD},
+        {"mlterm", {.term = "mlterm"}, COLOR_TRUE, GLYPHS_HALF},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *why = NULL;

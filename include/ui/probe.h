@@ -107,14 +107,15 @@ enum color_mode probe_choose(const struct probe_env *e, const char **why);
  * The glyphs, for a UTF-8 locale, and in *why what decided it: sextants where
  * the terminal is known to draw block elements itself, sextants included, and
  * no multiplexer is nearer (VTE_VERSION with TERM=xterm*, KITTY_WINDOW_ID with
- * TERM=xterm-kitty); quadrants in alacritty (TERM=alacritty*) and konsole
- * (KONSOLE_VERSION with TERM=xterm*), which draw them themselves; half-blocks everywhere else: in mono (a quadrant's complement
- * needs reverse video), on a console, in GNU screen and tmux (the terminal
- * outside is unknown), and in terminals that draw blocks from the font
- * (xterm, known by XTERM_VERSION before any VTE_VERSION it inherited, st,
- * urxvt, mlterm: an outline font's block glyphs fall a pixel
- * short of the cell's foot, so every quadrant inked at the bottom leaves a
- * seam; ▀ inks only the top).
+ * TERM=xterm-kitty); quadrants in alacritty (TERM=alacritty*), konsole
+ * (KONSOLE_VERSION with TERM=xterm*) and urxvt (TERM=rxvt-unicode*), which
+ * draw them themselves; half-blocks everywhere else: in mono (a quadrant's
+ * complement needs reverse video), on a console, in GNU screen and tmux (the
+ * terminal outside is unknown), and in terminals that draw blocks from the
+ * font (xterm, known by XTERM_VERSION with TERM=xterm*, before any
+ * VTE_VERSION it inherited; st, mlterm: an outline font's block glyphs fall up
+ * to a pixel short of the cell's foot or top as its metrics round, so every
+ * quadrant inked at the bottom leaves a seam; ▀ inks only the top).
  */
 enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, const char **why);
 

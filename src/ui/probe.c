@@ -576,7 +576,9 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
         *why = "tmux";
         return GLYPHS_HALF;
     }
-    if (set(e->xterm_version)) { /* xterm sets it; VTE_VERSION may be inherited */
+    /* xterm sets XTERM_VERSION and TERM=xterm*; a VTE_VERSION may have been
+     * inherited into it, and XTERM_VERSION into a terminal started from it. */
+    if (set(e->xterm_version) && starts_with(e->term, "xterm")) {
         *why = "xterm draws blocks from the font";
         return GLYPHS_HALF;
     }
@@ -596,9 +598,14 @@ enum glyph_set probe_glyphs(const struct probe_env *e, enum color_mode mode, con
         *why = "konsole draws quadrants";
         return GLYPHS_QUAD;
     }
-    /* xterm, st, urxvt, mlterm draw block elements from the font, whose
-     * glyphs fall a pixel short of the cell's foot: every quadrant inked at
-     * the bottom would leave a seam under it. ▀ inks only the top. */
+    if (starts_with(e->term, "rxvt-unicode")) { /* U+2500..259F, unless -sbg */
+        *why = "urxvt draws quadrants";
+        return GLYPHS_QUAD;
+    }
+    /* xterm, st and mlterm draw block elements from the font, whose glyphs
+     * fall up to a pixel short of the cell's foot (or top) as its metrics
+     * round: every quadrant inked at the bottom would leave a seam under it.
+     * ▀ inks only the top. */
     *why = "blocks from the font";
     return GLYPHS_HALF;
 }
