@@ -3,7 +3,8 @@
 # in a real xterm (DejaVu Sans Mono 10, truecolor) under its own Xvfb, 100x30,
 # with a real X mouse drag where the scene is about dragging, saved as PNG in
 # tests/shots/, and each scene in each glyph set. Needs xvfb, xterm, xdotool,
-# x11-apps, imagemagick and fonts-dejavu-core, and sakura for the sextants
+# x11-apps, imagemagick and fonts-dejavu-core, xfonts-base for the quadrants (a
+# bitmap font, whose block glyphs fill the cell) and sakura for the sextants
 # (apt-get install ...).
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,14 +21,16 @@ export DISPLAY=$disp
 for i in $(seq 50); do xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
 
 # shot NAME SECONDS 'SWIRL ARGS' [x0 y0 x1 y1 (cells, a drag during the wait)]
-# in xterm, or with SHOT_TERM=sakura in sakura (a VTE terminal: sextants).
+# in xterm with DejaVu Sans Mono 10, with SHOT_TERM=bitmap in xterm with the
+# 9x18 bitmap font, or with SHOT_TERM=sakura in sakura (a VTE terminal: sextants).
 shot() {
-    local name=$1 wait=$2 args=$3
+    local name=$1 wait=$2 args=$3 font=(-fa 'DejaVu Sans Mono' -fs 10)
+    [ "${SHOT_TERM:-}" = bitmap ] && font=(-fn -misc-fixed-medium-r-normal--18-120-100-100-c-90-iso10646-1)
     if [ "${SHOT_TERM:-xterm}" = sakura ]; then
         sakura -c 100 -r 30 -f 'DejaVu Sans Mono 10' \
             -x "env LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl --no-config $args" & local xt=$!
     else
-        xterm -geometry 100x30+0+0 -fa 'DejaVu Sans Mono' -fs 10 -bg black -fg white \
+        xterm -geometry 100x30+0+0 "${font[@]}" -bg black -fg white \
             -e env COLORTERM=truecolor LANG=C.UTF-8 LC_ALL=C.UTF-8 ./swirl --no-config $args & local xt=$!
     fi
     local wid=
@@ -55,13 +58,16 @@ shot() {
 shot dye 0.5 "--scene dye" 8 20 92 8
 shot pbf 4.5 "--scene pbf" 30 26 70 8
 shot cloth 1 "--scene cloth" 50 17 75 24
-# The same in each glyph set (docs/glyphs.md): half-blocks and quadrants in
-# xterm, sextants in sakura (xterm draws them as blanks).
-for g in half quad; do
-    shot dye-$g 0.5 "--scene dye --glyphs $g" 8 20 92 8
-    shot pbf-$g 4.5 "--scene pbf --glyphs $g" 30 26 70 8
-    shot cloth-$g 1 "--scene cloth --glyphs $g" 50 17 75 24
-done
+# The same in each glyph set (docs/glyphs.md): half-blocks in xterm, quadrants
+# in xterm with a bitmap font (DejaVu's leave seams: one picture of them),
+# sextants in sakura (xterm draws them as blanks).
+shot dye-half 0.5 "--scene dye --glyphs half" 8 20 92 8
+shot pbf-half 4.5 "--scene pbf --glyphs half" 30 26 70 8
+shot cloth-half 1 "--scene cloth --glyphs half" 50 17 75 24
+shot pbf-quad-dejavu 4.5 "--scene pbf --glyphs quad" 30 26 70 8
+SHOT_TERM=bitmap shot dye-quad 0.5 "--scene dye --glyphs quad" 8 20 92 8
+SHOT_TERM=bitmap shot pbf-quad 4.5 "--scene pbf --glyphs quad" 30 26 70 8
+SHOT_TERM=bitmap shot cloth-quad 1 "--scene cloth --glyphs quad" 50 17 75 24
 if command -v sakura >/dev/null; then
     SHOT_TERM=sakura shot dye-sextant 0.5 "--scene dye --glyphs sextant" 8 20 92 8
     SHOT_TERM=sakura shot pbf-sextant 4.5 "--scene pbf --glyphs sextant" 30 26 70 8
