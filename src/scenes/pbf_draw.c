@@ -1,8 +1,8 @@
 /*
  * pbf_draw.c — the water's picture, each particle drawn by the area it covers:
- * a coverage field for the body, splatted drops for the spray, colour by depth,
- * and a little play so water at rest keeps its pixels. The seed preset's dots
- * are draw_seed's.
+ * a coverage field for the body, splatted drops for the spray, colour by depth
+ * (pbf_depth.c), and a little play so water at rest keeps its pixels. The seed
+ * preset's dots are draw_seed's.
  */
 #include "pbf_scene.h"
 
@@ -32,8 +32,6 @@
 #define STREAK_FROM 0.5f     /* px: less this (what barely moves is drawn where it is) */
 #define STREAK_MAX 4.0f      /* px: and no longer than this */
 #define STREAK_TAPS 4        /* places along a streak */
-#define AIR_KEEP 0.5f        /* share of the depth above that a pixel of air passes on */
-#define DEPTH_BLUR 2         /* columns either side the depth is averaged over */
 #define SURFACE_FROM 0.6f    /* px of water above: the bright line fades from here ... */
 #define SURFACE_TO 2.2f      /* ... to here */
 #define DEPTH_SCALE 14.0f    /* diameters below the surface to reach deep colour */
@@ -125,7 +123,7 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
                   grow((void **)&d->kept_body, m * sizeof(float)) &&
                   grow((void **)&d->kept_drop, m * sizeof(float)) &&
                   grow((void **)&d->stack, m * sizeof(int)) &&
-                  grow((void **)&d->row, 4 * r * sizeof(float));
+                  grow((void **)&d->row, 5 * r * sizeof(float));
         if (!ok)
             return false;
         d->cap = m, d->row_cap = r;
@@ -156,46 +154,6 @@ static float bspline3(float u)
     const float a = fabsf(u), t = 2.0f - a, s = 1.0f - a;
     const float t2 = 0.5f * (t + fabsf(t)), s1 = 0.5f * (s + fabsf(s));
     return (t2 * t2 * t2 - 4.0f * s1 * s1 * s1) * (1.0f / 6.0f);
-}
-
-/* Weights along one axis of a canvas n pixels long for a kernel centred at c:
- * B((i + 0.5 - c) / sc) for pixel i, normalised to sum 1; what falls beyond a
- * wall (lo and hi: the first and last pixel inside the walls, a wall off the
- * canvas folding nothing) is mirrored back in, and what falls off the canvas
- * is dropped. Returns the number of taps. */
-static int axis_taps(float c, float sc, int lo, int hi, int n, int *idx, float *wt)
-{
-    const float reach = 2.0f * sc, inv = 1.0f / sc;
-    const int i0 = (int)ceilf(c - reach - 0.5f);
-    const int i1 = clampi((int)floorf(c + reach - 0.5f), i0 - 1, i0 + TAPS_MAX - 1);
-    float sum = 0.0f;
-    const int k = i1 - i0 + 1;
-    const float u0 = ((float)i0 + 0.5f - c) * inv;
-    for (int t = 0; t < k; t++) {
-        wt[t] = bspline3(u0 + (float)t * inv);
-        sum += wt[t];
-    }
-    for (int t = 0; t < k; t++)
-        idx[t] = i0 + t;
-    if (!(sum > 0.0f))
-        return 0;
-    const float norm = 1.0f / sum;
-    if (k > 0 && idx[0] >= lo && idx[0] >= 0 && idx[k - 1] <= hi && idx[k - 1] < n) {
-        for (int t = 0; t < k; t++) /* all inside: nothing to fold or drop */
-            wt[t] *= norm;
-        return k;
-    }
-    int m = 0;
-    for (int t = 0; t < k; t++) {
-        int i = idx[t];
-        if (lo >= 0 && i < lo)
-            i = clampi(2 * lo - 1 - i, lo, hi);
-        else if (hi < n && i > hi)
-            i = clampi(2 * hi + 1 - i, lo, hi);
-        if (i >= 0 && i < n)
-            idx[m] = i, wt[m] = wt[t] * norm, m++;
-    }
-    return m;
 }
 
 /* A particle as drawn: its place on the canvas and, when it moves, the way it
@@ -231,6 +189,96 @@ static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reac
     return true;
 }
 
+/* The pixels a place of a streak covers along one axis, and their weights. */
+struct taps {
+    int n;
+    bool run;            /* pixels idx[0], idx[0] + 1, ... in turn (none folded or dropped) */
+    int idx[TAPS_MAX];
+    float wt[TAPS_MAX];
+};
+
+/* Place p's taps from its row of weights wt (k from pixel i0 on, summing to
+ * sum): normalised to sum 1; what falls beyond a wall (lo and hi: the first and
+ * last pixel inside the walls, a wall off the canvas folding nothing) is
+ * mirrored back in, and what falls off the canvas (n pixels) is dropped. */
+static void fold_taps(const float (*wt)[STREAK_TAPS], int p, int i0, int k, float sum, int lo,
+                      int hi, int n, struct taps *tp)
+{
+    tp->n = 0, tp->run = false;
+    if (!(sum > 0.0f))
+        return;
+    const float norm = 1.0f / sum;
+    if (i0 >= lo && i0 >= 0 && i0 + k - 1 <= hi && i0 + k - 1 < n) { /* nothing to fold or drop */
+        for (int t = 0; t < k; t++)
+            tp->wt[t] = wt[t][p] * norm, tp->idx[t] = i0 + t;
+        tp->n = k, tp->run = true;
+        return;
+    }
+    for (int t = 0; t < k; t++) {
+        int i = i0 + t;
+        if (lo >= 0 && i < lo)
+            i = clampi(2 * lo - 1 - i, lo, hi);
+        else if (hi < n && i > hi)
+            i = clampi(2 * hi + 1 - i, lo, hi);
+        if (i >= 0 && i < n)
+            tp->idx[tp->n] = i, tp->wt[tp->n] = wt[t][p] * norm, tp->n++;
+    }
+}
+
+/* ceilf of v as an int, without a branch (v well within an int); floorf: -ceil_int(-v). */
+static int ceil_int(float v)
+{
+    const int i = (int)v;
+    return i + ((float)i < v);
+}
+
+/* The taps along one axis of the np places of a streak, centred at c0 - p step:
+ * B((i + 0.5 - c) / sc) for pixel i, folded (fold_taps). The places are the
+ * lanes of one loop, each summed in the order it would be alone (a lane past
+ * its last pixel adds nothing). */
+static void streak_taps(float c0, float step, int np, float sc, int lo, int hi, int n,
+                        struct taps *out)
+{
+    const float reach = 2.0f * sc, inv = 1.0f / sc;
+    int i0[STREAK_TAPS], k[STREAK_TAPS], most = 0;
+    float u0[STREAK_TAPS], sum[STREAK_TAPS] = {0}, wt[TAPS_MAX][STREAK_TAPS];
+    for (int p = 0; p < STREAK_TAPS; p++) {
+        const float c = c0 - (float)(p < np ? p : 0) * step;
+        i0[p] = ceil_int(c - reach - 0.5f);
+        k[p] = clampi(-ceil_int(-(c + reach - 0.5f)), i0[p] - 1, i0[p] + TAPS_MAX - 1) - i0[p] + 1;
+        u0[p] = ((float)i0[p] + 0.5f - c) * inv;
+        most = k[p] > most ? k[p] : most;
+    }
+    for (int t = 0; t < most; t++)
+        for (int p = 0; p < STREAK_TAPS; p++)
+            wt[t][p] = bspline3(u0[p] + (float)t * inv);
+    for (int p = 0; p < STREAK_TAPS; p++)
+        for (int t = k[p]; t < most; t++)
+            wt[t][p] = 0.0f;
+    for (int t = 0; t < most; t++)
+        for (int p = 0; p < STREAK_TAPS; p++)
+            sum[p] += wt[t][p];
+    for (int p = 0; p < np; p++)
+        fold_taps((const float (*)[STREAK_TAPS])wt, p, i0[p], k[p], sum[p], lo, hi, n, out + p);
+}
+
+/* Adds weights wx[0..nx) times wa to the pixels of a row in turn, cov[0] on:
+ * to cov, and times vx, vy and speed squared to the velocity's planes. A loop
+ * of its own, so that it is vectorised along the row (the same sums a pixel). */
+static void splat_run(float *restrict cov, float *restrict vx, float *restrict vy,
+                      float *restrict v2, const float *restrict wx, int nx, float wa,
+                      const struct streak *st)
+{
+    const float u = st->vx, v = st->vy, speed = st->speed;
+    for (int b = 0; b < nx; b++) {
+        const float wgt = wa * wx[b];
+        cov[b] += wgt;
+        vx[b] += wgt * u;
+        vy[b] += wgt * v;
+        v2[b] += wgt * speed * speed;
+    }
+}
+
 /* The body: every particle's area (a diameter squared: dense water covers its
  * pixels once) spread over the pixels about it by the cubic B-spline, at least
  * a pixel wide, into cov; the velocity and its square times that into vel. */
@@ -241,8 +289,7 @@ static void splat_body(struct pbf_scene *s, int w, int h)
     const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
     const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX);
     const float reach = 2.0f * sc + d->k * STREAK_MAX;
-    int ix[TAPS_MAX], iy[TAPS_MAX];
-    float wx[TAPS_MAX], wy[TAPS_MAX];
+    struct taps tx[STREAK_TAPS], ty[STREAK_TAPS];
     memset(d->cov, 0, (size_t)w * (size_t)h * sizeof *d->cov);
     const size_t n = (size_t)w * (size_t)h;
     memset(d->vel, 0, 3 * n * sizeof *d->vel);
@@ -251,20 +298,20 @@ static void splat_body(struct pbf_scene *s, int w, int h)
         if (!streak_of(s, i, w, h, reach, &st))
             continue;
         const float m = d_px * d_px / (float)st.n;
+        streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
+        streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
         for (int k = 0; k < st.n; k++) {
-            const int nx = axis_taps(st.x - (float)k * st.dx, sc, d->x0, d->x1, w, ix, wx);
-            const int ny = axis_taps(st.y - (float)k * st.dy, sc, d->y0, d->y1, h, iy, wy);
-            for (int a = 0; a < ny; a++) {
-                float *cov = d->cov + (size_t)iy[a] * (size_t)w;
-                float *vel = d->vel + (size_t)iy[a] * (size_t)w;
-                const float wa = m * wy[a];
-                for (int b = 0; b < nx; b++) {
-                    const float wgt = wa * wx[b];
-                    cov[ix[b]] += wgt;
-                    vel[ix[b]] += wgt * st.vx;
-                    vel[n + (size_t)ix[b]] += wgt * st.vy;
-                    vel[2 * n + (size_t)ix[b]] += wgt * st.speed * st.speed;
-                }
+            const int *ix = tx[k].idx, nx = tx[k].n;
+            const float *wx = tx[k].wt;
+            for (int a = 0; a < ty[k].n; a++) {
+                float *cov = d->cov + (size_t)ty[k].idx[a] * (size_t)w;
+                float *vel = d->vel + (size_t)ty[k].idx[a] * (size_t)w;
+                const float wa = m * ty[k].wt[a];
+                /* The taps in turn at once, or one by one where the walls fold them. */
+                const int runs = tx[k].run ? 1 : nx, len = tx[k].run ? nx : 1;
+                for (int b = 0; b < runs; b++)
+                    splat_run(cov + ix[b], vel + ix[b], vel + n + ix[b], vel + 2 * n + ix[b],
+                              wx + b, len, wa, &st);
             }
         }
     }
@@ -370,69 +417,6 @@ static void splat_spray(struct pbf_scene *s, int w, int h)
     }
 }
 
-/* Averages row v of a field over DEPTH_BLUR columns either side inside the
- * walls [lo, hi], weighted by the body's coverage a there (tmp: a row). */
-static void blur_row(float *v, const float *a, float *tmp, int w, int lo, int hi, int blur)
-{
-    for (int x = 0; x < w; x++) {
-        float sum = 0.0f, wsum = 0.0f;
-        for (int e = -blur; e <= blur; e++) {
-            const int q = x + e;
-            if (q < 0 || q >= w || ((q < lo || q > hi) && q != x))
-                continue;
-            const float wgt = (float)(blur + 1 - abs(e)) * (a[q] + 1e-3f);
-            sum += wgt * v[q], wsum += wgt;
-        }
-        tmp[x] = sum / wsum;
-    }
-    memcpy(v, tmp, (size_t)w * sizeof *v);
-}
-
-/* How deep each pixel lies, two ways, from the body's coverage in cov (0..1):
- * dep, the water above it along the least deep way up, straight or diagonally
- * (a diagonal step through a pixel counting sqrt 2), never through a wall (a
- * thin stream or the rim of a handful is shallow all along); lit, the water
- * straight above it (the bright line is the top's only). A pixel of air passes
- * on AIR_KEEP of the depth above it. Both are averaged over neighbouring
- * columns, so that those agree. */
-static void water_depth(struct water_draw *d, int w, int h)
-{
-    float *top = d->row, *next = d->row + w, *tmp = d->row + 2 * w, *up = d->row + 3 * w;
-    const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
-    /* The lid off the canvas (zoomed in): what water is above is not drawn;
-     * taken as deep enough for no bright line, not as a surface. */
-    const float above = d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f;
-    const int blur = (int)lrintf(d->k * DEPTH_BLUR);
-    for (int x = 0; x < w; x++)
-        top[x] = up[x] = above;
-    for (int y = 0; y < h; y++) {
-        const float *a = d->cov + (size_t)y * (size_t)w;
-        float *dep = d->dep + (size_t)y * (size_t)w, *lit = d->lit + (size_t)y * (size_t)w;
-        for (int x = 0; x < w; x++) {
-            dep[x] = top[x] + 0.5f * a[x];
-            lit[x] = up[x] + 0.5f * a[x];
-        }
-        for (int x = 0; x < w; x++) {
-            const float keep = a[x] + (1.0f - a[x]) * AIR_KEEP;
-            float best = top[x] * keep + a[x];
-            const bool inside = x >= lo && x <= hi;
-            for (int e = -1; e <= 1 && inside; e += 2) {
-                const int q = x + e;
-                if (q < lo || q > hi)
-                    continue;
-                const float via = top[q] * (a[q] + (1.0f - a[q]) * AIR_KEEP) + 1.41421f * a[q];
-                best = via < best ? via : best;
-            }
-            next[x] = best;
-            up[x] = up[x] * keep + a[x];
-        }
-        float *t = top;
-        top = next, next = t;
-        blur_row(dep, a, tmp, w, lo, hi, blur);
-        blur_row(lit, a, tmp, w, lo, hi, blur);
-    }
-}
-
 /* The water's colour depth pixels below its surface (lit straight below it),
  * churning at churn (m/s):
  * a bright line on top, darker below, foam where the water about a pixel moves
@@ -448,22 +432,25 @@ static rgb_t water_colour(float depth, float lit, float sc, float churn)
     return rgb_mix(c, FOAM, FOAM_MAX * foam);
 }
 
-/* out = the largest (most, true) or smallest of in over a pixel either side
- * along x (dx 1) or y (dx w), within the canvas. */
+/* v, or o where o is the larger (most) or the smaller. */
+static float pick(float v, float o, bool most)
+{
+    return (o > v) == most ? o : v;
+}
+
+/* out = the largest (most, true) or smallest of in over a pixel either side along
+ * x or y (the pixel's, the one before, the one after), within the canvas. */
 static void spread(const float *in, float *out, int w, int h, bool along_x, bool most)
 {
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            const size_t step = along_x ? 1 : (size_t)w;
-            const bool first = along_x ? x == 0 : y == 0, last = along_x ? x == w - 1 : y == h - 1;
-            float v = in[i];
-            if (!first)
-                v = (in[i - step] > v) == most ? in[i - step] : v;
-            if (!last)
-                v = (in[i + step] > v) == most ? in[i + step] : v;
-            out[i] = v;
-        }
+    for (int y = 0; y < h; y++) {
+        const float *a = in + (size_t)y * (size_t)w;
+        const int before = along_x ? -1 : y > 0 ? -w : 0, after = along_x ? 1 : y < h - 1 ? w : 0;
+        float *o = out + (size_t)y * (size_t)w;
+        for (int x = along_x; x < w - along_x; x++)
+            o[x] = pick(pick(a[x], a[x + before], most), a[x + after], most);
+        for (int x = 0; x < w && along_x; x += w > 1 ? w - 1 : 1) /* the ends of the row */
+            o[x] = pick(pick(a[x], a[x > 0 ? x - 1 : x], most), a[x < w - 1 ? x + 1 : x], most);
+    }
 }
 
 /* Closes holes in the body a pixel or two across (a closing: the largest over
@@ -502,6 +489,20 @@ static bool dry(const struct water_draw *d, size_t i)
     return d->cov[i] < AIR_OPEN && d->spr[i] < AIR_OPEN;
 }
 
+/* Opens the first pixel of each run of dry pixels not yet open in [l, r] (a
+ * row's) and puts it on the stack from top on; returns the new top. */
+static int open_runs(struct water_draw *d, float *open, int l, int r, int top)
+{
+    bool run = false;
+    for (int j = l; j <= r; j++) {
+        const bool in = open[j] == 0.0f && dry(d, (size_t)j);
+        if (in && !run)
+            open[j] = 1.0f, d->stack[top++] = j;
+        run = in;
+    }
+    return top;
+}
+
 static void fill_enclosed_air(struct water_draw *d, int w, int h)
 {
     const int x0 = clampi(d->x0, 0, w - 1), x1 = clampi(d->x1, 0, w - 1);
@@ -512,19 +513,21 @@ static void fill_enclosed_air(struct water_draw *d, int w, int h)
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++)
             open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
-    int top = 0;
-    for (int x = x0; x <= x1; x++) {
-        const int i = y0 * w + x;
-        if (dry(d, i))
-            open[i] = 1.0f, d->stack[top++] = i;
-    }
+    /* A run at a time: a pixel off the stack opens the dry pixels either side
+     * of it, and the runs above and below those go on the stack (each pixel is
+     * opened once, so the stack never holds more than the box's pixels). */
+    int top = open_runs(d, open, y0 * w + x0, y0 * w + x1, 0);
     while (top > 0) {
-        const int i = d->stack[--top], x = i % w, y = i / w;
-        const int next[4] = {x > x0 ? i - 1 : -1, x < x1 ? i + 1 : -1, y > y0 ? i - w : -1,
-                             y < y1 ? i + w : -1};
-        for (int k = 0; k < 4; k++)
-            if (next[k] >= 0 && open[next[k]] == 0.0f && dry(d, (size_t)next[k]))
-                open[next[k]] = 1.0f, d->stack[top++] = next[k];
+        const int i = d->stack[--top], y = i / w, row = y * w;
+        int l = i, r = i;
+        while (l > row + x0 && open[l - 1] == 0.0f && dry(d, (size_t)l - 1))
+            open[--l] = 1.0f;
+        while (r < row + x1 && open[r + 1] == 0.0f && dry(d, (size_t)r + 1))
+            open[++r] = 1.0f;
+        if (y > y0)
+            top = open_runs(d, open, l - w, r - w, top);
+        if (y < y1)
+            top = open_runs(d, open, l + w, r + w, top);
     }
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
@@ -546,14 +549,11 @@ static void shade_water(struct pbf_scene *s, struct image *im)
     const size_t n = (size_t)w * (size_t)h;
     const float part = particle_px(s), gain = EDGE_GAIN * fminf(KERNEL_PX * part, SCALE_MAX);
     const bool keep = d->kept_ok;
-    for (size_t i = 0; i < n; i++) {
-        const float c = d->cov[i];
-        float churn = 0.0f;
-        if (c > 1e-6f) {
-            const float vx = d->vel[i] / c, vy = d->vel[n + i] / c, v2 = d->vel[2 * n + i] / c;
-            churn = sqrtf(fmaxf(v2 - vx * vx - vy * vy, 0.0f));
-        }
-        d->vel[i] = churn;
+    for (size_t i = 0; i < n; i++) { /* without a branch, so that the loop is vectorised */
+        const float c = d->cov[i], q = c > 1e-6f ? c : 1.0f;
+        const float vx = d->vel[i] / q, vy = d->vel[n + i] / q, v2 = d->vel[2 * n + i] / q;
+        const float s2 = v2 - vx * vx - vy * vy, churn = sqrtf(s2 > 0.0f ? s2 : 0.0f);
+        d->vel[i] = c > 1e-6f ? churn : 0.0f;
         d->cov[i] = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
     }
     close_holes(d, w, h);
@@ -563,7 +563,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
     fill_enclosed_air(d, w, h);
-    water_depth(d, w, h);
+    water_depth(d, w, h, d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f); /* lid off: no bright line */
     for (size_t i = 0; i < n; i++) {
         const float body = d->cov[i], drop = d->spr[i];
         const float alpha = body > drop ? body : drop;

@@ -24,7 +24,7 @@ struct water_draw {
                           * pixel scatter, rms, m/s) */
     float *spr;          /* the drops' coverage */
     float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
-    float *row;          /* four rows of scratch */
+    float *row;          /* five rows of scratch */
     int *stack;          /* scratch: pixels to visit (fill_enclosed_air) */
     float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
     size_t cap, row_cap;
@@ -66,5 +66,24 @@ struct pbf_scene {
  * the water by coverage. */
 void pbf_draw(void *p, struct image *im);
 void water_draw_free(struct water_draw *d);
+
+/* How deep each pixel lies, two ways, from the body's coverage in d->cov (0..1;
+ * pbf_depth.c): d->dep, the water above it along the least deep way up,
+ * straight or diagonally (a diagonal step through a pixel counting sqrt 2),
+ * never through a wall (a thin stream or the rim of a handful is shallow all
+ * along); d->lit, the water straight above it (the bright line is the top's
+ * only). above is the depth above the canvas's top row: 0, or with the lid off
+ * the canvas (zoomed in) deep enough for no bright line, the water up there not
+ * being drawn. A pixel of air passes on AIR_KEEP of the depth above it. Both
+ * are averaged over neighbouring columns (DEPTH_BLUR a canvas pixel), so that
+ * those agree. d->row is scratch. */
+void water_depth(struct water_draw *d, int w, int h, float above);
+/* Averages rows dep and lit of w pixels over blur columns either side inside
+ * the walls [lo, hi] (within the row), by weights falling off linearly from the
+ * pixel's own (blur + 1 - |e|), times the body's coverage a there (plus 1e-3);
+ * a pixel counts itself, wall or not. Each pixel's terms are summed in the order
+ * of their columns (out: two rows of scratch). */
+void water_blur_rows(float *dep, float *lit, const float *a, float *out, int w, int lo, int hi,
+                     int blur);
 
 #endif

@@ -1,0 +1,143 @@
+/*
+ * test_pbf_depth.c — the water's depth (src/scenes/pbf_depth.c) against
+ * straightforward references on small random fields: the blur, which takes its
+ * pixels a block at a time where the walls are out of reach, gives each pixel
+ * the very bits of a sum over its columns one at a time; the depth, the least
+ * deep way up taken a row at a time, the bits of a pixel-by-pixel walk. Fields
+ * of every width from one pixel, walls anywhere in the row or off it, and blurs
+ * of one to seven columns (k up to 3 and a half).
+ */
+#include "../src/scenes/pbf_scene.h"
+#include "swirl.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W_MAX 48
+#define H_MAX 9
+
+/* Coverage as drawn: some of it air (0), some full (1), the rest between. */
+static float coverage(struct rng *r)
+{
+    const float u = rng_float(r);
+    return u < 0.3f ? 0.0f : u < 0.55f ? 1.0f : rng_float(r);
+}
+
+/* The blur of one row of v as written first: each pixel's terms one column at
+ * a time, weighted (blur + 1 - |e|) (a + 1e-3), within [lo, hi] or itself. */
+static void ref_blur(float *v, const float *a, int w, int lo, int hi, int blur)
+{
+    float tmp[W_MAX];
+    for (int x = 0; x < w; x++) {
+        float sum = 0.0f, wsum = 0.0f;
+        for (int e = -blur; e <= blur; e++) {
+            const int q = x + e;
+            if (q < 0 || q >= w || ((q < lo || q > hi) && q != x))
+                continue;
+            const float wgt = (float)(blur + 1 - abs(e)) * (a[q] + 1e-3f);
+            sum += wgt * v[q], wsum += wgt;
+        }
+        tmp[x] = sum / wsum;
+    }
+    memcpy(v, tmp, (size_t)w * sizeof *v);
+}
+
+/* The depth as written first: a pixel at a time, its diagonal neighbours
+ * inside the walls looked at in turn; AIR_KEEP 0.5, DEPTH_BLUR 2. */
+static void ref_depth(const float *cov, float *dep, float *lit, int w, int h, int x0, int x1,
+                      float k, float above)
+{
+    float top[W_MAX], next[W_MAX], up[W_MAX];
+    const int lo = clampi(x0, 0, w - 1), hi = clampi(x1, 0, w - 1);
+    const int blur = (int)lrintf(k * 2.0f);
+    for (int x = 0; x < w; x++)
+        top[x] = up[x] = above;
+    for (int y = 0; y < h; y++) {
+        const float *a = cov + y * w;
+        float *d = dep + y * w, *l = lit + y * w;
+        for (int x = 0; x < w; x++)
+            d[x] = top[x] + 0.5f * a[x], l[x] = up[x] + 0.5f * a[x];
+        for (int x = 0; x < w; x++) {
+            const float keep = a[x] + (1.0f - a[x]) * 0.5f;
+            float best = top[x] * keep + a[x];
+            for (int e = -1; e <= 1 && x >= lo && x <= hi; e += 2) {
+                const int q = x + e;
+                if (q < lo || q > hi)
+                    continue;
+                const float via = top[q] * (a[q] + (1.0f - a[q]) * 0.5f) + 1.41421f * a[q];
+                best = via < best ? via : best;
+            }
+            next[x] = best;
+            up[x] = up[x] * keep + a[x];
+        }
+        memcpy(top, next, sizeof top);
+        ref_blur(d, a, w, lo, hi, blur);
+        ref_blur(l, a, w, lo, hi, blur);
+    }
+}
+
+/* The first pixel where a and b differ in their bits, or -1. */
+static int first_unlike(const float *a, const float *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof *a) != 0)
+            return i;
+    return -1;
+}
+
+TEST(pbf_depth_blur_matches_the_sum_a_column_at_a_time)
+{
+    struct rng r = {.s = 7};
+    int cases = 0, blocked = 0;
+    for (int w = 1; w <= W_MAX; w++)
+        for (int c = 0; c < 24; c++) {
+            float a[W_MAX], dep[W_MAX], lit[W_MAX], want_d[W_MAX], want_l[W_MAX], out[2 * W_MAX];
+            /* Walls: none in the row, one or both in it (a band a few pixels wide). */
+            int lo = c % 3 == 0 ? 0 : (int)(rng_float(&r) * (float)w / 3.0f);
+            int hi = c % 4 == 0 ? w - 1 : w - 1 - (int)(rng_float(&r) * (float)w / 3.0f);
+            hi = hi < lo ? lo : hi;
+            const int blur = 1 + c % 7;
+            for (int x = 0; x < w; x++) {
+                a[x] = coverage(&r);
+                want_d[x] = dep[x] = 40.0f * rng_float(&r);
+                want_l[x] = lit[x] = 5.0f * rng_float(&r);
+            }
+            ref_blur(want_d, a, w, lo, hi, blur);
+            ref_blur(want_l, a, w, lo, hi, blur);
+            water_blur_rows(dep, lit, a, out, w, lo, hi, blur);
+            const int bd = first_unlike(dep, want_d, w), bl = first_unlike(lit, want_l, w);
+            CHECK_MSG(bd < 0 && bl < 0, "w %d, walls %d..%d, blur %d: dep %d (%.9g, not %.9g), "
+                      "lit %d", w, lo, hi, blur, bd, bd < 0 ? 0.0 : (double)dep[bd],
+                      bd < 0 ? 0.0 : (double)want_d[bd], bl);
+            cases++;
+            blocked += hi - lo + 1 >= 8 + 2 * blur; /* room for a block inside the walls */
+        }
+    CHECK(cases == W_MAX * 24);
+    CHECK_MSG(blocked > 200, "only %d cases with a block inside the walls", blocked);
+}
+
+TEST(pbf_depth_matches_a_walk_a_pixel_at_a_time)
+{
+    struct rng r = {.s = 11};
+    static float cov[W_MAX * H_MAX], dep[W_MAX * H_MAX], lit[W_MAX * H_MAX];
+    static float want_d[W_MAX * H_MAX], want_l[W_MAX * H_MAX], rows[5 * W_MAX];
+    for (int w = 1; w <= W_MAX; w += 3)
+        for (int c = 0; c < 12; c++) {
+            const int h = 1 + c % H_MAX;
+            const float k = (float)(1 + c % 3) + (c % 5 == 4 ? 0.5f : 0.0f);
+            const float above = c % 2 ? 3.2f * k : 0.0f;
+            /* The inner faces anywhere about the row, on it or off it. */
+            const int x0 = (int)(rng_float(&r) * (float)(w / 2 + 3)) - 2;
+            const int x1 = w + 1 - (int)(rng_float(&r) * (float)(w / 2 + 3));
+            for (int i = 0; i < w * h; i++)
+                cov[i] = coverage(&r);
+            struct water_draw d = {.cov = cov, .dep = dep, .lit = lit, .row = rows, .k = k,
+                                   .x0 = x0, .x1 = x1};
+            ref_depth(cov, want_d, want_l, w, h, x0, x1, k, above);
+            water_depth(&d, w, h, above);
+            const int bd = first_unlike(dep, want_d, w * h), bl = first_unlike(lit, want_l, w * h);
+            CHECK_MSG(bd < 0 && bl < 0, "%dx%d, walls %d..%d, k %g: dep %d, lit %d", w, h, x0,
+                      x1, (double)k, bd, bl);
+        }
+}
