@@ -324,32 +324,27 @@ static int fg_thirds(unsigned fg, int n, int i)
 }
 
 /* A sextant cell's pixels cannot show an edge across the middle of its
- * middle row, which ▀ draws exactly; its samples can. Is ▀ (each half its
- * samples' mean) within FIT_HALF_KEEP of glyph f, fg its inked pixels, on
- * the samples (in ninths: a sample is shown in thirds)? */
-static bool sextant_half_wins(const rgb_t *s, struct fit f, unsigned fg)
+ * middle row, which ▀ draws exactly; its samples s can. Is ▀ (each half its
+ * samples' mean, into *half) within FIT_HALF_KEEP of glyph f, fg its inked
+ * pixels, on the samples (in ninths: a sample is shown in thirds)? */
+static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, struct fit *half)
 {
     const struct px3 a = unpack(f.fg), b = unpack(f.bg);
-    int64_t e9 = 0, half = 0;
-    for (int part = 0; part < 2; part++) {
-        int32_t sum[3] = {0, 0, 0};
-        for (int i = 4 * part; i < 4 * part + 4; i++) {
-            const struct px3 p = unpack(s[i]);
-            for (int k = 0; k < 3; k++)
-                sum[k] += p.c[k];
-            half += norm2(p.c);
-        }
-        half -= norm2(sum) / 4;
-    }
+    int64_t e9 = 0, e = 0;
+    int32_t sum[2][3] = {{0, 0, 0}, {0, 0, 0}}; /* the top two sample rows, the bottom two */
     for (int i = 0; i < FIT_SAMPLES; i++) {
-        const struct px3 p = unpack(s[i]);
+        for (int k = 0; k < 3; k++)
+            sum[i / (FIT_SAMPLES / 2)][k] += s[i].c[k];
+        e += norm2(s[i].c);
         const int t = fg_thirds(fg, FIT_SEXTANT, i);
         for (int k = 0; k < 3; k++) {
-            const int64_t d = 3 * p.c[k] - t * a.c[k] - (3 - t) * b.c[k];
+            const int64_t d = 3 * s[i].c[k] - t * a.c[k] - (3 - t) * b.c[k];
             e9 += d * d;
         }
     }
-    return 9 * half <= e9 + 9 * FIT_HALF_KEEP;
+    e -= norm2(sum[0]) / 4 + norm2(sum[1]) / 4;
+    *half = (struct fit){0x2580u, mean_of(sum[0], 4), mean_of(sum[1], 4)};
+    return 9 * e <= e9 + 9 * FIT_HALF_KEEP;
 }
 
 static int64_t isqrt(int64_t v)
@@ -370,23 +365,19 @@ struct fit fit_cell(const rgb_t *s, int n)
     struct fit f = fit_pick(px, n, &fg);
     if (f.ch == ' ')
         return f;
-    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(s, f, fg)) {
-        /* the top two samples' rows fg, the bottom two bg */
-        int32_t up[3] = {0, 0, 0}, dn[3] = {0, 0, 0};
-        for (int i = 0; i < FIT_SAMPLES; i++)
-            for (int k = 0; k < 3; k++)
-                (i < FIT_SAMPLES / 2 ? up : dn)[k] += unpack(s[i]).c[k];
-        f = (struct fit){0x2580u, mean_of(up, 4), mean_of(dn, 4)};
-        fg = FIT_HALF_SEXTANT;
-    }
+    struct px3 p[FIT_SAMPLES];
+    for (int i = 0; i < FIT_SAMPLES; i++)
+        p[i] = unpack(s[i]);
+    struct fit half;
+    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(p, f, fg, &half))
+        f = half, fg = FIT_HALF_SEXTANT;
     /* Each colour moved towards the geometric median of the samples it
      * shows (Weiszfeld's steps, each sample weighed by its share): a speck
      * of the other colour, or the sliver of it a sextant row takes from a
      * sample, no longer greys the colour the rest agree on. */
     int third[FIT_SAMPLES];
-    struct px3 p[FIT_SAMPLES];
     for (int i = 0; i < FIT_SAMPLES; i++)
-        third[i] = fg_thirds(fg, n, i), p[i] = unpack(s[i]);
+        third[i] = fg_thirds(fg, n, i);
     rgb_t *col[2] = {&f.fg, &f.bg};
     for (int step = 0; step < FIT_MEDIAN_STEPS; step++)
         for (int g = 0; g < 2; g++) {
