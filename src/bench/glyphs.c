@@ -70,24 +70,26 @@ static const enum glyph_set sets[] = {GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT};
 #define CELL_PX (2 * REF * REF)
 #define MAX_SPLITS 33
 
-/* Which of a cell's CELL_PX reference pixels each split inks, for set g. */
+/* Which of a cell's CELL_PX reference pixels glyph ch inks (at their centres,
+ * as draw_back shows them). */
+static void inks_of(uint32_t ch, bool *inked)
+{
+    for (int i = 0; i < CELL_PX; i++)
+        inked[i] = fit_inks(ch, ((float)(i % REF) + 0.5f) / REF,
+                            ((float)(i / REF) + 0.5f) / (2 * REF));
+}
+
+/* The splits set g's glyphs draw, as the pixels each inks. */
 static int splits_of(enum glyph_set g, bool inked[MAX_SPLITS][CELL_PX])
 {
     const int n = g == GLYPHS_QUAD ? 4 : 6;
     int count = 0;
     for (unsigned m = 0; m < 1u << (n - 1); m++) {
         bool swap;
-        const uint32_t ch = fit_glyph(m, n, &swap);
-        for (int i = 0; i < CELL_PX; i++)
-            inked[count][i] = fit_inks(ch, ((float)(i % REF) + 0.5f) / REF,
-                                       ((float)(i / REF) + 0.5f) / (2 * REF));
-        count++;
+        inks_of(fit_glyph(m, n, &swap), inked[count++]);
     }
-    if (g == GLYPHS_SEXTANT) {
-        for (int i = 0; i < CELL_PX; i++)
-            inked[count][i] = i / REF < REF;
-        count++;
-    }
+    if (g == GLYPHS_SEXTANT) /* ▀, which splits a sextant's middle row */
+        inks_of(0x2580, inked[count++]);
     return count;
 }
 
@@ -139,20 +141,21 @@ static double bound_error(const struct image *ref, enum glyph_set g)
         for (int cx = 0; cx + REF <= ref->w; cx += REF) {
             for (int i = 0; i < CELL_PX; i++)
                 px[i] = ref->px[(size_t)(cy + i / REF) * (size_t)ref->w + (size_t)(cx + i % REF)];
-            double sse[MAX_SPLITS];
+            double sse[MAX_SPLITS], q = 0.0; /* the pixels' squared norms, summed */
+            for (int i = 0; i < CELL_PX; i++)
+                q += (double)rgb_r(px[i]) * rgb_r(px[i]) + (double)rgb_g(px[i]) * rgb_g(px[i]) +
+                     (double)rgb_b(px[i]) * rgb_b(px[i]);
             for (int s = 0; s < nsplit; s++) {
-                double sum[2][4] = {{0}}, q = 0.0;
+                double sum[2][4] = {{0}};
                 for (int i = 0; i < CELL_PX; i++) {
                     double *t = sum[inked[s][i]];
-                    const double c[3] = {rgb_r(px[i]), rgb_g(px[i]), rgb_b(px[i])};
-                    t[0] += c[0], t[1] += c[1], t[2] += c[2], t[3] += 1.0;
-                    q += c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+                    t[0] += rgb_r(px[i]), t[1] += rgb_g(px[i]), t[2] += rgb_b(px[i]), t[3] += 1.0;
                 }
+                sse[s] = q;
                 for (int k = 0; k < 2; k++)
                     if (sum[k][3] > 0)
-                        q -= (sum[k][0] * sum[k][0] + sum[k][1] * sum[k][1] +
-                              sum[k][2] * sum[k][2]) / sum[k][3];
-                sse[s] = q;
+                        sse[s] -= (sum[k][0] * sum[k][0] + sum[k][1] * sum[k][1] +
+                                   sum[k][2] * sum[k][2]) / sum[k][3];
             }
             double best = INFINITY;
             for (int t = 0; t < BOUND_TRY && t < nsplit; t++) {
