@@ -128,6 +128,13 @@ TEST(fit_block_picks_the_glyph_a_person_would)
     CHECK(f.ch == 0x2580 && f.fg == RGB(101, 101, 101) && f.bg == RGB(103, 103, 103));
 }
 
+/* The squared distance between two colours. */
+static int dist2(rgb_t a, rgb_t b)
+{
+    const int d[3] = {rgb_r(a) - rgb_r(b), rgb_g(a) - rgb_g(b), rgb_b(a) - rgb_b(b)};
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
 /* A cell's error, pixel by pixel, against the block it was fitted from. */
 static long cell_sse(const struct fit *f, const rgb_t *px, int n)
 {
@@ -135,9 +142,7 @@ static long cell_sse(const struct fit *f, const rgb_t *px, int n)
     for (int i = 0; i < n; i++) {
         const float fx = (float)(i % 2) * 0.5f + 0.25f;
         const float fy = ((float)(i / 2) + 0.5f) / (float)(n / 2);
-        const rgb_t c = fit_inks(f->ch, fx, fy) ? f->fg : f->bg;
-        const int d[3] = {rgb_r(c) - rgb_r(px[i]), rgb_g(c) - rgb_g(px[i]), rgb_b(c) - rgb_b(px[i])};
-        e += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        e += dist2(fit_inks(f->ch, fx, fy) ? f->fg : f->bg, px[i]);
     }
     return e;
 }
@@ -241,13 +246,6 @@ TEST(blit_quad_and_sextant_fit_each_cell)
     CHECK(a->ch == 0x258C && a->fg == COLOR_DEFAULT && a->bg == COLOR_REVERSE);
     image_free(&im);
     cells_free(&s);
-}
-
-/* The squared distance between two colours. */
-static int dist2(rgb_t a, rgb_t b)
-{
-    const int d[3] = {rgb_r(a) - rgb_r(b), rgb_g(a) - rgb_g(b), rgb_b(a) - rgb_b(b)};
-    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
 TEST(fit_pixels_weigh_the_samples_by_area)
