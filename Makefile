@@ -110,6 +110,12 @@ $(B)/slowpty: tests/slowpty/slowpty.c Makefile
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
 
+# A terminal at the far end of a link with a rate and a delay each way
+# (tests/slowpty/linkpty.c).
+$(B)/linkpty: tests/slowpty/linkpty.c Makefile
+	@mkdir -p $(B)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
+
 run: swirl
 	./swirl
 

@@ -1,10 +1,17 @@
 /*
- * test_flow.c — the window of bytes in flight (flow.c): pieces cut only before
- * an escape sequence, a window that follows the link, and the timeouts.
+ * test_flow.c — the flow control (flow.c) on its own and against a simulated
+ * link on virtual time (simlink.h): pieces cut only before an escape
+ * sequence; the base round trip told apart from queueing; the frame rate the
+ * same at any round trip; a slow link kept busy with a short queue; the
+ * picture's budget, colours and frame rate following the link and given back
+ * when it clears; lost answers, a terminal that never answers and one that
+ * answers late; how long leaving waits for answers.
  */
 #include "flow.h"
+#include "simlink.h"
 #include "test.h"
 
+#include <stdio.h>
 #include <string.h>
 
 TEST(flow_pieces_end_before_an_escape_sequence)
@@ -20,8 +27,7 @@ TEST(flow_pieces_end_before_an_escape_sequence)
         CHECK(n > 0);
         off += n;
         CHECK_MSG(off == len || frame[off] == '\x1b', "cut at %zu", off);
-        flow_wrote(&f, n, 0.0);
-        flow_answered(&f, 0.001);
+        flow_answered(&f, flow_wrote(&f, n, 0.0), 0.001);
         f.window = 10; /* hold it small: many pieces */
         pieces++;
     }
@@ -30,53 +36,257 @@ TEST(flow_pieces_end_before_an_escape_sequence)
     flow_init(&f);
     f.window = 8;
     CHECK_INT(flow_chunk(&f, frame, len), 3);
-    flow_wrote(&f, 3, 0.0);
+    enum flow_ping first = flow_wrote(&f, 3, 0.0);
     flow_wrote(&f, 5, 0.0);
     CHECK_INT(flow_chunk(&f, frame, len), 0);
     CHECK(!flow_ready(&f));
-    flow_answered(&f, 0.01);
+    flow_answered(&f, first, 0.01);
     CHECK_INT(flow_in_flight(&f), 5);
 }
 
-TEST(flow_window_follows_the_link)
+/* A piece is at most a FLOW_PIECES-th of a large window: many pings a
+ * round trip, so each measures a short stretch of the link. */
+TEST(flow_pieces_are_a_share_of_the_window)
 {
+    static char frame[200000];
+    for (size_t i = 0; i < sizeof frame; i++)
+        frame[i] = i % 8 == 0 ? '\x1b' : 'x';
     struct flow f;
     flow_init(&f);
-    /* A slow link: every answer a second late. */
-    for (int i = 0; i < 20; i++) {
-        flow_wrote(&f, 1000, (double)i);
-        flow_answered(&f, (double)i + 1.0);
-    }
-    CHECK_NEAR(f.window, FLOW_WINDOW_MIN, 1e-9);
-    /* A fast one: answers within a millisecond. */
-    for (int i = 0; i < 100; i++) {
-        flow_wrote(&f, 1000, 100.0 + i);
-        flow_answered(&f, 100.0 + i + 0.001);
-    }
-    CHECK(f.window > 1e6);
-    CHECK(f.window <= FLOW_WINDOW_MAX);
+    f.window = 160000;
+    size_t n = flow_chunk(&f, frame, sizeof frame);
+    CHECK_MSG(n <= 160000 / FLOW_PIECES && n + 8 > 160000 / FLOW_PIECES, "piece %zu", n);
+    f.window = 4000; /* small windows: at least FLOW_PIECE_MIN */
+    CHECK_INT(flow_chunk(&f, frame, sizeof frame), FLOW_PIECE_MIN);
 }
 
-TEST(flow_gives_up_on_a_terminal_that_never_answers)
+/* The base round trip is the least a ping took, not what it took behind a
+ * queue: a 100 ms link whose pings wait 300 ms in line keeps a base of 0.1 s,
+ * and the window is what the rate carries in a base round trip and
+ * FLOW_QUEUE, not in the whole 0.4 s. */
+TEST(flow_base_round_trip_is_told_apart_from_queueing)
 {
     struct flow f;
     flow_init(&f);
-    f.window = 100;
-    flow_wrote(&f, 100, 0.0);
-    CHECK(!flow_ready(&f));
-    flow_tick(&f, 0.5);
-    CHECK(!f.off);
-    flow_tick(&f, FLOW_GIVE_UP + 0.1);
-    CHECK(f.off && flow_ready(&f));
-    CHECK_INT(flow_chunk(&f, "\x1b[H0123456789", 13), 13);
-    /* One that answered once but lost an answer: forgiven after FLOW_LOST. */
+    flow_asked(&f, 0.0, 0.1);
+    CHECK_NEAR(f.base, 0.1, 1e-9);
+    /* A link of 50 KB/s, the queue 0.3 s deep: 1 KB pieces, one every 20 ms,
+     * each answered 0.4 s after it went. */
+    double t = 1.0;
+    enum flow_ping kind[200];
+    for (int i = 0; i < 200; i++, t += 0.02) {
+        f.window = 1e9; /* let everything through: the queue is the link's */
+        kind[i] = flow_wrote(&f, 1000, t);
+        if (i >= 20)
+            flow_answered(&f, kind[i - 20], t);
+    }
+    CHECK_NEAR(f.base, 0.1, 0.02);
+    CHECK_MSG(f.rtt > 0.35, "rtt %g", f.rtt);
+    CHECK_MSG(f.rate > 45000 && f.rate < 55000, "rate %g", f.rate);
+    CHECK_MSG(f.window < 50000 * (0.1 + FLOW_QUEUE) * 1.1, "window %g", f.window);
+    /* The old base is forgotten once FLOW_BASE_SLOTS slots have passed. */
+    flow_tick(&f, t + FLOW_BASE_SLOT * (FLOW_BASE_SLOTS + 1));
+    flow_answered(&f, flow_wrote(&f, 10, t + 20.0), t + 20.3); /* the link is longer now */
+    CHECK_NEAR(f.base, 0.3, 0.05);
+}
+
+static void run(struct simlink_cfg c, struct simlink_result *r)
+{
+    if (c.seconds == 0.0)
+        c.seconds = 12.0;
+    if (c.warm == 0.0)
+        c.warm = 4.0;
+    if (c.fps == 0.0)
+        c.fps = 30.0;
+    c.answered_probe = true;
+    simlink_run(&c, r);
+}
+
+/* With bandwidth to spare, the frame rate does not depend on the round trip:
+ * one way 0 to 300 ms, every frame is seen, and q is seen within a round
+ * trip and 0.25 s. */
+TEST(flow_full_frame_rate_at_any_round_trip)
+{
+    static const double delay[] = {0.0, 0.01, 0.035, 0.05, 0.1, 0.15, 0.3};
+    for (size_t i = 0; i < sizeof delay / sizeof delay[0]; i++) {
+        struct simlink_result r;
+        run((struct simlink_cfg){.rate = 10e6, .down = delay[i], .up = delay[i], .frame = 30000,
+                                 .quit_at = 11.0},
+            &r);
+        CHECK_MSG(r.fps >= 27.0, "%.0f ms each way: %.1f fps", delay[i] * 1e3, r.fps);
+        CHECK_MSG(r.quit >= 0.0 && r.quit <= 2.0 * delay[i] + 0.25, "%.0f ms: q seen after %.3f s",
+                  delay[i] * 1e3, r.quit);
+        CHECK_MSG(r.worst_step == FLOW_EXACT, "%.0f ms: step %d", delay[i] * 1e3, r.worst_step);
+        CHECK_NEAR(r.flow.base, 2.0 * delay[i], 0.01);
+    }
+}
+
+/* A slow link is used, not left idle, and what stands queued beyond the base
+ * round trip is about a tenth of a second of it, whatever the round trip. */
+TEST(flow_slow_link_is_kept_busy_with_a_short_queue)
+{
+    static const double rates[] = {20e3, 100e3, 1e6}, delay[] = {0.0, 0.025, 0.05, 0.1};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < sizeof delay / sizeof delay[0]; k++) {
+            struct simlink_result r;
+            double frame = rates[i] < 1e6 ? 30000 : 80000; /* more than the link carries */
+            run((struct simlink_cfg){.rate = rates[i], .down = delay[k], .up = delay[k],
+                                     .frame = frame, .quit_at = 11.0},
+                &r);
+            CHECK_MSG(r.util >= 0.85, "%.0f B/s, %.0f ms each way: %.2f of the link used",
+                      rates[i], delay[k] * 1e3, r.util);
+            CHECK_MSG(r.queue_max <= 0.15, "%.0f B/s, %.0f ms: %.3f s queued", rates[i],
+                      delay[k] * 1e3, r.queue_max);
+            CHECK_MSG(r.quit >= 0.0 && r.quit <= 2.0 * delay[k] + 0.25,
+                      "%.0f B/s, %.0f ms: q seen after %.3f s", rates[i], delay[k] * 1e3, r.quit);
+        }
+}
+
+/* Where whole frames do not fit, the picture gives: at 20 KB/s at least 6
+ * frames a second, at 100 KB/s at least 20, each within its budget; fewer
+ * colours first, then fewer frames. */
+TEST(flow_picture_adapts_to_the_link)
+{
+    static const double delay[] = {0.0, 0.05, 0.1};
+    for (size_t k = 0; k < sizeof delay / sizeof delay[0]; k++) {
+        struct simlink_result r;
+        run((struct simlink_cfg){.rate = 20e3, .down = delay[k], .up = delay[k], .frame = 30000},
+            &r);
+        CHECK_MSG(r.fps >= 6.0, "20 KB/s, %.0f ms: %.1f fps", delay[k] * 1e3, r.fps);
+        CHECK_MSG(r.worst_step == FLOW_FEWER_FRAMES && r.fewer_colours_at_end,
+                  "20 KB/s: step %d", r.worst_step);
+        CHECK_MSG(r.budget_mean > 2000 && r.budget_mean < 5000, "budget %.0f", r.budget_mean);
+        run((struct simlink_cfg){.rate = 100e3, .down = delay[k], .up = delay[k], .frame = 30000},
+            &r);
+        CHECK_MSG(r.fps >= 20.0, "100 KB/s, %.0f ms: %.1f fps", delay[k] * 1e3, r.fps);
+        CHECK_MSG(r.budget_mean > 2000 && r.budget_mean < 5000, "budget %.0f", r.budget_mean);
+    }
+    /* The user chose the colours: they stay, the rest gives. */
+    struct simlink_result r;
+    run((struct simlink_cfg){.rate = 100e3, .frame = 30000, .colour_fixed = true}, &r);
+    CHECK(!r.fewer_colours_at_end && r.worst_step != FLOW_FEWER_COLOURS);
+    CHECK_MSG(r.fps >= 20.0, "%.1f fps", r.fps);
+    /* A link that carries whole frames asks nothing of the picture. */
+    run((struct simlink_cfg){.rate = 1e6, .frame = 20000}, &r);
+    CHECK_MSG(r.worst_step == FLOW_EXACT && r.fps >= 29.0, "step %d, %.1f fps", r.worst_step,
+              r.fps);
+}
+
+/* The link slows from 2 MB/s to 50 KB/s at 4 s and clears again at 16 s.
+ * What was in flight when it slowed (a window for 2 MB/s) drains at the new
+ * rate, as nothing can call it back; from then on the queue is short and
+ * frames still come. Within two seconds of the clearing the picture is
+ * whole again. */
+TEST(flow_follows_a_link_that_slows_and_clears)
+{
+    struct simlink_cfg c = {.rate = 2e6, .rate2 = 50e3, .t_change = 4.0, .t_back = 16.0,
+                            .frame = 30000, .down = 0.03, .up = 0.03};
+    struct simlink_result r;
+    c.warm = 12.0, c.seconds = 16.0; /* the slow span, once that has drained */
+    run(c, &r);
+    CHECK_MSG(r.queue_max <= 0.15, "%.3f s queued", r.queue_max);
+    CHECK_MSG(r.fps >= 10.0 && r.util >= 0.85, "slow: %.1f fps, %.2f used", r.fps, r.util);
+    c.warm = 18.0, c.seconds = 21.0; /* two seconds after it cleared */
+    run(c, &r);
+    CHECK_MSG(r.fps >= 29.0 && r.worst_step == FLOW_EXACT && !r.fewer_colours_at_end,
+              "cleared: %.1f fps, step %d", r.fps, r.worst_step);
+}
+
+/* An answer now and then never comes: nothing stalls. */
+TEST(flow_survives_lost_answers)
+{
+    struct simlink_result r;
+    run((struct simlink_cfg){.rate = 10e6, .down = 0.05, .up = 0.05, .frame = 30000,
+                             .lose_every = 7},
+        &r);
+    CHECK_MSG(r.fps >= 27.0, "%.1f fps", r.fps);
+    run((struct simlink_cfg){.rate = 100e3, .down = 0.02, .up = 0.02, .frame = 30000,
+                             .lose_every = 7},
+        &r);
+    CHECK_MSG(r.fps >= 20.0 && r.util >= 0.8, "%.1f fps, %.2f used", r.fps, r.util);
+}
+
+/* A terminal that answers nothing: its first whole frame is out within
+ * 0.3 s of the start (the start-up questions went unanswered too), and every
+ * frame after it. */
+TEST(flow_writes_to_a_silent_terminal_at_once)
+{
+    struct simlink_result r;
+    run((struct simlink_cfg){.rate = 10e6, .frame = 30000, .silent = true}, &r);
+    CHECK_MSG(r.first_frame >= 0.0 && r.first_frame <= 0.3, "first frame at %.3f s",
+              r.first_frame);
+    CHECK_MSG(r.fps >= 29.0, "%.1f fps", r.fps);
+    CHECK(r.flow.off && !r.flow.answered);
+    /* One far away answers late (after FLOW_GIVE_UP): paced from then on. */
+    run((struct simlink_cfg){.rate = 10e6, .down = 0.3, .up = 0.3, .frame = 30000}, &r);
+    CHECK(!r.flow.off && r.flow.answered);
+    CHECK_MSG(r.fps >= 27.0, "%.1f fps", r.fps);
+    CHECK_NEAR(r.flow.base, 0.6, 0.01);
+}
+
+/* How long leaving waits for the answers on their way: about what a ping
+ * takes on this link, nothing on a stopped one, never more than
+ * FLOW_DRAIN_MAX. */
+TEST(flow_leaving_waits_as_long_as_the_link_needs)
+{
+    struct flow f;
     flow_init(&f);
-    flow_wrote(&f, 10, 0.0);
-    flow_answered(&f, 0.01);
-    f.window = 100;
-    flow_wrote(&f, 100, 1.0);
-    flow_tick(&f, 1.0 + FLOW_LOST - 0.1);
-    CHECK(!flow_ready(&f));
-    flow_tick(&f, 1.0 + FLOW_LOST + 0.1);
-    CHECK(flow_ready(&f) && !f.off);
+    flow_asked(&f, 0.0, 0.3);
+    enum flow_ping k = flow_wrote(&f, 100, 1.0);
+    double w = flow_drain_wait(&f, 1.0);
+    CHECK_MSG(w >= 0.3 && w <= 0.3 + FLOW_QUEUE + 0.3, "wait %g", w);
+    CHECK(!flow_stalled(&f, 1.5));
+    CHECK(flow_stalled(&f, 3.0)); /* 2 s and no answer: the link has stopped */
+    CHECK_NEAR(flow_drain_wait(&f, 3.0), 0.0, 1e-9);
+    flow_answered(&f, k, 3.1);
+    f.base = 5.0; /* a satellite behind a satellite */
+    CHECK_NEAR(flow_drain_wait(&f, 3.2), FLOW_DRAIN_MAX, 1e-9);
+    /* Never answered: lately asked, a second; long ago, nothing. */
+    flow_init(&f);
+    flow_asked(&f, 0.0, -1.0);
+    CHECK_NEAR(flow_drain_wait(&f, 0.5), 1.0, 1e-9);
+    CHECK_NEAR(flow_drain_wait(&f, 5.0), 0.0, 1e-9);
+}
+
+/* The plan on its own: a budget only where the link is the limit, fewer
+ * colours only once needed for FLOW_DOWN_AFTER, back once spare for
+ * FLOW_UP_AFTER, the frame rate lowered only below FLOW_FRAME_MIN a frame. */
+TEST(flow_plan_steps_down_and_up_with_hysteresis)
+{
+    struct flow f;
+    flow_init(&f);
+    struct flow_plan p;
+    flow_plan_init(&p, 30.0);
+    flow_plan_frame(&p, &f, 40000, 30.0, true, 0.0);
+    CHECK(p.budget == 0.0 && p.step == FLOW_EXACT && p.fps == 30.0); /* no known limit */
+    f.rate = 300e3;
+    f.base = 0.05, f.rtt = 0.1; /* a queue stands: the link is loaded */
+    double t = 0.0;
+    for (; t < FLOW_DOWN_AFTER - 0.05; t += 1.0 / 30)
+        flow_plan_frame(&p, &f, 40000, 30.0, true, t);
+    CHECK(!p.fewer_colours && p.step == FLOW_COARSE);
+    CHECK_NEAR(p.budget, 300e3 * FLOW_USE / 30.0, 1.0);
+    for (; t < FLOW_DOWN_AFTER + 0.1; t += 1.0 / 30)
+        flow_plan_frame(&p, &f, 40000, 30.0, true, t);
+    CHECK(p.fewer_colours && p.step == FLOW_FEWER_COLOURS);
+    /* The link clears: colours back only after FLOW_UP_AFTER. */
+    f.rate = 10e6, f.rtt = f.base;
+    double clear = t;
+    for (; t < clear + FLOW_UP_AFTER - 0.1; t += 1.0 / 30)
+        flow_plan_frame(&p, &f, 20000, 30.0, true, t);
+    CHECK(p.fewer_colours);
+    for (; t < clear + FLOW_UP_AFTER + 0.1; t += 1.0 / 30)
+        flow_plan_frame(&p, &f, 40000, 30.0, true, t);
+    CHECK(!p.fewer_colours && p.step == FLOW_EXACT);
+    /* A very slow link: fewer frames, each FLOW_FRAME_MIN. */
+    f.rate = 10e3, f.rtt = 0.1;
+    flow_plan_frame(&p, &f, 40000, 30.0, false, t);
+    CHECK_NEAR(p.fps, 10e3 * FLOW_USE / FLOW_FRAME_MIN, 0.01);
+    CHECK_NEAR(p.budget, FLOW_FRAME_MIN, 1.0);
+    CHECK(p.step == FLOW_FEWER_FRAMES && !p.fewer_colours); /* colours were not to be touched */
+    /* Small frames on the same link: no fewer frames than they need. */
+    flow_plan_init(&p, 30.0);
+    flow_plan_frame(&p, &f, 200, 30.0, true, t);
+    CHECK(p.fps == 30.0 && p.step == FLOW_EXACT);
+    CHECK(flow_step_word(FLOW_EXACT) == NULL && flow_step_word(FLOW_FEWER_FRAMES) != NULL);
 }

@@ -135,6 +135,16 @@ TEST(input_keys_arrows_and_escape)
     CHECK(ev[1].type == INPUT_PONG);
     CHECK_INT(ev[2].key, 0xE9);
     CHECK_INT(ev[3].key, IK_BACKTAB);
+    /* The cursor position answer, and DA1's, are answers too; an unknown
+     * private CSI is nothing. */
+    CHECK_INT(feed(&in, "\x1b[12;40R\x1b[?62;22cx\x1b[?5R\x1b[1R", ev, 16), 3);
+    CHECK(ev[0].type == INPUT_WHERE && ev[1].type == INPUT_ANSWER);
+    CHECK(ev[2].type == INPUT_KEY && ev[2].key == 'x' && ev[1].key == 0);
+    CHECK_INT(feed(&in, "\x1b[?2026;2$y", ev, 16), 1);
+    CHECK(ev[0].type == INPUT_ANSWER && ev[0].key == 2026 && ev[0].button == 2);
+    CHECK(input_is_answer(INPUT_PONG) && input_is_answer(INPUT_WHERE) &&
+          input_is_answer(INPUT_ANSWER) && !input_is_answer(INPUT_KEY) &&
+          !input_is_answer(INPUT_MOUSE));
 }
 
 TEST(input_legacy_x10_report)
@@ -194,6 +204,17 @@ static int feed_split(const unsigned char *b, size_t n, size_t cut,
     return ne;
 }
 
+/* The same, the terminal's answers left out: what a person typed. */
+static int feed_split_keys(const unsigned char *b, size_t n, size_t cut, struct input_event *ev,
+                           int max)
+{
+    int ne = feed_split(b, n, cut, ev, max), k = 0;
+    for (int i = 0; i < ne; i++)
+        if (!input_is_answer(ev[i].type))
+            ev[k++] = ev[i];
+    return k;
+}
+
 /* Every split of b[0..n) gives exactly one key event, key; followed by "x", the
  * same key and then 'x'. */
 static void check_every_split(const unsigned char *b, size_t n, int key)
@@ -205,12 +226,12 @@ static void check_every_split(const unsigned char *b, size_t n, int key)
         struct input_event ev[310];
         int want = key == IK_NONE ? 0 : 1;
         if (cut <= n) {
-            int ne = feed_split(b, n, cut, ev, 310);
+            int ne = feed_split_keys(b, n, cut, ev, 310);
             CHECK_MSG(ne == want && (ne == 0 || (ev[0].type == INPUT_KEY && ev[0].key == key)),
                       "%zu bytes split at %zu: %d events, first key %d", n, cut, ne,
                       ne ? ev[0].key : -1);
         }
-        int ne = feed_split(bx, n + 1, cut, ev, 310);
+        int ne = feed_split_keys(bx, n + 1, cut, ev, 310);
         CHECK_MSG(ne == want + 1 && (want == 0 || ev[0].key == key) &&
                       ev[ne - 1].type == INPUT_KEY && ev[ne - 1].key == 'x',
                   "%zu bytes + 'x' split at %zu: %d events, first key %d", n, cut, ne,
@@ -293,6 +314,12 @@ TEST(input_late_terminal_answers_give_no_key)
     };
     for (size_t i = 0; i < sizeof late / sizeof late[0]; i++)
         check_every_split((const unsigned char *)late[i], strlen(late[i]), IK_NONE);
+    /* DA1's answer, however it is split, is one answer for the flow control. */
+    for (size_t cut = 0; cut <= strlen(late[6]); cut++) {
+        struct input_event ev[8];
+        int ne = feed_split((const unsigned char *)late[6], strlen(late[6]), cut, ev, 8);
+        CHECK_MSG(ne == 1 && ev[0].type == INPUT_ANSWER, "split at %zu: %d events", cut, ne);
+    }
     /* A DCS string far longer than a CSI may be: skipped up to its ST. */
     unsigned char b[260];
     memcpy(b, "\x1bP1+r", 5);

@@ -47,6 +47,7 @@ struct app_opts {
     const char *glyphs_why; /* what chose them ("--glyphs", "VTE draws sextants"), or NULL */
     int fps;
     int tolerance;
+    bool tolerance_set;  /* the user chose it: a slow link never raises it */
     bool sync;
     bool autopilot;      /* --auto */
     bool demo;           /* --demo */

@@ -22,7 +22,20 @@ struct frame_stats {
     long skipped;        /* frames not drawn while the link was behind */
     size_t bytes;        /* bytes of all frames drawn */
     bool simulated;      /* on a simulated clock (recordings): the HUD shows no timings */
+    /* The link, as the terminal loop measures it (all 0 without one). */
+    bool fewer_colours;  /* drawn in 256 colours for the link's sake */
+    int link_step;       /* how far the picture gives to the link (flow.h's enum flow_step) */
+    const char *link_word; /* that in a word, for the status line (NULL: it gives nothing) */
+    double link_rtt;     /* s: the base round trip (0: not known) */
+    double link_rate;    /* bytes a second the link carries (0: not known) */
+    bool link_limit;     /* ... at most: the link is the limit */
 };
+
+/* The colours a frame is drawn in: the app's, or 256 where the link asks for fewer. */
+static inline enum color_mode compose_mode(const struct app *a, const struct frame_stats *fs)
+{
+    return fs->fewer_colours && a->o.color > COLOR_256 ? COLOR_256 : a->o.color;
+}
 
 
 /* img is the canvas (app_canvas_w x app_canvas_h: resized to it when it is not,

@@ -1,19 +1,51 @@
 /*
- * flow.h — how much swirl may have on its way to the terminal.
+ * flow.h — how much swirl may have on its way to the terminal, and how much
+ * picture the link can carry.
  *
  * The terminal answers a status request (CSI 5 n) only once it has processed
- * everything before it, so a ping after what we write tells us when the screen
- * has caught up. The bytes written but not yet acknowledged are what a key
- * press waits behind (over a slow link, seconds), so they are kept within a
- * window that adapts to the link: it shrinks when an answer comes later than
- * FLOW_LAG and grows while answers come quickly. A frame larger than the window
- * is written a piece at a time, each cut where a ping may follow (before an
- * escape sequence, never inside one or inside a UTF-8 character). A terminal
- * that never answers turns this off (everything is written at once), and an
- * answer that never comes is given up after FLOW_LOST.
+ * everything before it, so a ping after what we write tells when the screen
+ * has caught up. A link has two numbers that must not be confused: its base
+ * round trip (distance: what a ping takes with nothing queued before it) and
+ * its rate. What a ping takes beyond the base is time spent queued, and that
+ * is what a key press waits behind. So the flow control keeps
+ *  - the base round trip: the least round trip seen over the last
+ *    FLOW_BASE_SLOTS x FLOW_BASE_SLOT seconds (as LEDBAT and BBR keep theirs),
+ *    from pings sent when nothing was in flight; when none has been for
+ *    FLOW_PROBE seconds, the next frame waits until the link is empty, once;
+ *  - the rate: what the terminal took in between answers while bytes stood
+ *    in the queue all along (the link was the limit), the most of the last
+ *    FLOW_RATE_MEMORY seconds (or 8 base round trips); a link that has not
+ *    been the limit that long has no known rate, and frames are not cut to
+ *    fit it;
+ *  - a window of bytes in flight: the rate x (base round trip + FLOW_QUEUE),
+ *    so the link stays busy and no more than FLOW_QUEUE of it is queued;
+ *    while no rate is known the window grows with every quick answer (by
+ *    twice what it acknowledged: a slow start; beyond the window the last
+ *    rate gave, by a quarter of it, as the link may not have changed).
+ * A frame larger than the room left is written a piece at a time, each cut
+ * where a ping may follow (before an escape sequence, never inside one or
+ * inside a UTF-8 character).
+ *
+ * The plan (flow_plan) turns this into what the frames may cost: where the
+ * link cannot carry whole frames at the frame rate asked for, each frame gets
+ * a budget of bytes (the encoder sends what changed most first, and the rest
+ * a frame later), then fewer colours, then fewer frames, each step taken
+ * only while it is needed and given back when the link clears. Budgets keep
+ * the link just short of its limit, where no rate is measured: the plan
+ * keeps the last one measured, and while the frames want more it probes a
+ * higher rate now and then (see flow_plan_frame).
+ *
+ * A terminal that has answered nothing FLOW_GIVE_UP s after it was first
+ * asked (the start-up questions count) is written to without waiting for
+ * answers: FLOW_OFF_WINDOW bytes each FLOW_GIVE_UP, twice as many each time
+ * (the first frames go whole at once, and a link that is only far, not
+ * silent, is not flooded before its first answer), pings still following, so
+ * one that answers late is paced from its first answer on. An answer that
+ * never comes is given up after FLOW_LOST (or a few round trips, if longer).
  *
  * All byte counts are cumulative since the start; times are seconds on any
- * monotonic clock. No I/O here: the terminal loop does the writing.
+ * monotonic clock, passed in (no clock read here). No I/O: the terminal loop
+ * does the writing, and tests drive it on virtual time.
  */
 #ifndef SWIRL_FLOW_H
 #define SWIRL_FLOW_H
@@ -21,45 +53,149 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FLOW_LAG 0.1          /* s: how far the screen may trail what we wrote */
-#define FLOW_WINDOW0 4096     /* bytes in flight at the start */
+#define FLOW_QUEUE 0.08       /* s of the link's bytes that may stand queued */
+#define FLOW_WINDOW0 16384    /* bytes in flight at the start */
 #define FLOW_WINDOW_MIN 1024
-#define FLOW_WINDOW_MAX (8 << 20)
-#define FLOW_GIVE_UP 1.0      /* s without any answer at all: the terminal has no DSR */
+#define FLOW_WINDOW_MAX (16 << 20)
+#define FLOW_GIVE_UP 0.25     /* s without any answer at all: the terminal has no DSR */
+#define FLOW_OFF_WINDOW 65536 /* bytes written in the first FLOW_GIVE_UP after that */
 #define FLOW_LOST 3.0         /* s an answer may take before it counts as lost */
 #define FLOW_PINGS 64
+#define FLOW_RESYNC 0.5       /* s between position requests among the pings */
+#define FLOW_BASE_SLOT 2.0    /* s: the base round trip's memory, in slots */
+#define FLOW_BASE_SLOTS 5
+#define FLOW_PIECES 16        /* a piece is at most this share of the window, */
+#define FLOW_PIECE_MIN 1024   /* or this many bytes if more */
+#define FLOW_RATE_MEMORY 2.0  /* s a rate measured at the limit is kept */
+#define FLOW_RATES 16         /* rate samples kept */
+#define FLOW_HIST 32          /* answers kept for them */
+#define FLOW_DRAIN_MAX 2.0    /* s, the most leaving waits for answers */
 
 struct flow {
     bool answered;       /* the terminal has answered at least once */
-    bool off;            /* it never does: write without pacing */
-    double first_ping;   /* when the first ping went out (-1: none yet) */
+    bool off;            /* it has not, long after it was asked: write without pacing */
+    double off_window;   /* while off: bytes a FLOW_GIVE_UP may carry (doubling) */
+    double off_t;        /* when the last of those began */
+    double asked;        /* when it was first asked anything (-1: not yet) */
     long long sent;      /* bytes written */
     long long acked;     /* of which the terminal has processed, as far as we know */
     double window;       /* bytes that may be unacknowledged */
+    double full_t;       /* when a write last (nearly) filled it */
     int head, n;         /* pings in flight, oldest at head */
+    int wheres;          /* of which position requests */
+    bool desync;         /* pings were given up on, their answers may yet come: */
+    int stale;           /* the position answers of those, to be let pass */
+    double where_t;      /* when the last of those went out */
     struct {
         long long at;    /* sent when it went out */
+        long long before; /* in flight before the piece it follows */
+        long long len;   /* that piece's bytes */
         double t;
+        bool where;      /* a position request (else a status request) */
     } ping[FLOW_PINGS];
+    /* What the answers measured. */
+    double rtt;          /* the last round trip (-1: none yet) */
+    double base;         /* the base round trip (-1: unknown) */
+    double base_slot[FLOW_BASE_SLOTS]; /* the least of each slot (-1: none) */
+    double slot_t;       /* when the newest slot began */
+    struct {
+        long long at;    /* what an answer acknowledged */
+        double t;        /* and when it came */
+    } hist[FLOW_HIST];   /* the latest answers, oldest at hist_head */
+    int hist_head, hist_n;
+    double rate;         /* bytes a second the link carries at most (0: not known) */
+    double bdp;          /* the window that rate last gave (0: none yet) */
+    double delivered;    /* what the terminal took in lately, a second (0: not known) */
+    struct {
+        double rate, t;
+    } rates[FLOW_RATES]; /* measured while the link was the limit */
+    int nrates;
 };
 
 void flow_init(struct flow *f);
+/* The start-up questions went out at t_asked; answered at t_answered (< 0:
+ * not within their wait). A round trip to start from, or the clock on the
+ * terminal's silence. */
+void flow_asked(struct flow *f, double t_asked, double t_answered);
 /* How many of the n bytes at data to write now (0: the window is full): all of
  * them when flow control is off or they fit, else the most that fits, cut just
  * before an ESC (or on to the next ESC if none starts within the room). */
 size_t flow_chunk(const struct flow *f, const char *data, size_t n);
-/* n bytes were written, and then a ping unless flow control is off. */
-void flow_wrote(struct flow *f, size_t n, double now);
-/* The terminal answered the oldest ping. */
-void flow_answered(struct flow *f, double now);
-/* Timeouts: no answer ever (off), an answer lost (forgiven). Call each loop. */
+/* The terminal answered something other than a ping (the start-up
+ * questions' last answer, come late): it answers, by this round trip. */
+void flow_heard(struct flow *f, double now);
+/* What follows a piece: a status request (CSI 5 n, answered CSI 0 n) or,
+ * every FLOW_RESYNC s, a cursor position request (CSI 6 n, answered
+ * CSI row ; col R). Answers carry no number; the position answers keep them
+ * in step: the status pings before one that were not answered were lost. */
+enum flow_ping { FLOW_PING_STATUS, FLOW_PING_WHERE };
+/* n bytes were written; the ping that must follow them. */
+enum flow_ping flow_wrote(struct flow *f, size_t n, double now);
+/* The terminal answered a ping of that kind. */
+void flow_answered(struct flow *f, enum flow_ping kind, double now);
+/* An answer is late, and no position request has gone out since: write one
+ * alone (WHERE), then call flow_probed. Its answer tells which of the pings
+ * before it were lost, though no frame can go until then. */
+bool flow_probe_due(const struct flow *f, double now);
+void flow_probed(struct flow *f, double now);
+/* How many position requests are in flight (each will be answered). */
+static inline int flow_wheres(const struct flow *f) { return f->wheres; }
+/* Timeouts: no answer ever (off), an answer lost (forgiven), the base round
+ * trip's memory. Call each loop. */
 void flow_tick(struct flow *f, double now);
 /* Bytes written but not yet acknowledged. */
 static inline long long flow_in_flight(const struct flow *f) { return f->sent - f->acked; }
-/* May a new frame start (nothing of the last left to write, room in the window)? */
-static inline bool flow_ready(const struct flow *f)
-{
-    return f->off || (double)flow_in_flight(f) < f->window;
-}
+/* May a new frame start (room in the window)? */
+bool flow_ready(const struct flow *f);
+/* Has the link stopped: the oldest ping is far older than the link explains? */
+bool flow_stalled(const struct flow *f, double now);
+/* On leaving: how long the answers in flight may be waited for (0: none will
+ * come), never more than FLOW_DRAIN_MAX. */
+double flow_drain_wait(const struct flow *f, double now);
+
+/* What the link lets the frames cost, from one frame to the next. */
+enum flow_step {
+    FLOW_EXACT,          /* every frame whole */
+    FLOW_COARSE,         /* frames within a budget: what changed most first */
+    FLOW_FEWER_COLOURS,  /* and drawn in 256 colours */
+    FLOW_FEWER_FRAMES,   /* and fewer frames a second */
+};
+
+#define FLOW_USE 0.9          /* share of the link's rate the frames may take */
+#define FLOW_FRAME_MIN 2500.0 /* bytes: a frame smaller is not worth a lower frame rate */
+#define FLOW_COLOUR_COST 2.0  /* a truecolour frame's bytes over a 256-colour one's */
+#define FLOW_DOWN_AFTER 0.5   /* s a step must be needed before it is taken */
+#define FLOW_UP_AFTER 0.5     /* s it must be spare before it is given back */
+#define FLOW_GROW 1.25        /* a probe tries this much more than the rate, */
+#define FLOW_GROW_MORE 1.6    /* each one after a probe the link carried this much more, */
+#define FLOW_GROW_MOST 4.0    /* up to this */
+#define FLOW_PROBE_EVERY 1.0  /* s between probes that found the limit */
+#define FLOW_BUSY (0.25 * FLOW_QUEUE) /* s queued: the bytes stood in line */
+
+struct flow_plan {
+    double budget;       /* bytes the next frame may take (0: any) */
+    double fps;          /* frames a second to send */
+    bool fewer_colours;  /* draw in 256 colours */
+    enum flow_step step; /* the most the picture is reduced, for the user */
+    double need;         /* bytes a frame wants, smoothed (in the mode in use) */
+    double rate;         /* the link's rate the budget is cut to (0: none) */
+    double probe_t;      /* when a probe of a higher rate began (-1: none under way) */
+    double probe_rate;   /* that rate */
+    double gain;         /* the next probe's, over the rate */
+    double next_probe;   /* no probe before */
+    double down_t, up_t; /* since when fewer colours has been needed, spare (-1: not) */
+};
+
+void flow_plan_init(struct flow_plan *p, double fps);
+/*
+ * After a frame: `want` is what it would have cost whole (its bytes, or the
+ * encoder's estimate if the budget cut it short); `fps` the rate asked for;
+ * `may_reduce_colour` false where the user chose the colours (or they are 256
+ * or fewer already). Sets the next frame's budget, frame rate and colours.
+ */
+void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, double fps,
+                     bool may_reduce_colour, double now);
+/* A word for the status line while the picture is reduced (NULL: it is not). */
+const char *flow_step_word(enum flow_step s);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef SWIRL_INPUT_H
 #define SWIRL_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Key codes beyond Unicode. */
@@ -29,7 +30,14 @@ enum {
 
 #define INPUT_BUTTON_EXTRA 8 /* buttons 8-11 (SGR codes 128-131) */
 
-enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG };
+/* INPUT_PONG, INPUT_WHERE and INPUT_ANSWER are the terminal's answers, not a
+ * person's input: to a status request (CSI 0 n), to a cursor position request
+ * (CSI row ; col R) and to DA1 (CSI ? ... c, the last of the start-up
+ * questions, come late). */
+enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG, INPUT_WHERE, INPUT_ANSWER };
+/* An INPUT_ANSWER of DECRQM (CSI ? mode ; state $ y) has the mode in key and
+ * the state in button; DA1's has key 0. */
+static inline bool input_is_answer(enum input_type t) { return t >= INPUT_PONG; }
 enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
 
 struct input_event {
@@ -53,7 +61,9 @@ void input_init(struct input *in);
 /* Understood: printable UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3
  * forms, with or without modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse
  * reports CSI < b ; x ; y M/m (any column), legacy X10 reports CSI M b x y, and
- * the DSR answer CSI 0 n (used to pace output). Unknown CSI sequences are
+ * the DSR answer CSI 0 n and the cursor position answer CSI r ; c R (used to
+ * pace output; F3 with a modifier sends the same as the latter, and swirl
+ * gives F3 nothing to do), DA1's answer CSI ? ... c. Unknown CSI sequences are
  * skipped whole, and so are those longer than 40 bytes (up to their final byte,
  * however long); a malformed one is dropped at the first byte that cannot
  * belong to it, which is then parsed anew. A DCS string (ESC P and a parameter

@@ -95,15 +95,21 @@ void encode_utf8(struct buf *out, uint32_t cp)
 /* Does the glyph show its foreground colour? A space shows only the background. */
 static bool shows_fg(uint32_t ch) { return ch != ' '; }
 
-static bool colour_differs(rgb_t a, rgb_t b, int tol)
+/* How far apart two colours are: the most of the three channels' differences,
+ * 0..255; ENCODE_FAR where one is not a colour (the terminal's default). */
+#define ENCODE_FAR 256
+static int colour_error(rgb_t a, rgb_t b)
 {
     if (a == b)
-        return false;
+        return 0;
     if ((a | b) & COLOR_DEFAULT)
-        return true;
-    return abs(rgb_r(a) - rgb_r(b)) > tol || abs(rgb_g(a) - rgb_g(b)) > tol ||
-           abs(rgb_b(a) - rgb_b(b)) > tol;
+        return ENCODE_FAR;
+    int dr = abs(rgb_r(a) - rgb_r(b)), dg = abs(rgb_g(a) - rgb_g(b)), db = abs(rgb_b(a) - rgb_b(b));
+    int d = dr > dg ? dr : dg;
+    return d > db ? d : db;
 }
+
+static bool colour_differs(rgb_t a, rgb_t b, int tol) { return colour_error(a, b) > tol; }
 
 /* The two pixels a picture cell shows (▀ or a space); false for text glyphs. */
 static bool cell_pixels(const struct cell *c, rgb_t *top, rgb_t *bot)
@@ -127,21 +133,30 @@ static bool shows_one(const struct cell *c, int tol, rgb_t *col)
     return c->ch == ' ' || (fit_is_picture(c->ch) && !colour_differs(c->fg, c->bg, tol));
 }
 
-/* Does the screen need `now` where it shows `old`? Picture cells compare by the
- * pixels they show, so a space and a ▀ of nearly equal halves are the same, as
- * are any two glyphs whose colours are each within the tolerance of one. */
-static bool cell_differs(const struct cell *old, const struct cell *now, int tol)
+static int most(int a, int b) { return a > b ? a : b; }
+
+/* How far `now` is from what the screen shows, `old`, judged within the
+ * tolerance tol: the most a colour it shows is off (ENCODE_FAR for another
+ * glyph). With a tolerance, picture cells compare by the pixels they show, so
+ * a space and a ▀ of nearly equal halves are the same, as are any two glyphs
+ * whose colours are each within the tolerance of one. */
+static int cell_error(const struct cell *old, const struct cell *now, int tol)
 {
     rgb_t ot, ob, nt, nb;
     if (tol && cell_pixels(old, &ot, &ob) && cell_pixels(now, &nt, &nb))
-        return colour_differs(ot, nt, tol) || colour_differs(ob, nb, tol);
+        return most(colour_error(ot, nt), colour_error(ob, nb));
     if (tol && old->ch != now->ch && shows_one(old, tol, &ot) && shows_one(now, tol, &nt))
-        return colour_differs(ot, nt, tol);
+        return colour_error(ot, nt);
     if (old->ch != now->ch)
-        return true;
-    if (colour_differs(old->bg, now->bg, tol))
-        return true;
-    return shows_fg(now->ch) && colour_differs(old->fg, now->fg, tol);
+        return ENCODE_FAR;
+    int e = colour_error(old->bg, now->bg);
+    return shows_fg(now->ch) ? most(e, colour_error(old->fg, now->fg)) : e;
+}
+
+/* Does the screen need `now` where it shows `old`? */
+static bool cell_differs(const struct cell *old, const struct cell *now, int tol)
+{
+    return cell_error(old, now, tol) > tol;
 }
 
 /*
@@ -314,6 +329,73 @@ static bool cells_equal(const struct cell *a, const struct cell *b)
     return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
 }
 
+/* What no cell holds: a shadow of these sends every cell it is compared with. */
+static const struct cell unknown_cell = {0xFFFFFFFFu, COLOR_DEFAULT, COLOR_DEFAULT};
+
+/* The tolerance that lets about `budget` bytes of cells through: the least
+ * at or above tol for which the cells further off, at `cost` bytes each, fit
+ * (the most, ENCODE_FAR - 1, where even the cells of another glyph do not). */
+static int budget_tolerance(const struct encoder *e, const struct cells *s, int tol, double budget,
+                            double cost, double *want)
+{
+    static unsigned hist[ENCODE_FAR + 1];
+    memset(hist, 0, sizeof hist);
+    size_t n = (size_t)s->cols * (size_t)s->rows;
+    for (size_t i = 0; i < n; i++)
+        hist[cell_error(&e->shadow[i], &s->c[i], 1)]++;
+    double above = 0.0;
+    for (int k = tol + 1; k <= ENCODE_FAR; k++)
+        above += hist[k];
+    *want = above * cost;
+    int t = tol;
+    while (t < ENCODE_FAR - 1 && above * cost > budget)
+        above -= hist[++t];
+    return t;
+}
+
+/* One pass over the rows, from `first` (wrapping), until the budget is
+ * spent: which cells it sends, and whether it keeps the books on what was
+ * asked (once a frame). thresh < 0: the cells that differ within the
+ * tolerance (none within it on the swept row or once still); else those off
+ * by more than thresh. Each is sent within the tolerance. */
+struct pass {
+    size_t start;
+    int first, thresh, tol, swept;
+    bool fresh, book;
+};
+
+/* The row the budget stopped it at (-1: it went through). */
+static int encode_rows(struct encoder *e, const struct cells *s, struct buf *out,
+                       const struct pass *ps, struct run *run, int *sent)
+{
+    for (int k = 0; k < s->rows; k++) {
+        int r = (ps->first + k) % s->rows;
+        for (int c = 0; c < s->cols; c++) {
+            if (e->budget > 0.0 && (double)(out->len - ps->start) >= e->budget)
+                return r; /* the rest a frame later, from this row on */
+            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            const struct cell *now = &s->c[i];
+            if (ps->book) { /* how long the same has been asked for */
+                const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
+                e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
+                e->wanted[i] = *now;
+            }
+            /* The sweep puts right what the tolerance let stand in its row,
+             * moving or not: every cell is exact once a pass over the rows;
+             * a cell asked for the same ENCODE_SETTLE frames is sent exactly. */
+            int ctol = ps->thresh < 0 && (r == ps->swept || e->still[i] > ENCODE_SETTLE) ? 0 : ps->tol;
+            if (ps->thresh >= 0 ? cell_error(&e->shadow[i], now, 1) <= ps->thresh
+                                : !cell_differs(&e->shadow[i], now, ctol))
+                continue;
+            /* The shadow records what the screen shows. */
+            e->shadow[i] = cheapest(e, now, ctol);
+            send_cell(e, out, c, r, &e->shadow[i], run);
+            (*sent)++;
+        }
+    }
+    return -1;
+}
+
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
 {
     size_t n = (size_t)s->cols * (size_t)s->rows;
@@ -325,49 +407,73 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;
+        e->resume_row = 0;
     }
     size_t start = out->len;
     int sent = 0;
-    int tol = e->mode == COLOR_TRUE && !e->exact ? e->tolerance : 0;
+    int tol = e->mode != COLOR_MONO && !e->exact ? e->tolerance : 0;
     if (e->sync)
         buf_puts(out, "\x1b[?2026h");
-    if (!e->valid) {
-        /* Unknown screen: reset attributes, home, and send every cell. */
+    bool fresh = !e->valid;
+    if (fresh) {
+        /* Unknown screen: reset attributes, and every cell is to be sent. */
         buf_puts(out, "\x1b[0m");
         e->cur_fg = e->cur_bg = COLOR_DEFAULT;
         e->cur_attr = 0;
         e->cur_row = e->cur_col = -1;
+        for (size_t i = 0; i < n; i++)
+            e->shadow[i] = unknown_cell;
     }
+    /* A budget: the cells that are off by most first (a tolerance that lets
+     * them fit, where the encoder may choose it), then as many rows as fit,
+     * the rest a frame later (from where this one stopped). */
+    double cost = e->cell_cost > 0.0 ? e->cell_cost : e->mode == COLOR_TRUE ? 24.0 : 14.0;
+    double want = 0.0;
+    int btol = tol;
+    if (e->budget > 0.0) {
+        btol = budget_tolerance(e, s, tol, e->budget, cost, &want);
+        if (!e->adapt)
+            btol = tol;
+    }
+    bool tight = e->budget > 0.0 && want > e->budget; /* whole, it would not fit */
     struct run run = {SIZE_MAX, 0};
-    int swept = e->sweep && e->valid ? e->sweep_row % s->rows : -1;
-    for (int r = 0; r < s->rows; r++) {
-        for (int c = 0; c < s->cols; c++) {
-            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
-            const struct cell *now = &s->c[i];
-            /* The sweep puts right what the tolerance let stand in its row,
-             * moving or not: every cell is exact once a pass over the rows. */
-            /* A cell asked for the same ENCODE_SETTLE frames is sent exactly. */
-            const bool same = e->valid && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
-            e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
-            e->wanted[i] = *now;
-            int ctol = r == swept || e->still[i] > ENCODE_SETTLE ? 0 : tol;
-            if (e->valid && !cell_differs(&e->shadow[i], now, ctol))
-                continue;
-            /* The shadow records what the screen shows. */
-            e->shadow[i] = cheapest(e, now, ctol);
-            send_cell(e, out, c, r, &e->shadow[i], &run);
-            sent++;
-        }
+    struct pass ps = {.start = start, .first = e->budget > 0.0 ? e->resume_row % s->rows : 0,
+                      .thresh = tight ? btol : -1, .tol = tol, .fresh = fresh, .book = true,
+                      .swept = e->sweep && !fresh && !tight ? e->sweep_row % s->rows : -1};
+    int cut = encode_rows(e, s, out, &ps, &run, &sent);
+    if (tight && cut < 0) { /* room left: the rest that is off, in turn from where it stopped */
+        ps.thresh = tol, ps.book = false;
+        cut = encode_rows(e, s, out, &ps, &run, &sent);
     }
-    e->sweep_row = (e->sweep_row + 1) % s->rows;
-    if (sent == 0 && e->valid) {
+    if (!tight)
+        e->sweep_row = (e->sweep_row + 1) % s->rows;
+    e->resume_row = cut >= 0 ? cut : 0;
+    e->tight = tight;
+    size_t bytes = out->len - start;
+    if (sent > 0)
+        e->cell_cost = e->cell_cost > 0.0 ? 0.8 * e->cell_cost + 0.2 * (double)bytes / sent
+                                          : (double)bytes / sent;
+    e->want = tight ? want : (double)bytes;
+    if (sent == 0 && !fresh) {
         out->len = start; /* nothing changed: nothing at all is written */
+        e->want = 0.0;
         return 0;
     }
     if (e->sync)
         buf_puts(out, "\x1b[?2026l");
     e->valid = true;
     return sent;
+}
+
+double encode_error(const struct encoder *e, const struct cells *s)
+{
+    if (!e->valid || s->cols != e->cols || s->rows != e->rows)
+        return ENCODE_FAR;
+    size_t n = (size_t)s->cols * (size_t)s->rows;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += cell_error(&e->shadow[i], &s->c[i], 1);
+    return n ? sum / (double)n : 0.0;
 }
 
 void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out)

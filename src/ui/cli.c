@@ -217,7 +217,9 @@ static int option(struct parse *p, int id, const char *arg)
             return fail(p, "unknown glyph set '%s' (auto, half, quad, sextant or ascii)", arg);
         return 0;
     case OPT_FPS: return parse_int(p, "--fps", arg, 1, 240, &c->o.fps);
-    case OPT_TOL: return parse_int(p, "--tolerance", arg, 0, 255, &c->o.tolerance);
+    case OPT_TOL:
+        c->o.tolerance_set = true;
+        return parse_int(p, "--tolerance", arg, 0, 255, &c->o.tolerance);
     case OPT_NOSYNC: c->o.sync = false; return 0;
     case OPT_AUTO: c->o.autopilot = true; return 0;
     case OPT_DEMO: *(p->line ? &p->demo_cfg : &p->demo_cmd) = true; return 0;

@@ -304,7 +304,7 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
     if (img->w != k * app_canvas_w(a) || img->h != k * app_canvas_h(a)) /* the status */
         image_resize(img, k * app_canvas_w(a), k * app_canvas_h(a)); /* line came or went */
     app_scene(a)->draw(a->st[a->cur], img);
-    cells_blit(img, cells, a->o.color, a->o.glyphs);
+    cells_blit(img, cells, compose_mode(a, fs), a->o.glyphs);
     hint(a, cells);
     caption(a, cells);
     kbd_pointer(a, cells);

@@ -1,32 +1,99 @@
 /*
- * flow.c — the window of bytes in flight to the terminal (see flow.h).
+ * flow.c — the window of bytes in flight to the terminal, the link's base
+ * round trip and rate, and the plan of what frames may cost (see flow.h).
  *
- * Each answer tells how long the oldest ping took to come back: the time the
- * bytes before it spent queued on the way. Later than FLOW_LAG, the window
- * shrinks in proportion (never below FLOW_WINDOW_MIN); well within it, the
- * window grows by a quarter, so a fast local terminal soon writes whole frames
- * at once and a 20 KB/s link settles near 2 KB in flight. Pieces end just
- * before an ESC: the encoder's output is escape sequences and whole UTF-8
- * glyphs, so nothing before an ESC is ever left half-sent.
+ * Each answer tells how long its ping took (the round trip) and how much the
+ * terminal has processed. The base round trip is the least round trip,
+ * kept per slot of FLOW_BASE_SLOT s over FLOW_BASE_SLOTS slots: the frames
+ * leave the link idle now and then (their budgets are a little short of its
+ * rate), and a ping sent then waits behind nothing but its own piece (at
+ * most a FLOW_PIECES-th of the window). What a ping took beyond the base is
+ * queueing.
+ *
+ * A ping that waited q s behind the bytes before it found the link busy for
+ * those q s, and the answers that came in the last q s were sent by a busy
+ * link: what they acknowledged over the time they took is the link's rate
+ * (a rate sample, over at least FLOW_SPAN). Samples are kept for
+ * FLOW_RATE_MEMORY s and the rate is their most; answers that came while the
+ * link idled now and then measure what swirl sent, not the link, and are not
+ * samples. A queue twice FLOW_QUEUE long means the link has slowed: the rate
+ * is then the last sample alone.
+ *
+ * Pieces end just before an ESC: the encoder's output is escape sequences and
+ * whole UTF-8 glyphs, so nothing before an ESC is ever left half-sent.
  */
 #include "flow.h"
 
 #include <string.h>
 
+#define FLOW_SPAN 0.02                /* s: the least span of a rate sample */
+
 void flow_init(struct flow *f)
 {
     memset(f, 0, sizeof *f);
-    f->first_ping = -1.0;
+    f->asked = -1.0;
     f->window = FLOW_WINDOW0;
+    f->rtt = f->base = -1.0;
+    for (int i = 0; i < FLOW_BASE_SLOTS; i++)
+        f->base_slot[i] = -1.0;
+    f->slot_t = f->full_t = f->where_t = -1.0;
 }
+
+static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* The base round trip's slots moved on to `now`; the base their least (kept
+ * as it was while every slot is empty). */
+static void base_age(struct flow *f, double now)
+{
+    if (f->slot_t < 0.0)
+        return;
+    for (int k = 0; now - f->slot_t >= FLOW_BASE_SLOT && k < FLOW_BASE_SLOTS; k++) {
+        memmove(f->base_slot + 1, f->base_slot, (FLOW_BASE_SLOTS - 1) * sizeof f->base_slot[0]);
+        f->base_slot[0] = -1.0;
+        f->slot_t += FLOW_BASE_SLOT;
+    }
+    if (now - f->slot_t >= FLOW_BASE_SLOT)
+        f->slot_t = now; /* a long silence: every slot is empty now */
+    double least = -1.0;
+    for (int i = 0; i < FLOW_BASE_SLOTS; i++)
+        if (f->base_slot[i] >= 0.0 && (least < 0.0 || f->base_slot[i] < least))
+            least = f->base_slot[i];
+    if (least >= 0.0)
+        f->base = least;
+}
+
+static void base_sample(struct flow *f, double s, double now)
+{
+    if (f->slot_t < 0.0)
+        f->slot_t = now;
+    base_age(f, now);
+    if (f->base_slot[0] < 0.0 || s < f->base_slot[0])
+        f->base_slot[0] = s;
+    base_age(f, now);
+}
+
+void flow_asked(struct flow *f, double t_asked, double t_answered)
+{
+    f->asked = t_asked;
+    if (t_answered < t_asked)
+        return;
+    f->answered = true;
+    f->rtt = t_answered - t_asked;
+    base_sample(f, f->rtt, t_answered);
+}
+
+/* The bytes that may be in flight now. */
+static double window(const struct flow *f) { return f->off ? f->off_window : f->window; }
+
+bool flow_ready(const struct flow *f) { return (double)flow_in_flight(f) < window(f); }
 
 size_t flow_chunk(const struct flow *f, const char *data, size_t n)
 {
-    if (f->off)
-        return n;
-    double room = f->window - (double)flow_in_flight(f);
+    double room = window(f) - (double)flow_in_flight(f);
     if (room < 1.0)
         return 0;
+    double most = f->window / FLOW_PIECES > FLOW_PIECE_MIN ? f->window / FLOW_PIECES : FLOW_PIECE_MIN;
+    room = f->off || room < most ? room : most; /* silent: no ping is answered anyway */
     if ((double)n <= room)
         return n;
     size_t cut = (size_t)room;
@@ -41,52 +108,297 @@ size_t flow_chunk(const struct flow *f, const char *data, size_t n)
     return n;
 }
 
-void flow_wrote(struct flow *f, size_t n, double now)
+/* The oldest ping in flight goes, unanswered. */
+static void drop_oldest(struct flow *f)
 {
-    f->sent += (long long)n;
-    if (f->off)
-        return;
-    if (f->first_ping < 0.0)
-        f->first_ping = now;
-    if (f->n == FLOW_PINGS) { /* a ping too many in flight: the oldest counts as answered */
-        f->acked = f->ping[f->head].at;
-        f->head = (f->head + 1) % FLOW_PINGS;
-        f->n--;
-    }
-    int i = (f->head + f->n) % FLOW_PINGS;
-    f->ping[i].at = f->sent, f->ping[i].t = now;
-    f->n++;
-}
-
-void flow_answered(struct flow *f, double now)
-{
-    f->answered = true;
-    if (f->n == 0)
-        return; /* an answer to a ping we gave up on */
-    double rtt = now - f->ping[f->head].t;
+    f->wheres -= f->ping[f->head].where;
     f->acked = f->ping[f->head].at;
     f->head = (f->head + 1) % FLOW_PINGS;
     f->n--;
-    if (rtt > FLOW_LAG) {
-        double k = FLOW_LAG / rtt;
-        f->window *= k > 0.5 ? k : 0.5;
-    } else if (rtt < 0.5 * FLOW_LAG) {
-        f->window *= 1.25;
+}
+
+enum flow_ping flow_wrote(struct flow *f, size_t n, double now)
+{
+    if (f->asked < 0.0)
+        f->asked = now;
+    long long before = flow_in_flight(f);
+    f->sent += (long long)n;
+    if (f->n == FLOW_PINGS) /* a ping too many in flight: the oldest counts as answered */
+        drop_oldest(f);
+    bool where = f->where_t < 0.0 || now - f->where_t >= FLOW_RESYNC;
+    int i = (f->head + f->n) % FLOW_PINGS;
+    f->ping[i].at = f->sent, f->ping[i].before = before, f->ping[i].len = (long long)n;
+    f->ping[i].t = now, f->ping[i].where = where;
+    f->n++;
+    f->wheres += where;
+    if (where)
+        f->where_t = now;
+    if ((double)flow_in_flight(f) >= 0.8 * f->window)
+        f->full_t = now;
+    return where ? FLOW_PING_WHERE : FLOW_PING_STATUS;
+}
+
+/* The most of the rate samples still remembered (0: none). */
+static double rate_known(const struct flow *f, double now)
+{
+    double r = 0.0, memory = f->base * 8.0 > FLOW_RATE_MEMORY ? f->base * 8.0 : FLOW_RATE_MEMORY;
+    for (int i = 0; i < f->nrates; i++)
+        if (now - f->rates[i].t <= memory && f->rates[i].rate > r)
+            r = f->rates[i].rate;
+    return r;
+}
+
+static void rate_keep(struct flow *f, double rate, double now)
+{
+    int at = 0;
+    if (f->nrates < FLOW_RATES) {
+        at = f->nrates++;
+    } else {
+        for (int i = 1; i < FLOW_RATES; i++) /* the oldest goes */
+            if (f->rates[i].t < f->rates[at].t)
+                at = i;
     }
-    f->window = f->window < FLOW_WINDOW_MIN ? FLOW_WINDOW_MIN
-              : f->window > FLOW_WINDOW_MAX ? FLOW_WINDOW_MAX : f->window;
+    f->rates[at].rate = rate, f->rates[at].t = now;
+}
+
+/* What the answers say of the rate (see the top): the answer `at` came now,
+ * its ping queued `queued` s. */
+static void rate_sample(struct flow *f, long long at, long long before, double queued,
+                        double now)
+{
+    int busy = -1, recent = -1; /* the oldest answers since the queue began, and within a second */
+    for (int k = 0; k < f->hist_n; k++) {
+        int i = (f->hist_head + k) % FLOW_HIST;
+        double age = now - f->hist[i].t;
+        if (busy < 0 && age <= queued && age >= FLOW_SPAN)
+            busy = i;
+        if (recent < 0 && age <= 1.0 && age >= FLOW_SPAN)
+            recent = i;
+    }
+    if (recent >= 0)
+        f->delivered = (double)(at - f->hist[recent].at) / (now - f->hist[recent].t);
+    if (busy >= 0 && before > 0 && queued > FLOW_BUSY) {
+        double r = (double)(at - f->hist[busy].at) / (now - f->hist[busy].t);
+        if (queued > 2.0 * FLOW_QUEUE)
+            f->nrates = 0; /* the link has slowed: what it carries now is all we know */
+        rate_keep(f, r, now);
+    }
+    f->rate = rate_known(f, now);
+    if (f->hist_n == FLOW_HIST)
+        f->hist_head = (f->hist_head + 1) % FLOW_HIST, f->hist_n--;
+    int i = (f->hist_head + f->hist_n++) % FLOW_HIST;
+    f->hist[i].at = at, f->hist[i].t = now;
+}
+
+void flow_heard(struct flow *f, double now)
+{
+    if (f->answered || f->asked < 0.0)
+        return;
+    f->answered = true;
+    f->off = false;
+    f->rtt = now - f->asked;
+    base_sample(f, f->rtt, now);
+}
+
+void flow_answered(struct flow *f, enum flow_ping kind, double now)
+{
+    f->answered = true;
+    f->off = false; /* it answers after all: paced from here on */
+    /* Answers come in order: before a WHERE answer, every status ping sent
+     * before its own has been answered or lost; a status answer finds the
+     * WHERE ping before it answered or lost. */
+    if (f->desync) { /* pings were given up on: their answers may still come */
+        if (kind != FLOW_PING_WHERE)
+            return;
+        if (f->stale > 0) {
+            f->stale--;
+            return;
+        }
+        f->desync = false; /* the first position answer since is for a ping still kept */
+    }
+    if (kind == FLOW_PING_WHERE && f->wheres == 0)
+        return; /* one we gave up on, or a key that looked like one */
+    bool lost = false;
+    while (f->n > 0 && f->ping[f->head].where != (kind == FLOW_PING_WHERE))
+        drop_oldest(f), lost = true;
+    if (f->n == 0)
+        return; /* an answer to a ping we gave up on */
+    if (lost)
+        f->hist_n = 0; /* the answers before were taken for others': no rate from them */
+    long long at = f->ping[f->head].at, before = f->ping[f->head].before;
+    long long acked = at - f->acked;
+    double sent_t = f->ping[f->head].t;
+    drop_oldest(f);
+    f->rtt = now - sent_t;
+    base_sample(f, f->rtt, now);
+    double queued = f->rtt - f->base;
+    rate_sample(f, at, before, queued, now);
+    bool limited = now - f->full_t <= f->rtt + FLOW_SPAN; /* the window was the limit lately */
+    if (f->rate > 0.0)
+        f->bdp = f->rate * (f->base + FLOW_QUEUE);
+    if (f->rate > 0.0 && queued > FLOW_BUSY) {
+        f->window = f->bdp; /* loaded: what the link was measured to carry */
+    } else if (queued < 0.5 * FLOW_QUEUE) {
+        if (limited) /* nothing stands in line: the link may carry more */
+            f->window += (f->window < f->bdp || f->bdp <= 0.0 ? 2.0 : 1.0) * (double)acked;
+        if (f->window < f->bdp)
+            f->window = f->bdp;
+    } else if (queued > FLOW_QUEUE) {
+        double k = (f->base + FLOW_QUEUE) / f->rtt;
+        f->window *= k > 0.5 ? k : 0.5;
+    }
+    f->window = clampd(f->window, FLOW_WINDOW_MIN, FLOW_WINDOW_MAX);
+}
+
+/* What a ping sent now should take to come back. */
+static double expected(const struct flow *f)
+{
+    double base = f->base >= 0.0 ? f->base : 0.1;
+    double queue = f->rate > 0.0 ? (double)flow_in_flight(f) / f->rate : 0.0;
+    return base + FLOW_QUEUE + queue;
 }
 
 void flow_tick(struct flow *f, double now)
 {
-    if (f->off || f->n == 0)
-        return;
-    if (!f->answered && now - f->first_ping > FLOW_GIVE_UP) {
-        f->off = true; /* no DSR here: pace by the clock alone */
-        f->n = 0;
-        f->acked = f->sent;
-    } else if (now - f->ping[f->head].t > FLOW_LOST) {
-        f->n = 0; /* an answer got lost: do not wait for it forever */
+    base_age(f, now);
+    if (f->rate > 0.0)
+        f->rate = rate_known(f, now);
+    if (!f->answered && !f->off && f->asked >= 0.0 && now - f->asked > FLOW_GIVE_UP) {
+        f->off = true; /* no answer to anything: pace by the clock alone */
+        f->off_window = FLOW_OFF_WINDOW / 2.0;
+        f->off_t = now - FLOW_GIVE_UP;
+    }
+    if (f->off && now - f->off_t >= FLOW_GIVE_UP) {
+        f->acked = f->sent; /* what went out counts as taken in, and twice as much may go */
+        f->off_window = f->off_window * 2.0 < FLOW_WINDOW_MAX ? f->off_window * 2.0 : FLOW_WINDOW_MAX;
+        f->off_t = now;
+    }
+    double lost = 4.0 * expected(f);
+    if (!f->off && f->n > 0 && now - f->ping[f->head].t > (lost > FLOW_LOST ? lost : FLOW_LOST)) {
+        f->stale += f->wheres; /* an answer got lost: do not wait for it forever */
+        f->desync = true;
+        f->n = f->wheres = 0;
         f->acked = f->sent;
     }
+}
+
+bool flow_probe_due(const struct flow *f, double now)
+{
+    double late = 2.0 * expected(f) + 0.1;
+    return !f->off && f->n > 0 && now - f->ping[f->head].t > late && now - f->where_t > late;
+}
+
+void flow_probed(struct flow *f, double now)
+{
+    f->where_t = -1.0; /* what follows is a position request */
+    flow_wrote(f, 0, now);
+}
+
+bool flow_stalled(const struct flow *f, double now)
+{
+    double age = 2.0 * expected(f) + 0.25;
+    return !f->off && f->n > 0 && now - f->ping[f->head].t > (age > 0.5 ? age : 0.5);
+}
+
+double flow_drain_wait(const struct flow *f, double now)
+{
+    if (!f->answered) /* it may yet answer what it was asked, if that was lately */
+        return f->asked >= 0.0 && now - f->asked < 2.0 ? 1.0 : 0.0;
+    if (flow_stalled(f, now))
+        return 0.0;
+    return clampd(expected(f) + 0.25, 0.2, FLOW_DRAIN_MAX);
+}
+
+void flow_plan_init(struct flow_plan *p, double fps)
+{
+    memset(p, 0, sizeof *p);
+    p->fps = fps;
+    p->down_t = p->up_t = p->probe_t = -1.0;
+}
+
+/* Has `cond` held since *since for at least `hold` s? (*since: -1 while it
+ * does not hold.) */
+static bool held(bool cond, double *since, double now, double hold)
+{
+    if (!cond) {
+        *since = -1.0;
+        return false;
+    }
+    if (*since < 0.0)
+        *since = now;
+    return now - *since >= hold;
+}
+
+void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, double fps,
+                     bool may_reduce_colour, double now)
+{
+    p->need = p->need > 0.0 ? 0.75 * p->need + 0.25 * want : want;
+    /* The rate the budgets are cut to: the link's, where it is loaded (a
+     * queue stands) or measured above it. Where the frames want more and
+     * nothing stands in line, a probe now and then: FLOW_GROW times the rate
+     * for two round trips; if no queue has grown by then, the link carries
+     * it, and the next probe follows at once, FLOW_GROW_MORE times bolder
+     * (a link that cleared is found within a second); a queue ends the probe
+     * at what was measured. */
+    bool queue = f->rtt >= 0.0 && f->base >= 0.0 && f->rtt - f->base > FLOW_BUSY;
+    double round = f->base > 0.1 ? f->base : 0.1;
+    bool wants = p->fewer_colours ? p->need * FLOW_COLOUR_COST * fps > 0.8 * p->rate * FLOW_USE
+                                  : p->need * fps > p->rate * FLOW_USE; /* colours, or whole frames */
+    if (f->rate > 0.0 && (queue || p->rate <= 0.0 || f->rate > p->rate)) {
+        p->rate = f->rate; /* measured */
+        if (p->probe_t >= 0.0 || p->next_probe < now)
+            p->next_probe = now + FLOW_PROBE_EVERY;
+        p->probe_t = -1.0;
+        p->gain = FLOW_GROW;
+    } else if (p->probe_t >= 0.0 && now - p->probe_t >= 2.0 * round) {
+        p->rate = p->probe_rate; /* carried, with nothing in line */
+        p->probe_t = -1.0;
+        p->next_probe = wants ? now : now + FLOW_PROBE_EVERY;
+        p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
+    }
+    if (p->rate > 0.0 && p->probe_t < 0.0 && !queue && wants && now >= p->next_probe) {
+        p->probe_t = now;
+        p->probe_rate = p->rate * (p->gain > FLOW_GROW ? p->gain : FLOW_GROW);
+    }
+    double avail = (p->probe_t >= 0.0 ? p->probe_rate : p->rate) * FLOW_USE; /* 0: no limit */
+    double cost = p->fewer_colours ? FLOW_COLOUR_COST : 1.0; /* a truecolour frame's share */
+    bool crowded = avail > 0.0 && p->need * fps > 1.25 * avail;
+    bool spare = avail <= 0.0 || p->need * cost * fps < 0.8 * avail;
+    if (!p->fewer_colours && may_reduce_colour && held(crowded, &p->down_t, now, FLOW_DOWN_AFTER)) {
+        p->fewer_colours = true;
+        p->need /= FLOW_COLOUR_COST;
+        p->down_t = -1.0;
+    } else if (p->fewer_colours && held(spare, &p->up_t, now, FLOW_UP_AFTER)) {
+        p->fewer_colours = false;
+        p->need *= FLOW_COLOUR_COST;
+        p->up_t = -1.0;
+    }
+    if (!p->fewer_colours)
+        p->up_t = -1.0;
+    if (p->fewer_colours || !may_reduce_colour)
+        p->down_t = -1.0;
+    p->fps = fps;
+    p->budget = 0.0;
+    p->step = p->fewer_colours ? FLOW_FEWER_COLOURS : FLOW_EXACT;
+    if (avail <= 0.0)
+        return;
+    double per = p->need < FLOW_FRAME_MIN ? p->need : FLOW_FRAME_MIN;
+    if (per * fps > avail)
+        p->fps = avail / per > 1.0 ? avail / per : 1.0;
+    p->budget = avail / p->fps;
+    if (p->fps < 0.95 * fps)
+        p->step = FLOW_FEWER_FRAMES;
+    else if (p->need > p->budget && !p->fewer_colours)
+        p->step = FLOW_COARSE;
+}
+
+const char *flow_step_word(enum flow_step s)
+{
+    switch (s) {
+    case FLOW_COARSE: return "coarser";
+    case FLOW_FEWER_COLOURS: return "256 colours";
+    case FLOW_FEWER_FRAMES: return "fewer frames";
+    case FLOW_EXACT: break;
+    }
+    return NULL;
 }

@@ -77,6 +77,7 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     compose_frame(a, &f->st, &f->img, &f->cells);
     size_t before = out->len;
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
+    f->enc.mode = compose_mode(a, &f->st);
     encode_frame(&f->enc, &f->cells, out);
     size_t n = out->len - before;
     f->st.frames++;

@@ -96,6 +96,19 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
                       struct input_event *ev)
 {
     int v[4] = {0, 0, 0, 0};
+    if (n > 0 && p[0] == '?' && fin == 'c' && parse_params(p + 1, n - 1, v, 4) > 0) {
+        memset(ev, 0, sizeof *ev); /* DA1's answer */
+        ev->type = INPUT_ANSWER;
+        return true;
+    }
+    if (n > 2 && p[0] == '?' && p[n - 1] == '$' && fin == 'y' &&
+        parse_params(p + 1, n - 2, v, 4) == 2) {
+        memset(ev, 0, sizeof *ev); /* DECRQM's answer: the mode and its state */
+        ev->type = INPUT_ANSWER;
+        ev->key = v[0];
+        ev->button = v[1];
+        return true;
+    }
     bool priv = n > 0 && p[0] == '<';
     if (priv) {
         if ((fin != 'M' && fin != 'm') || parse_params(p + 1, n - 1, v, 4) != 3)
@@ -120,6 +133,12 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
             return true;
         }
         return false;
+    case 'R':
+        if (np != 2)
+            return false;
+        memset(ev, 0, sizeof *ev);
+        ev->type = INPUT_WHERE;
+        return true;
     case '~':
         switch (v[0]) {
         case 1: case 7: key_event(ev, IK_HOME, 0); return true;

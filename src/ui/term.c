@@ -69,13 +69,12 @@
 #define MODES_ON "\x1b[?1002h\x1b[?1006h\x1b[?25l"
 #define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
-#define PING "\x1b[5n"
-#define WHERE "\x1b[6n"   /* where is the cursor: an answer of its own kind, after the pings' */
+#define PING "\x1b[5n"    /* the flow control's pings: a status request */
+#define WHERE "\x1b[6n"   /* ... or where the cursor is, now and then (flow.h) */
+#define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
-#define DRAIN_WAIT 0.2     /* on leaving, how long to wait for answers in flight */
-#define CRASH_WAIT 0.1     /* the same in a fatal signal's handler */
-#define STALL_AGE 0.5      /* s: a ping this old unanswered, the link has stopped */
+#define CRASH_WAIT 0.5     /* s: the most a fatal signal's handler waits for answers */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
 #define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
@@ -86,8 +85,12 @@ static volatile sig_atomic_t sig_winch;
 /* Where our bytes go: the terminal opened once more, non-blocking (a file
  * description of our own, so the shell's stays as it was), or stdout. */
 static int out_fd = STDOUT_FILENO;
-/* The terminal answers our pings, or may (some are on their way). */
-static volatile sig_atomic_t pings_out;
+/* How long answers on their way may be waited for on leaving (ms; 0: none
+ * will come), and how many DA1 answers they end with: the fence's, and the
+ * start-up questions' if it has not come yet. Kept for a fatal signal's
+ * handler, which cannot ask the flow control. */
+static volatile sig_atomic_t drain_ms;
+static volatile sig_atomic_t fences_due = 1;
 /* Raised when a step under way should end early (watch.h, signals.h). */
 static atomic_int stop_now;
 static struct termios saved_tio;
@@ -103,11 +106,10 @@ static volatile sig_atomic_t sync_open;
  * gone (SIGHUP). */
 static void write_all(const char *p, size_t n) { buf_write_fd(out_fd, p, n, WRITE_WAIT); }
 
-/* The answer to WHERE (CSI row ; column R) in bytes as they come; *st starts
- * at 0. */
-static bool where_answer(int *st, unsigned char c)
+/* DA1's answer (CSI ? params c) in bytes as they come; *st starts at 0. */
+static bool fence_answer(int *st, unsigned char c)
 {
-    if (*st == 3 && c == 'R') {
+    if (*st == 3 && c == 'c') {
         *st = 0;
         return true;
     }
@@ -115,6 +117,8 @@ static bool where_answer(int *st, unsigned char c)
         *st = 3;
     else if (*st == 1 && c == '[')
         *st = 2;
+    else if (*st == 2 && c == '?')
+        *st = 3;
     else
         *st = c == 0x1b;
     return false;
@@ -123,14 +127,15 @@ static bool where_answer(int *st, unsigned char c)
 /*
  * The terminal answers our pings even after we stop reading, and an answer that
  * arrives once the shell has the terminal back is echoed as "^[[0n". So before
- * leaving the screen (in its no-echo mode): ask where the cursor is and swallow
- * input up to that answer, for at most `wait` s. Answers come in order, so every
+ * the tty echoes again: ask DA1 (the fence) and swallow input up to `fences`
+ * of its answers (the start-up questions end with one too, and it may not
+ * have come yet), for at most `wait` s. Answers come in order, so every
  * ping's that is coming has come by then, however many went out and whatever
  * a flush dropped on the way. Async-signal-safe (write, poll, read, the clock).
  */
-static void swallow_answers(double wait)
+static void swallow_answers(double wait, int fences)
 {
-    if (write(out_fd, WHERE, sizeof WHERE - 1) != (ssize_t)sizeof WHERE - 1)
+    if (wait <= 0.0 || write(out_fd, FENCE, sizeof FENCE - 1) != (ssize_t)sizeof FENCE - 1)
         return;
     double end = frame_now() + wait;
     int st = 0;
@@ -149,7 +154,7 @@ static void swallow_answers(double wait)
         if (n <= 0)
             return;
         for (ssize_t i = 0; i < n; i++)
-            if (where_answer(&st, b[i]))
+            if (fence_answer(&st, b[i]) && --fences <= 0)
                 return;
     }
 }
@@ -173,8 +178,8 @@ static void crash_restore(void)
                               : write(out_fd, "\x18", 1);
         ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)c, (void)r;
-        if (pings_out)
-            swallow_answers(CRASH_WAIT);
+        double wait = drain_ms / 1000.0;
+        swallow_answers(wait < CRASH_WAIT ? wait : CRASH_WAIT, fences_due);
         if (have_tio)
             tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
         tcflush(STDIN_FILENO, TCIFLUSH);
@@ -190,19 +195,28 @@ static void install_handlers(void)
     signals_set(SIGWINCH, on_winch, NULL);
 }
 
-static void screen_leave(void)
+/* Out of our modes and the alternate screen; then, while the tty still does
+ * not echo, the answers on their way swallowed (for at most `wait` s); then
+ * curses gives the tty back (its own leaving of the alternate screen comes
+ * to nothing: it has been left). */
+static void screen_leave(double wait)
 {
     if (!screen_active)
         return;
     if (sync_open)
         write_all(CUT_SYNC, sizeof CUT_SYNC - 1);
     sync_open = 0;
+    const char *rmcup = tigetstr("rmcup");
     write_all(MODES_OFF, sizeof MODES_OFF - 1);
+    if (rmcup && rmcup != (char *)-1)
+        write_all(rmcup, strlen(rmcup));
+    swallow_answers(wait, fences_due);
+    tcflush(STDIN_FILENO, TCIFLUSH);
     endwin();
     screen_active = false;
 }
 
-static void at_exit(void) { screen_leave(); }
+static void at_exit(void) { screen_leave(0.0); }
 
 /* Ctrl-S and Ctrl-Q are keys, not the tty's flow control (IXON would stop our
  * output at Ctrl-S, q and all, until a Ctrl-Q). Kept as curses' program mode,
@@ -261,6 +275,11 @@ struct term {
     struct frame fr;
     struct input in;
     struct flow flow;
+    struct flow_plan plan; /* what the link lets the frames cost */
+    bool may_reduce_colour; /* the colours were the detection's, not the user's */
+    double send_after;   /* no frame before (the plan's frame rate) */
+    double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
+    bool sync_late;      /* synchronized frames asked for, the terminal's answer not come */
     struct buf out;      /* the frame being written */
     size_t out_sent;     /* how much of it is queued */
     /* Queued for the terminal: the frame's pieces, each with its ping; written
@@ -280,12 +299,22 @@ struct term {
     size_t ntyped;
 };
 
-/* Events to the app; the terminal's answers to our pings to the flow control. */
+/* Events to the app; the terminal's answers to the flow control. */
 static void dispatch(struct term *t, const struct input_event *ev, int n, double now)
 {
     for (int i = 0; i < n; i++) {
-        if (ev[i].type == INPUT_PONG) {
-            flow_answered(&t->flow, now);
+        if (ev[i].type == INPUT_PONG || ev[i].type == INPUT_WHERE) {
+            flow_answered(&t->flow, ev[i].type == INPUT_PONG ? FLOW_PING_STATUS : FLOW_PING_WHERE,
+                          now);
+        } else if (ev[i].type == INPUT_ANSWER && ev[i].key == 2026) {
+            /* The start-up question about synchronized frames, answered late */
+            if (t->sync_late && (ev[i].button == 1 || ev[i].button == 2))
+                t->fr.enc.sync = t->a.o.sync = true;
+            t->sync_late = false;
+        } else if (ev[i].type == INPUT_ANSWER) {
+            flow_heard(&t->flow, now); /* the start-up questions' last answer, late */
+            fences_due = 1;
+            t->sync_late = false;
         } else {
             app_input(&t->a, &ev[i]);
             t->dirty = true;
@@ -354,11 +383,11 @@ static void q_put(struct term *t, const char *p, size_t n)
     t->q_in += (long long)n;
 }
 
-/* The link has stopped: the terminal takes no more, or answers nothing. */
-static bool link_stalled(const struct term *t, double now)
+/* How long leaving may wait for the answers on their way: none when the
+ * link has stopped (the terminal takes no more, or answers nothing). */
+static double drain_wait(const struct term *t, double now)
 {
-    const struct flow *f = &t->flow;
-    return t->q_off < t->q.len || (!f->off && f->n > 0 && now - f->ping[f->head].t > STALL_AGE);
+    return t->q_off < t->q.len ? 0.0 : flow_drain_wait(&t->flow, now);
 }
 
 /* A frame cut short (Ctrl-Z, quit): what is queued for the terminal, ours and
@@ -379,26 +408,14 @@ static void cut_frame(struct term *t)
     t->out_sent = t->out.len;
 }
 
-/* Before leaving the screen: the answers on their way swallowed (unless the
- * link has stopped: none can come), the rest of the input dropped. */
-static void drain_answers(struct term *t, bool stalled)
-{
-    if (!stalled && !t->flow.off && (t->flow.answered || t->flow.n > 0))
-        swallow_answers(DRAIN_WAIT);
-    t->flow.n = 0;
-    pings_out = 0;
-    tcflush(STDIN_FILENO, TCIFLUSH);
-}
-
 static void suspend(struct term *t)
 {
     signals_stop_taken();
     if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
-    bool stalled = link_stalled(t, frame_now());
+    double wait = drain_wait(t, frame_now());
     cut_frame(t);
-    drain_answers(t, stalled);
-    screen_leave();
+    screen_leave(wait);
     signals_set(SIGTSTP, SIG_DFL, NULL);
     if (signals_stop_wanted()) /* the window left: between this test and the stop */
         raise(SIGTSTP);
@@ -407,8 +424,9 @@ static void suspend(struct term *t)
     screen_enter();
     frame_repaint(&t->fr);
     sig_winch = 1; /* the size may have changed meanwhile */
-    t->next = frame_now();
+    t->next = t->send_after = frame_now();
     flow_init(&t->flow);
+    drain_ms = 0;
 }
 
 /* Output into the recording; the HUD's idea of it kept up to date. */
@@ -446,12 +464,27 @@ static void send_pending(struct term *t, double now)
         q_put(t, p, n);
         if (t->out_sent + n == t->out.len)
             t->frame_end = t->q_in;
-        if (!t->flow.off)
+        if (flow_wrote(&t->flow, n, now) == FLOW_PING_WHERE)
+            q_put(t, WHERE, sizeof WHERE - 1);
+        else
             q_put(t, PING, sizeof PING - 1);
-        flow_wrote(&t->flow, n, now);
         t->out_sent += n;
     }
-    pings_out = !t->flow.off && (t->flow.answered || t->flow.n > 0);
+}
+
+/* The link as the HUD shows it, and what the next frame may cost. */
+static void link_to_frame(struct term *t)
+{
+    struct frame_stats *st = &t->fr.st;
+    const struct flow *f = &t->flow;
+    st->fewer_colours = t->plan.fewer_colours;
+    st->link_step = (int)t->plan.step;
+    st->link_word = flow_step_word(t->plan.step);
+    st->link_rtt = f->base > 0.0 ? f->base : 0.0;
+    st->link_limit = f->rate > 0.0;
+    st->link_rate = f->rate > 0.0 ? f->rate : f->delivered;
+    t->fr.enc.budget = t->plan.budget;
+    t->fr.enc.adapt = !t->a.o.tolerance_set;
 }
 
 /* A frame when one is due: the app always advances; the picture is composed
@@ -461,10 +494,14 @@ static void frame_due(struct term *t, double now)
 {
     if (now < t->next)
         return;
-    bool send = t->out_sent == t->out.len && t->q_off == t->q.len && flow_ready(&t->flow);
+    bool send = t->out_sent == t->out.len && t->q_off == t->q.len && flow_ready(&t->flow) &&
+                now >= t->send_after - 0.5 * t->period;
     if (send) {
         buf_clear(&t->out);
         t->out_sent = 0;
+        /* What the link lets this frame cost, from what the last one wanted. */
+        flow_plan_frame(&t->plan, &t->flow, t->fr.enc.want, t->a.o.fps, t->may_reduce_colour, now);
+        link_to_frame(t);
     }
     /* Input that comes while the frame is made (its steps may take seconds)
      * cuts a long one short; so does a signal the loop handles. */
@@ -478,6 +515,10 @@ static void frame_due(struct term *t, double now)
         t->dirty = false;
     if (n && t->record)
         rec_output(t, now, t->out.p, t->out.len);
+    if (n) /* the plan's frame rate on average, on the loop's frame times */
+        t->send_after = t->send_after + 1.0 / t->plan.fps > now - 1.0 / t->plan.fps
+                            ? t->send_after + 1.0 / t->plan.fps
+                            : now;
     send_pending(t, frame_now()); /* the pings' clock: the frame may have taken long */
     t->next += t->period;
     if (now > t->next + t->period)
@@ -542,9 +583,17 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     /* The Linux console knows none of the questions (and no DCS string); GNU
      * screen 4 prints them on the screen. */
     bool console = (e.term && strcmp(e.term, "linux") == 0) || probe_screen_nearest(&e);
-    if ((color_auto || o->sync) && !console)
+    t->probe_t0 = t->probe_t1 = -1.0;
+    if ((color_auto || o->sync) && !console) {
+        t->probe_t0 = frame_now();
         t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
                                   sizeof t->typed);
+        if (e.ans.fence)
+            t->probe_t1 = frame_now();
+        else
+            fences_due = 2; /* its DA1 answer may be on its way */
+    }
+    t->sync_late = o->sync && t->probe_t0 >= 0.0 && t->probe_t1 < 0.0;
     if (color_auto)
         o->color = probe_choose(&e, &o->color_why);
     else
@@ -601,7 +650,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     term_size(&cols, &rows);
     resize_term(rows, cols);
     if (app_init(&t->a, o, cols, rows) != 0) {
-        screen_leave();
+        screen_leave(0.0);
         close_output();
         delscreen(t->scr);
         if (record)
@@ -612,6 +661,10 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     frame_init(&t->fr, &t->a, false);
     input_init(&t->in);
     flow_init(&t->flow);
+    if (t->probe_t0 >= 0.0)
+        flow_asked(&t->flow, t->probe_t0, t->probe_t1);
+    flow_plan_init(&t->plan, o->fps);
+    t->may_reduce_colour = color_auto && o->color == COLOR_TRUE;
     buf_init(&t->out);
     buf_init(&t->q);
     watch_start(&t->watch, STDIN_FILENO, &stop_now); /* if not: steps run whole */
@@ -619,7 +672,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     dispatch(t, ev, input_feed(&t->in, t->typed, t->ntyped, ev, (int)sizeof t->typed),
              frame_now());
     t->period = 1.0 / o->fps;
-    t->t0 = t->next = t->last_byte = frame_now();
+    t->t0 = t->next = t->send_after = t->last_byte = frame_now();
     if (record)
         rec_output(t, t->t0, "\x1b[?25l", 6);
     return 0;
@@ -631,10 +684,9 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
 static int term_close(struct term *t)
 {
     watch_end(&t->watch);
-    bool stalled = link_stalled(t, frame_now());
+    double wait = drain_wait(t, frame_now());
     cut_frame(t);
-    drain_answers(t, stalled);
-    screen_leave();
+    screen_leave(wait);
     close_output();
     delscreen(t->scr);
     app_free(&t->a);
@@ -674,6 +726,11 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
             resize(&t, now);
         }
         flow_tick(&t.flow, now);
+        if (flow_probe_due(&t.flow, now)) { /* an answer is late: was it lost? */
+            q_put(&t, WHERE, sizeof WHERE - 1);
+            flow_probed(&t.flow, now);
+        }
+        drain_ms = (sig_atomic_t)(drain_wait(&t, now) * 1000.0);
         send_pending(&t, now);
         frame_due(&t, now);
         if (!wait_next(&t))

@@ -82,7 +82,7 @@ static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
     w->ngot += (size_t)n;
     bool person = w->ngot == WATCH_BYTES; /* full: let the loop read the rest */
     for (int i = 0; i < ne; i++)
-        person = person || ev[i].type != INPUT_PONG;
+        person = person || !input_is_answer(ev[i].type);
     return person;
 }
 

@@ -230,6 +230,8 @@ static void check_sources(const uint8_t *p, size_t n, const struct events *e)
             from_esc++;
             break;
         case INPUT_PONG:
+        case INPUT_WHERE:
+        case INPUT_ANSWER:
             from_esc++;
             break;
         default:
