@@ -105,16 +105,16 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
 $(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# A slow link for the tests and the bench (tests/slowpty/slowpty.c).
-$(B)/slowpty: tests/slowpty/slowpty.c Makefile
+# A terminal at the far end of a link with a rate and a delay each way, for
+# the tests and the bench (tests/link/linkpty.c).
+$(B)/linkpty: tests/link/linkpty.c tests/link/fifo.h Makefile
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
 
-# A terminal at the far end of a link with a rate and a delay each way
-# (tests/slowpty/linkpty.c).
-$(B)/linkpty: tests/slowpty/linkpty.c Makefile
+# ... and a long link for a real ssh: a ProxyCommand that delays each way.
+$(B)/delayproxy: tests/link/delayproxy.c tests/link/fifo.h Makefile
 	@mkdir -p $(B)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
 run: swirl
 	./swirl
@@ -125,7 +125,7 @@ run: swirl
 # tests by a part of their name: make test TESTS="pbf_ cloth_".
 JOBS  ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 TESTS ?=
-test: swirl build/swirl-test build/slowpty
+test: swirl build/swirl-test build/linkpty
 	./build/swirl-test -j $(JOBS) --times build/test-times $(TESTS)
 
 # Unit tests only (no tmux).

@@ -37,10 +37,11 @@
  *
  * A terminal that has answered nothing FLOW_GIVE_UP s after it was first
  * asked (the start-up questions count) is written to without waiting for
- * answers: FLOW_OFF_WINDOW bytes each FLOW_GIVE_UP, twice as many each time
- * (the first frames go whole at once, and a link that is only far, not
- * silent, is not flooded before its first answer), pings still following, so
- * one that answers late is paced from its first answer on. An answer that
+ * answers: FLOW_OFF_WINDOW bytes at once (the first frame goes whole), as
+ * many each FLOW_OFF_EVERY while it may yet be only far (a link that is far,
+ * not silent, is not flooded before its first answer comes), then once it has
+ * been silent FLOW_SILENT, twice as many each FLOW_GIVE_UP; pings still
+ * follow, so one that answers late is paced from its first answer on. An answer that
  * never comes is given up after FLOW_LOST (or a few round trips, if longer).
  *
  * All byte counts are cumulative since the start; times are seconds on any
@@ -58,7 +59,9 @@
 #define FLOW_WINDOW_MIN 1024
 #define FLOW_WINDOW_MAX (16 << 20)
 #define FLOW_GIVE_UP 0.25     /* s without any answer at all: the terminal has no DSR */
-#define FLOW_OFF_WINDOW 65536 /* bytes written in the first FLOW_GIVE_UP after that */
+#define FLOW_OFF_WINDOW 65536 /* bytes written at once after that, */
+#define FLOW_OFF_EVERY 0.5    /* and each this many s, */
+#define FLOW_SILENT 3.0       /* until it has been silent this long */
 #define FLOW_LOST 3.0         /* s an answer may take before it counts as lost */
 #define FLOW_PINGS 64
 #define FLOW_RESYNC 0.5       /* s between position requests among the pings */
@@ -74,7 +77,7 @@
 struct flow {
     bool answered;       /* the terminal has answered at least once */
     bool off;            /* it has not, long after it was asked: write without pacing */
-    double off_window;   /* while off: bytes a FLOW_GIVE_UP may carry (doubling) */
+    double off_window;   /* while off: bytes that may go before the next while (see above) */
     double off_t;        /* when the last of those began */
     double asked;        /* when it was first asked anything (-1: not yet) */
     long long sent;      /* bytes written */

@@ -84,7 +84,9 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     char timing[64] = "";
     if (!fs->simulated)
         snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
-    char slow[48] = "";
+    char slow[48] = "", link[48] = "";
+    if (fs->link_word) /* what the picture gives to the link */
+        snprintf(link, sizeof link, "[slow link: %s] ", fs->link_word);
     if (app_slow_shown(a) && a->step_cut)
         snprintf(slow, sizeof slow, "[slow: step cut short, R resets] ");
     else if (app_slow_shown(a))
@@ -93,7 +95,8 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     /* What is never cut: the name and what the scene is doing. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(head, sizeof head, " %s %s%s%s", s->name, rec, a->paused ? "[paused] " : "", slow);
+    snprintf(head, sizeof head, " %s %s%s%s%s", s->name, rec, a->paused ? "[paused] " : "", link,
+             slow);
     snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
     size_t keep = strlen(head);
     while (keep > 0 && head[keep - 1] == ' ')
@@ -135,10 +138,19 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
                       char (*lines)[APP_HELP_COLS])
 {
     int n = app_help(a, lines, APP_HELP_LINES);
-    if (fs->frames > 0 && n + 2 <= APP_HELP_LINES) {
+    if (fs->frames > 0 && n + 3 <= APP_HELP_LINES) {
         lines[n++][0] = 0;
-        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %.1f KB a frame, %ld skipped (link behind)",
+        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %.1f KB a frame, %ld not sent while the link was busy",
                  "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
+        char rtt[32] = "not measured", rate[48] = "";
+        if (fs->link_rtt > 0.0)
+            snprintf(rtt, sizeof rtt, "%.0f ms", fs->link_rtt * 1000.0);
+        if (fs->link_rate > 0.0)
+            snprintf(rate, sizeof rate, ", %s %.0f KB/s", fs->link_limit ? "carries at most" : "carried",
+                     fs->link_rate / 1000.0);
+        snprintf(lines[n++], APP_HELP_COLS, "  %-11s round trip %s%s; picture %s%s%s", "link", rtt,
+                 rate, fs->link_word ? "cut to fit (" : "whole", fs->link_word ? fs->link_word : "",
+                 fs->link_word ? ")" : "");
     }
     return n;
 }

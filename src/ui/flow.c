@@ -265,12 +265,18 @@ void flow_tick(struct flow *f, double now)
         f->rate = rate_known(f, now);
     if (!f->answered && !f->off && f->asked >= 0.0 && now - f->asked > FLOW_GIVE_UP) {
         f->off = true; /* no answer to anything: pace by the clock alone */
-        f->off_window = FLOW_OFF_WINDOW / 2.0;
-        f->off_t = now - FLOW_GIVE_UP;
+        f->off_window = FLOW_OFF_WINDOW;
+        f->off_t = now;
+        f->acked = f->sent;
     }
-    if (f->off && now - f->off_t >= FLOW_GIVE_UP) {
-        f->acked = f->sent; /* what went out counts as taken in, and twice as much may go */
-        f->off_window = f->off_window * 2.0 < FLOW_WINDOW_MAX ? f->off_window * 2.0 : FLOW_WINDOW_MAX;
+    /* What went out counts as taken in, once a while has passed: while the
+     * terminal may yet be only far, FLOW_OFF_WINDOW each FLOW_OFF_EVERY;
+     * once it has been silent FLOW_SILENT, twice as much each FLOW_GIVE_UP. */
+    bool silent = now - f->asked >= FLOW_SILENT;
+    if (f->off && now - f->off_t >= (silent ? FLOW_GIVE_UP : FLOW_OFF_EVERY)) {
+        f->acked = f->sent;
+        if (silent)
+            f->off_window = clampd(2.0 * f->off_window, FLOW_OFF_WINDOW, FLOW_WINDOW_MAX);
         f->off_t = now;
     }
     double lost = 4.0 * expected(f);
@@ -303,7 +309,7 @@ bool flow_stalled(const struct flow *f, double now)
 double flow_drain_wait(const struct flow *f, double now)
 {
     if (!f->answered) /* it may yet answer what it was asked, if that was lately */
-        return f->asked >= 0.0 && now - f->asked < 2.0 ? 1.0 : 0.0;
+        return f->asked >= 0.0 && now - f->asked < FLOW_SILENT ? FLOW_DRAIN_MAX : 0.0;
     if (flow_stalled(f, now))
         return 0.0;
     return clampd(expected(f) + 0.25, 0.2, FLOW_DRAIN_MAX);
@@ -395,7 +401,7 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
 const char *flow_step_word(enum flow_step s)
 {
     switch (s) {
-    case FLOW_COARSE: return "coarser";
+    case FLOW_COARSE: return "changes first";
     case FLOW_FEWER_COLOURS: return "256 colours";
     case FLOW_FEWER_FRAMES: return "fewer frames";
     case FLOW_EXACT: break;

@@ -74,7 +74,6 @@
 #define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
-#define CRASH_WAIT 0.5     /* s: the most a fatal signal's handler waits for answers */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
 #define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
@@ -178,8 +177,7 @@ static void crash_restore(void)
                               : write(out_fd, "\x18", 1);
         ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)c, (void)r;
-        double wait = drain_ms / 1000.0;
-        swallow_answers(wait < CRASH_WAIT ? wait : CRASH_WAIT, fences_due);
+        swallow_answers(drain_ms / 1000.0, fences_due); /* at most FLOW_DRAIN_MAX */
         if (have_tio)
             tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
         tcflush(STDIN_FILENO, TCIFLUSH);

@@ -22,11 +22,12 @@
  * terminal sees it: a round trip and what was queued. The pty stays open
  * after the command has gone, as it does for the shell, and the link runs on
  * for a while: answers that arrive then are echoed by the tty and counted
- * (`echoed`: they would reach the shell).
+ * (`echoed`: they would reach the shell; "^[[" or an answer as it was sent).
  *
- * -s STALL: the link stops STALL seconds after the start (nothing more goes
- * either way until the command has ended; then what it wrote is delivered at
- * once). -k SIGNAL: the command gets that signal instead of the q.
+ * -s STALL: the link stops STALL seconds after the start (nothing more of
+ * what the command writes goes, and so nothing is answered, until it has
+ * ended; then what it wrote is delivered at once; keys still go). -k SIGNAL:
+ * the command gets that signal instead of the q.
  * -w COLSxROWS: the pane's size (default 100x30).
  *
  *   linkpty [-p] [-n] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS]
@@ -55,6 +56,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "fifo.h"
 
 #define TICK 0.001      /* s: the loop's step */
 #define GIVE_UP 30.0    /* s after q */
@@ -90,52 +93,6 @@ static bool match(struct matcher *m, char c)
     return false;
 }
 
-/* Bytes on their way, oldest first, each with a time: when it was queued
- * (down, before it leaves) or when it arrives. A growable ring. */
-struct fifo {
-    char *b;
-    double *t;
-    size_t cap, head, n;
-};
-
-static void fifo_push(struct fifo *f, const char *p, size_t n, double t)
-{
-    if (f->n + n > f->cap) {
-        size_t cap = f->cap ? f->cap : 4096;
-        while (cap < f->n + n)
-            cap *= 2;
-        char *b = malloc(cap);
-        double *tt = malloc(cap * sizeof *tt);
-        if (!b || !tt) {
-            fprintf(stderr, "linkpty: out of memory\n");
-            exit(1);
-        }
-        for (size_t i = 0; i < f->n; i++) {
-            b[i] = f->b[(f->head + i) % f->cap];
-            tt[i] = f->t[(f->head + i) % f->cap];
-        }
-        free(f->b), free(f->t);
-        f->b = b, f->t = tt, f->cap = cap, f->head = 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t k = (f->head + f->n + i) % f->cap;
-        f->b[k] = p[i];
-        f->t[k] = t;
-    }
-    f->n += n;
-}
-
-static char fifo_pop(struct fifo *f, double *t)
-{
-    char c = f->b[f->head];
-    *t = f->t[f->head];
-    f->head = (f->head + 1) % f->cap;
-    f->n--;
-    return c;
-}
-
-static double fifo_first(const struct fifo *f) { return f->t[f->head]; }
-
 static pid_t spawn(int *master, int cols, int rows, char **argv)
 {
     struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
@@ -161,7 +118,8 @@ static void usage(void)
 /* The terminal's side: what it does with each byte that arrives. */
 struct terminal {
     bool silent;
-    struct matcher ping, where, da1, decrqm, sync_end, left, echo_ctl, echo_raw;
+    struct matcher ping, where, da1, decrqm, sync_end, left;
+    struct matcher echoes[5]; /* what the tty shows of an answer it echoes */
     long long frames, frames_in_span, processed, at_quit, at_left, echoed;
     double t_first, t_left;
 };
@@ -187,8 +145,9 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
     }
     if (t_quit >= 0 && tm->t_left < 0 && match(&tm->left, c))
         tm->t_left = t, tm->at_left = tm->processed;
-    if (exited && (match(&tm->echo_ctl, c) || match(&tm->echo_raw, c)))
-        tm->echoed++;
+    for (int k = 0; k < 5; k++)
+        if (match(&tm->echoes[k], c) && exited)
+            tm->echoed++;
 }
 
 int main(int argc, char **argv)
@@ -199,7 +158,9 @@ int main(int argc, char **argv)
     struct terminal tm = {
         .ping = {"\x1b[5n", 0}, .where = {"\x1b[6n", 0}, .da1 = {"\x1b[c", 0},
         .decrqm = {"\x1b[?2026$p", 0}, .sync_end = {"\x1b[?2026l", 0},
-        .left = {"\x1b[?1049l", 0}, .echo_ctl = {"^[[0n", 0}, .echo_raw = {"\x1b[0n", 0},
+        .left = {"\x1b[?1049l", 0},
+        .echoes = {{"^[[", 0}, {"\x1b[0n", 0}, {"\x1b[1;1R", 0}, {"\x1b[?62;22c", 0},
+                   {"\x1b[?2026;2$y", 0}},
         .t_first = -1, .t_left = -1,
     };
     int opt;
@@ -291,7 +252,7 @@ int main(int argc, char **argv)
             take(&tm, &up, c, t, t_quit, span0, t_exit >= 0);
         }
         /* What reaches the command: answers and keys, in order. */
-        while (up.n && fifo_first(&up) + delay <= t && !stalled) {
+        while (up.n && fifo_first(&up) + delay <= t) {
             double ta;
             char c = fifo_pop(&up, &ta);
             if (write(master, &c, 1) != 1)
