@@ -102,8 +102,11 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The bench: a program of its own, on the product's objects; never installed.
-$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o
+# Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c).
+$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o $(B)/bench/link.o $(B)/tests/simlink.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/bench/link.o: ALL_CFLAGS += -Itests
 
 # A terminal at the far end of a link with a rate and a delay each way, for
 # the tests and the bench (tests/link/linkpty.c).
@@ -175,10 +178,10 @@ tsan:
 
 # The seed pages' JavaScript runs under node where both are there.
 SEEDS ?= $(abspath ../shared/seeds)
-bench: swirl build/swirl-bench build/slowpty
+bench: swirl build/swirl-bench build/linkpty build/delayproxy
 	./build/swirl-bench --seeds $(SEEDS) --script $(CURDIR)/tests/bench/seedrun.js
-	@echo "slow link (a pty drained at 20 and 100 KB/s, answering CSI 5 n as it drains):"
-	@for r in 20000 100000; do ./build/slowpty $$r 3 ./swirl --auto; done
+	./tests/bench/link.sh
+	./tests/bench/ssh.sh
 
 # libFuzzer over the input parser (tests/fuzz/fuzz_input.c) with ASan+UBSan, built
 # with clang into build-fuzz/. It runs for FUZZ_SECONDS on a copy of the seed corpus

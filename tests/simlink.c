@@ -150,10 +150,15 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
             send_pending(&link, f, data, &off, &left, t);
         if (!quitting && t >= next) {
             next += period;
-            if (left == 0 && flow_ready(f) && t >= send_after - 0.5 * period) {
+            bool send = left == 0 && flow_ready(f) && t >= send_after - 0.5 * period;
+            double want = p->fewer_colours ? c->frame / FLOW_COLOUR_COST : c->frame, size = 0.0;
+            if (send)
                 flow_plan_frame(p, f, last_want, c->fps, !c->colour_fixed, t);
-                double want = p->fewer_colours ? c->frame / FLOW_COLOUR_COST : c->frame;
-                double size = p->budget > 0.0 && want > p->budget ? p->budget : want;
+            if (c->source)
+                size = (double)c->source->frame(c->source->ctx, t, send, p, &want);
+            else if (send)
+                size = p->budget > 0.0 && want > p->budget ? p->budget : want;
+            if (send && size > 0.0) {
                 last_want = want;
                 left = (long long)size < SIM_FRAME_MAX ? (long long)size : SIM_FRAME_MAX;
                 off = 0;

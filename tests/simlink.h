@@ -8,7 +8,8 @@
  *
  * The frames are synthetic: a frame wants `frame` bytes in truecolour and
  * half that in 256 colours, and a budget cuts it to the budget (as the
- * encoder does). Everything is deterministic: no clock, no randomness.
+ * encoder does); or they come from a source (the bench's: swirl's own
+ * frames). Everything is deterministic: no clock, no randomness.
  */
 #ifndef SWIRL_SIMLINK_H
 #define SWIRL_SIMLINK_H
@@ -16,6 +17,15 @@
 #include "flow.h"
 
 #include <stdbool.h>
+
+/* Where frames come from, if not the synthetic ones: called at each frame
+ * due (every 1/fps s of virtual time t); `send` when one may go, with the
+ * plan for it. Returns the bytes of the frame (0: none), and in *want what
+ * it would have cost whole. */
+struct simlink_source {
+    void *ctx;
+    size_t (*frame)(void *ctx, double t, bool send, const struct flow_plan *p, double *want);
+};
 
 struct simlink_cfg {
     double rate;         /* bytes a second at the bottleneck (0: no limit) */
@@ -31,6 +41,7 @@ struct simlink_cfg {
     double rate2, t_change, t_back;
     double quit_at;      /* when q is pressed at the terminal (0: never) */
     bool answered_probe; /* the start-up questions were answered, by one round trip */
+    const struct simlink_source *source; /* NULL: frames of `frame` bytes */
 };
 
 struct simlink_result {

@@ -168,11 +168,12 @@ enum flow_step {
 #define FLOW_FRAME_MIN 2500.0 /* bytes: a frame smaller is not worth a lower frame rate */
 #define FLOW_COLOUR_COST 2.0  /* a truecolour frame's bytes over a 256-colour one's */
 #define FLOW_DOWN_AFTER 0.5   /* s a step must be needed before it is taken */
-#define FLOW_UP_AFTER 0.5     /* s it must be spare before it is given back */
+#define FLOW_UP_AFTER 0.3     /* s it must be spare before it is given back */
 #define FLOW_GROW 1.25        /* a probe tries this much more than the rate, */
 #define FLOW_GROW_MORE 1.6    /* each one after a probe the link carried this much more, */
 #define FLOW_GROW_MOST 4.0    /* up to this */
 #define FLOW_PROBE_EVERY 1.0  /* s between probes that found the limit */
+#define FLOW_PROBE_ROUNDS 2.0 /* base round trips (at least 0.1 s each) a probe lasts */
 #define FLOW_BUSY (0.25 * FLOW_QUEUE) /* s queued: the bytes stood in line */
 
 struct flow_plan {

@@ -542,13 +542,14 @@ static const struct {
 } parts[] = {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
+    {"link", bench_link},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
- * (dye, frames, bandwidth, pbf, cloth, glyphs) run only those. */
+ * (dye, frames, bandwidth, pbf, cloth, glyphs, link) run only those. */
 int main(int argc, char **argv)
 {
     const int nparts = (int)(sizeof parts / sizeof parts[0]);
@@ -564,7 +565,7 @@ int main(int argc, char **argv)
                 p++;
             if (p == nparts) {
                 fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH] "
-                                "[dye|frames|bandwidth|pbf|cloth|glyphs...]\n");
+                                "[dye|frames|bandwidth|pbf|cloth|glyphs|link...]\n");
                 return 2;
             }
             only[p] = some = true;

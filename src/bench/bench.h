@@ -14,4 +14,7 @@ double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum 
 /* Glyph sets: error against a supersampled reference, fit time, bytes. */
 void bench_glyphs(void);
 
+/* The link: swirl's frames behind a simulated link on virtual time (link.c). */
+void bench_link(void);
+
 #endif

@@ -342,7 +342,7 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
     /* The rate the budgets are cut to: the link's, where it is loaded (a
      * queue stands) or measured above it. Where the frames want more and
      * nothing stands in line, a probe now and then: FLOW_GROW times the rate
-     * for two round trips; if no queue has grown by then, the link carries
+     * for FLOW_PROBE_ROUNDS round trips; if no queue has grown by then, the link carries
      * it, and the next probe follows at once, FLOW_GROW_MORE times bolder
      * (a link that cleared is found within a second); a queue ends the probe
      * at what was measured. */
@@ -356,11 +356,17 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
             p->next_probe = now + FLOW_PROBE_EVERY;
         p->probe_t = -1.0;
         p->gain = FLOW_GROW;
-    } else if (p->probe_t >= 0.0 && now - p->probe_t >= 2.0 * round) {
+    } else if (p->probe_t >= 0.0 && now - p->probe_t >= FLOW_PROBE_ROUNDS * round) {
         p->rate = p->probe_rate; /* carried, with nothing in line */
         p->probe_t = -1.0;
         p->next_probe = wants ? now : now + FLOW_PROBE_EVERY;
         p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
+    }
+    /* The pings come back as fast as on an empty link: there is room now. */
+    if (f->rtt >= 0.0 && f->base >= 0.0 && f->rtt - f->base < 0.25 * FLOW_BUSY && p->probe_t < 0.0 &&
+        now < p->next_probe) {
+        p->next_probe = now;
+        p->gain = p->gain > FLOW_GROW_MORE ? p->gain : FLOW_GROW_MORE;
     }
     if (p->rate > 0.0 && p->probe_t < 0.0 && !queue && wants && now >= p->next_probe) {
         p->probe_t = now;
