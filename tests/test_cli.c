@@ -175,7 +175,7 @@ TEST_E2E(cli_short_options_prefixes_and_record_names)
     r = swirl("-V");
     CHECK_MSG(r.status == 0 && strncmp(r.out, "swirl ", 6) == 0 && !r.err[0], "-V: %s", r.out);
     run_free(&r);
-    check_refused("--s", "ambiguous option '--s' (could be --scene, --seed, ");
+    check_refused("--s", "ambiguous option '--s' (could be --scene, --screensaver, ");
     check_refused("--headless --seconds 3600 --record ''", "--record: the file name is empty");
     check_refused("--record ''", "--record: the file name is empty");
     check_refused("--headless --seconds 3600 --record /tmp/swirl-no-such-dir/",

@@ -287,17 +287,23 @@ TEST(cli_parse_help_and_version_short_and_long)
     REFUSED("-v", "unknown option '-v' (see --help)");
     REFUSED("-hV", "unknown option '-hV'");
     REFUSED("-x", "unknown option '-x'");
-    CHECK(strstr(cli_usage, "-h, --help, -V, --version") != NULL);
-    CHECK(strstr(cli_usage, "--overwrite") != NULL);
+    struct buf help;
+    buf_init(&help);
+    cli_usage(&help);
+    buf_putc(&help, 0);
+    CHECK(strstr(help.p, "\n  -h, --help  ") != NULL);
+    CHECK(strstr(help.p, "\n  -V, --version  ") != NULL);
+    CHECK(strstr(help.p, "\n  --overwrite  ") != NULL);
+    buf_free(&help);
 }
 
 TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
 {
-    REFUSED("--s", "ambiguous option '--s' (could be --scene, --seed, --size, --steps, "
-                   "--seconds, --set or --screensaver)");
+    REFUSED("--s", "ambiguous option '--s' (could be --scene, --screensaver, --seed, --set, "
+                   "--size, --steps or --seconds)");
     REFUSED("--sc pbf", "ambiguous option '--sc' (could be --scene or --screensaver)");
     REFUSED("--no", "ambiguous option '--no' (could be --no-sync, --no-status or --no-config)");
-    REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --seconds or --set)");
+    REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --set or --seconds)");
     REFUSED("--s=3", "ambiguous option '--s' (could be");
     REFUSED("--bogus", "unknown option '--bogus' (see --help)");
     REFUSED("--bogus=3", "unknown option '--bogus=3'");

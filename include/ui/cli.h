@@ -19,7 +19,7 @@ enum cli_run {
     CLI_TERM,            /* the terminal loop */
     CLI_STATS,           /* --headless --steps: JSON statistics */
     CLI_RECORD,          /* --headless --record: a recording on a simulated clock */
-    CLI_HELP,            /* --help, -h: print cli_usage */
+    CLI_HELP,            /* --help, -h: print cli_usage() */
     CLI_VERSION,         /* --version, -V */
     CLI_SET_HELP,        /* --set help: list the first scene's parameters */
 };
@@ -38,8 +38,13 @@ struct cli {
     double seconds;      /* CLI_RECORD: the length (default 10) */
 };
 
-/* The text --help prints. */
-extern const char cli_usage[];
+/* The text --help prints, appended to out: every option (from the table the
+ * parser reads), the config file, the keys and the mouse, in lines of at most
+ * 80 columns. */
+void cli_usage(struct buf *out);
+/* A completion script for shell, "bash", "zsh" or "fish", from the same table,
+ * appended to out. Returns 0, or -1 for another shell. */
+int cli_completion(const char *shell, struct buf *out);
 
 /* Parses argv[1..argc). Returns 0 with *c filled, or -1 with the reason in
  * err[0..n) (one line, no "swirl: " in front, no newline; the caller prints it

@@ -3,6 +3,7 @@
  * error out, nothing printed and nothing exited.
  */
 #include "cli.h"
+#include "cli_options.h"
 
 #include "cast.h"
 #include "palette.h"
@@ -17,47 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
-    OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
-    OPT_EVERY, OPT_SECONDS, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
-    OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_SCREENSAVER, OPT_NOSTATUS, OPT_NOCONFIG, OPT_COUNT
-};
-
-/* In this order an ambiguous prefix lists what it could be. */
-static const struct {
-    const char *name;
-    bool value;          /* takes a value */
-    bool drawing;        /* only matters when frames are drawn */
-    bool cmdline;        /* the command line's only: not in the config file */
-} opts[OPT_COUNT] = {
-    [OPT_SCENE] = {"scene", true, false, false},
-    [OPT_COLOR] = {"color", true, true, false},
-    [OPT_GLYPHS] = {"glyphs", true, true, false},
-    [OPT_FPS] = {"fps", true, true, false},
-    [OPT_TOL] = {"tolerance", true, true, false},
-    [OPT_NOSYNC] = {"no-sync", false, true, false},
-    [OPT_AUTO] = {"auto", false, false, false},
-    [OPT_DEMO] = {"demo", false, false, false},
-    [OPT_SEED] = {"seed", true, false, false},
-    [OPT_PRESET] = {"preset", true, false, false},
-    [OPT_GRID] = {"grid", true, false, false},
-    [OPT_RECORD] = {"record", true, false, true},
-    [OPT_HEADLESS] = {"headless", false, false, true},
-    [OPT_SIZE] = {"size", true, false, true},
-    [OPT_STEPS] = {"steps", true, false, true},
-    [OPT_EVERY] = {"every", true, false, true},
-    [OPT_SECONDS] = {"seconds", true, false, true},
-    [OPT_HELP] = {"help", false, false, true},
-    [OPT_VERSION] = {"version", false, false, true},
-    [OPT_SET] = {"set", true, false, false},
-    [OPT_THREADS] = {"threads", true, false, false},
-    [OPT_OVERWRITE] = {"overwrite", false, false, true},
-    [OPT_RECORD_LIMIT] = {"record-limit", true, false, true},
-    [OPT_SCREENSAVER] = {"screensaver", false, true, false},
-    [OPT_NOSTATUS] = {"no-status", false, true, false},
-    [OPT_NOCONFIG] = {"no-config", false, false, true},
-};
+/* The options (cli_options.h), by the name the parser has always used. */
+static const struct cli_option *const opts = cli_options;
 
 #define SET_TEXT_MAX 128 /* a --set NAME=VALUE of the config file, at most */
 
