@@ -1,14 +1,16 @@
 /*
- * test_completion.c — --help's text and the shells' completions written from
- * the same option table (cli.h): --help's lines fit 80 columns, and bash, zsh
- * and fish, each running the script make installs for it, offer exactly the
- * options --help lists, and after an option values that swirl's parser takes.
+ * test_usage.c — --help's text and the shells' completions written from the
+ * same option table (cli.h), and the man page beside them: --help's lines fit
+ * 80 columns; bash, zsh and fish, each running the script make installs for
+ * it, offer exactly the options --help lists, and after an option values that
+ * swirl's parser takes; the man page describes every one of them.
  * bash runs the completion function itself; fish answers `complete -C`; zsh,
  * which completes only in its line editor, runs the script with a stand-in for
  * _arguments that prints the specifications zsh parsed. A shell that is not
- * installed is skipped.
+ * installed is skipped. The version's agreement is test_release.c's.
  */
 #include "cli.h"
+#include "e2e.h"
 #include "scene.h"
 #include "test.h"
 
@@ -29,6 +31,8 @@ static void words_add(struct words *ws, const char *s, size_t len)
     for (int i = 0; i < ws->n; i++)
         if (strlen(ws->w[i]) == len && strncmp(ws->w[i], s, len) == 0)
             return;
+    CHECK_MSG(ws->n < WORDS_MAX && len < sizeof ws->w[0], "a word too many or too long: %.*s",
+              (int)len, s);
     if (ws->n < WORDS_MAX && len < sizeof ws->w[0]) {
         memcpy(ws->w[ws->n], s, len);
         ws->w[ws->n++][len] = 0;
@@ -98,22 +102,38 @@ static void script(const char *shell, char *path, size_t n)
     buf_free(&b);
 }
 
+/* What cmd prints (malloc'd), and whether it ran to a zero status. */
+static char *run_output(const char *cmd, bool *ok)
+{
+    struct buf b;
+    buf_init(&b);
+    FILE *p = popen(cmd, "r");
+    char chunk[4096];
+    size_t n;
+    while (p && (n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        buf_put(&b, chunk, n);
+    buf_putc(&b, 0);
+    *ok = p && pclose(p) == 0;
+    return b.p;
+}
+
 /* What cmd prints, as words (split at white space, or at lines with
  * by_line, a tab ending the word there). */
 static struct words run_words(const char *cmd, bool by_line)
 {
     struct words ws = {0};
-    FILE *p = popen(cmd, "r");
-    char line[1024];
-    while (p && fgets(line, sizeof line, p))
-        for (char *s = line; *s;) {
-            size_t len = by_line ? strcspn(s, "\t\n") : strcspn(s, " \t\n");
-            if (len)
-                words_add(&ws, s, len);
-            s += len;
-            s += by_line ? strlen(s) : strspn(s, " \t\n");
-        }
-    CHECK_MSG(p && pclose(p) == 0, "%s failed", cmd);
+    bool ok;
+    char *out = run_output(cmd, &ok);
+    for (char *s = out; *s;) {
+        size_t len = by_line ? strcspn(s, "\t\n") : strcspn(s, " \t\n");
+        if (len)
+            words_add(&ws, s, len);
+        s += len;
+        s += by_line ? strcspn(s, "\n") : 0;
+        s += strspn(s, " \t\n");
+    }
+    CHECK_MSG(ok, "%s failed", cmd);
+    free(out);
     return ws;
 }
 
@@ -273,4 +293,57 @@ TEST(completion_zsh_offers_the_options_of_help_and_values_swirl_takes)
     CHECK_INT(specs, want.n);
     check_same("zsh's specifications", &got, &want);
     remove(path);
+}
+
+/* Whether a tag line of the man page (.B, .BI, .BR) names opt, written the
+ * roff way (\-\-record, not a part of \-\-record\-limit). */
+static bool man_names(const char *man, const char *opt)
+{
+    char roff[160] = "";
+    for (const char *s = opt; *s; s++)
+        snprintf(roff + strlen(roff), sizeof roff - strlen(roff), "%s%c", *s == '-' ? "\\" : "",
+                 *s);
+    size_t len = strlen(roff);
+    for (const char *line = man; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        size_t end = strcspn(line, "\n");
+        for (const char *at = strstr(line, roff); strncmp(line, ".B", 2) == 0 && at &&
+                                                  at + len <= line + end;
+             at = strstr(at + 1, roff)) {
+            const char *after = at + len;
+            bool longer = (*after >= 'a' && *after <= 'z') || strncmp(after, "\\-", 2) == 0;
+            if (at[-1] == ' ' && !longer)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The man page make builds (swirl.1) describes each option of --help among its
+ * OPTIONS, and man
+ * finds nothing to warn about in it. */
+TEST_E2E(man_page_describes_every_option_of_help)
+{
+    size_t n;
+    char *man = e2e_slurp("swirl.1", &n);
+    CHECK_MSG(man != NULL, "no swirl.1 (make builds it)");
+    if (!man)
+        return;
+    /* OPTIONS alone, up to the next section */
+    char *options = strstr(man, "\n.SH OPTIONS\n"), *next = options ? strstr(options + 1, "\n.SH ")
+                                                                  : NULL;
+    CHECK(options && next);
+    if (next)
+        *next = 0;
+    struct words ws = help_options();
+    for (int i = 0; i < ws.n && options; i++)
+        CHECK_MSG(man_names(options, ws.w[i]), "swirl.1's OPTIONS have no %s", ws.w[i]);
+    CHECK(options && man_names(options, "--record") && !man_names(options, "--bogus") &&
+          !man_names(options, "--record-lim"));
+    free(man);
+    if (system("command -v man >/dev/null 2>&1") != 0)
+        test_skip("no man");
+    bool ok;
+    char *warned = run_output("man --warnings -l swirl.1 2>&1 >/dev/null", &ok);
+    CHECK_MSG(ok && !*warned, "man warns: %s", warned);
+    free(warned);
 }
