@@ -102,15 +102,17 @@ TEST(config_comments_blank_lines_and_whitespace)
     CHECK_INT(c.o.seed, 9);
     CHECK(!c.o.autopilot);
     /* '#' in the middle of a word is the word's: it makes a bad line here. */
-    REFUSED("auto#x\n", "", NAME ":1: unknown option 'auto#x'");
+    REFUSED("auto#x\n", "", NAME ":1: unknown option 'auto#x' (did you mean auto?)");
 }
 
 TEST(config_bad_lines_name_the_file_and_the_line)
 {
-    REFUSED("fps = 60\n# a comment\ncolr = 3\n", "", NAME ":3: unknown option 'colr'");
+    REFUSED("fps = 60\n# a comment\ncolr = 3\n", "",
+            NAME ":3: unknown option 'colr' (did you mean color?)");
     REFUSED("\n\n\n\nfps = 0\n", "",
             NAME ":5: --fps wants a whole number from 1 to 240, not '0'");
-    REFUSED("fp = 60\n", "", NAME ":1: unknown option 'fp'"); /* no prefixes in a file */
+    REFUSED("fp = 60\n", "", NAME ":1: unknown option 'fp' (did you mean fps?)"); /* no prefixes */
+    REFUSED("bogus = 1\n", "", NAME ":1: unknown option 'bogus'");
     REFUSED("auto = yes\n", "", NAME ":1: auto takes no value");
     REFUSED("auto =\n", "", NAME ":1: auto takes no value");
     REFUSED("fps\n", "", NAME ":1: fps needs a value");

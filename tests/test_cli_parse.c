@@ -284,7 +284,8 @@ TEST(cli_parse_help_and_version_short_and_long)
     REFUSED("--fps 30 -V", "-V takes no other options");
     REFUSED("--version junk", "--version takes no other options");
     REFUSED("--help --help", "--help takes no other options");
-    REFUSED("-v", "unknown option '-v' (see --help)");
+    REFUSED("-v", "unknown option '-v' (did you mean -V?)");
+    REFUSED("-H", "unknown option '-H' (did you mean -h?)");
     REFUSED("-hV", "unknown option '-hV'");
     REFUSED("-x", "unknown option '-x'");
     struct buf help;
@@ -297,6 +298,25 @@ TEST(cli_parse_help_and_version_short_and_long)
     buf_free(&help);
 }
 
+/* A mistyped option gets the nearest one, as git and cargo suggest: a letter
+ * dropped, added, changed or two swapped; a third of the name off at most. */
+TEST(cli_parse_suggests_the_nearest_option)
+{
+    REFUSED("--colr 256", "unknown option '--colr' (did you mean --color?)");
+    REFUSED("--colour=256", "unknown option '--colour=256' (did you mean --color?)");
+    REFUSED("--fsp 3", "unknown option '--fsp' (did you mean --fps?)");
+    REFUSED("--hepl", "unknown option '--hepl' (did you mean --help?)");
+    REFUSED("--screensavr", "unknown option '--screensavr' (did you mean --screensaver?)");
+    REFUSED("--tolerence 3", "(did you mean --tolerance?)");
+    REFUSED("--no-stauts", "(did you mean --no-status?)");
+    REFUSED("-color 256", "unknown option '-color' (did you mean --color?)");
+    REFUSED("--seeds 3", "(did you mean --seed?)");
+    REFUSED("--sede 3", "(did you mean --seed?)"); /* --seed and --set as near: the first */
+    REFUSED("--cloth", "unknown option '--cloth' (see --help)");
+    REFUSED("--xyzzy", "unknown option '--xyzzy' (see --help)");
+    REFUSED("--recordlimit 1M", "(did you mean --record-limit?)");
+}
+
 TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
 {
     REFUSED("--s", "ambiguous option '--s' (could be --scene, --screensaver, --seed, --set, "
@@ -306,6 +326,7 @@ TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
     REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --set or --seconds)");
     REFUSED("--s=3", "ambiguous option '--s' (could be");
     REFUSED("--bogus", "unknown option '--bogus' (see --help)");
+    REFUSED("-q", "unknown option '-q' (see --help)");
     REFUSED("--bogus=3", "unknown option '--bogus=3'");
     REFUSED("--auto=1", "unknown option '--auto=1'");
     REFUSED("--=1", "unknown option '--=1'");

@@ -84,9 +84,11 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     write_config(home, ".config", "# mine\nfps = 60\ncolr = truecolor\n");
     /* Under HOME (no XDG_CONFIG_HOME, or one that is no absolute path). */
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=", home);
-    REFUSED(env, "", "swirl: ~/.config/swirl/config:3: unknown option 'colr'");
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:3: unknown option 'colr' (did you mean "
+                     "color?)");
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=relative/dir", home);
-    REFUSED(env, "--fps 20", "swirl: ~/.config/swirl/config:3: unknown option 'colr'");
+    REFUSED(env, "--fps 20", "swirl: ~/.config/swirl/config:3: unknown option 'colr' (did you "
+                             "mean color?)");
     /* The command line's own mistake first. */
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=", home);
     REFUSED(env, "--fps 0", "swirl: --fps wants a whole number from 1 to 240, not '0'");
@@ -104,10 +106,11 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     /* XDG_CONFIG_HOME first; shown with ~ under HOME, else as it is. */
     write_config(home, "xdg", "\n\nfsp = 1\n");
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=%s/xdg", home, home);
-    REFUSED(env, "", "swirl: ~/xdg/swirl/config:3: unknown option 'fsp'");
+    REFUSED(env, "", "swirl: ~/xdg/swirl/config:3: unknown option 'fsp' (did you mean fps?)");
     snprintf(env, sizeof env, "HOME=/nonexistent XDG_CONFIG_HOME=%s/xdg", home);
     char says[256];
-    snprintf(says, sizeof says, "swirl: %s/xdg/swirl/config:3: unknown option 'fsp'\n", home);
+    snprintf(says, sizeof says, "swirl: %s/xdg/swirl/config:3: unknown option 'fsp' (did you "
+             "mean fps?)\n", home);
     run(&r, env, "");
     CHECK_MSG(r.status == 2 && strcmp(r.err, says) == 0, "%d '%s'", r.status, r.err);
     /* A good file lets the run go on to its next check. */

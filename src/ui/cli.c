@@ -108,6 +108,63 @@ static int parse_size(struct parse *p, const char *opt, const char *s, int lo_w,
     return 0;
 }
 
+/* How many letters must be added, dropped, changed or swapped with their
+ * neighbour to turn a[0..n) into b (the optimal string alignment distance).
+ * Names up to 63 letters; a longer one is "far" (64). */
+static int edit_distance(const char *a, size_t n, const char *b)
+{
+    enum { W = 64 };
+    size_t m = strlen(b);
+    if (n >= W || m >= W)
+        return W;
+    int d[W][W];
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The option nearest to the name typed (name[0..n), without dashes), as git and
+ * cargo suggest one: at most a third of its letters (at least one) off; of two
+ * as near, the first in the table. NULL when none is that near. */
+static const char *nearest_option(const char *name, size_t n)
+{
+    const char *best = NULL;
+    int best_d = (int)(n + 2) / 3 + 1;
+    for (int i = 0; i < OPT_COUNT; i++) {
+        int d = edit_distance(name, n, opts[i].name);
+        if (d < best_d)
+            best = opts[i].name, best_d = d;
+    }
+    return best;
+}
+
+/* arg, as typed, is no option: one line, with the nearest option when there
+ * is one near (-v: -V, a single letter in the other case). */
+static int unknown_option(struct parse *p, const char *arg)
+{
+    const char *name = arg + strspn(arg, "-");
+    size_t n = strcspn(name, "=");
+    for (int i = 0; i < OPT_COUNT && arg[1] != '-' && n == 1; i++)
+        if (opts[i].letter && (opts[i].letter ^ 0x20) == name[0])
+            return fail(p, "unknown option '%s' (did you mean -%c?)", arg, opts[i].letter);
+    const char *near = n > 0 ? nearest_option(name, n) : NULL;
+    if (near)
+        return fail(p, "unknown option '%s' (did you mean --%s?)", arg, near);
+    return fail(p, "unknown option '%s' (see --help)", arg);
+}
+
 /* The option arg ("--name" or "--name=value") names: len is the name's length.
  * A whole name wins; otherwise the prefix must fit one option only (--sc is
  * --scene; --s could be six), as getopt_long does. */
@@ -123,7 +180,7 @@ static int find_option(struct parse *p, const char *arg, size_t len, int *id)
         matches++;
     }
     if (matches == 0)
-        return fail(p, "unknown option '%s' (see --help)", arg);
+        return unknown_option(p, arg);
     if (matches == 1)
         return *id = found, 0;
     char list[512];
@@ -260,12 +317,10 @@ static int parse_options(struct parse *p, int argc, char *const *argv)
             continue;
         }
         if (a[1] != '-') {
-            if (strcmp(a, "-h") == 0)
-                id = OPT_HELP;
-            else if (strcmp(a, "-V") == 0)
-                id = OPT_VERSION;
-            else
-                return fail(p, "unknown option '%s' (see --help)", a);
+            for (id = 0; id < OPT_COUNT && !(opts[id].letter == a[1] && a[2] == 0); id++)
+                ;
+            if (id == OPT_COUNT)
+                return unknown_option(p, a);
         } else {
             const char *eq = strchr(a + 2, '=');
             if (find_option(p, a, eq ? (size_t)(eq - a - 2) : strlen(a + 2), &id) != 0)
@@ -336,6 +391,9 @@ static int config_line(struct parse *p, char *s)
     for (int i = 0; i < OPT_COUNT && id < 0; i++)
         if (strcmp(opts[i].name, s) == 0)
             id = i;
+    const char *near = id < 0 ? nearest_option(s, strlen(s)) : NULL;
+    if (id < 0 && near)
+        return fail(p, "unknown option '%s' (did you mean %s?)", s, near);
     if (id < 0)
         return fail(p, "unknown option '%s'", s);
     if (opts[id].cmdline)

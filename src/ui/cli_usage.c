@@ -21,7 +21,8 @@ const struct cli_option cli_options[OPT_COUNT] = {
                     "auto, half, quad, sextant or ascii (default auto: ascii\n"
                     "outside a UTF-8 locale, sextant in VTE and kitty, quad\n"
                     "in alacritty, konsole and urxvt, half elsewhere)\n"},
-    [OPT_FPS] = {"fps", 0, "N", NULL, false, true, false, "frames per second, 1-240 (default 30)\n"},
+    [OPT_FPS] = {"fps", 0, "N", NULL, false, true, false,
+                 "frames per second, 1-240 (default 30)\n"},
     [OPT_TOL] = {"tolerance", 0, "N", NULL, false, true, false,
                  "skip colour changes up to N per channel, 0-255 (default 6)\n"},
     [OPT_NOSYNC] = {"no-sync", 0, NULL, NULL, false, true, false,
