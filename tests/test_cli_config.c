@@ -195,13 +195,29 @@ TEST(config_the_command_line_wins)
     CHECK(!c.o.preset_seed);
     PARSED(c, "preset = seed\n", "--scene cloth");
     CHECK(c.o.preset_seed);
-    /* A --set for a scene by name counts for that scene alone. */
-    PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n", "--scene pbf");
-    CHECK_INT(c.o.nsets, 1);
-    CHECK_INT(c.o.sets[0].param, param("pbf", "gravity"));
-    PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n", "");
-    CHECK_INT(c.o.nsets, 1);
-    CHECK_INT(c.o.sets[0].param, param("dye", "splat-radius"));
+    /* A --set for a scene by name is kept for that scene, first or not (the
+     * app applies it when the scene is first built). */
+    for (int first = 0; first < 2; first++) {
+        PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n",
+               first ? "--scene pbf" : "");
+        CHECK_INT(c.o.nsets, 2);
+        CHECK(c.o.sets[0].scene == scene_find("dye") && c.o.sets[1].scene == scene_find("pbf"));
+        CHECK_INT(c.o.sets[0].param, param("dye", "splat-radius"));
+        CHECK_INT(c.o.sets[1].param, param("pbf", "gravity"));
+    }
+    /* The command line's --set beats the file's of that scene's parameter
+     * only: the same parameter of another scene stays. */
+    char file[128], line[128], name[64];
+    const struct param_def *dye0 = &scenes[0]->params[0],
+                           *cloth0 = &scenes[scene_find("cloth")]->params[0];
+    param_name(dye0, name, sizeof name);
+    snprintf(file, sizeof file, "set = dye:%s=%g\n", name, dye0->min);
+    param_name(cloth0, name, sizeof name);
+    snprintf(line, sizeof line, "--set cloth:%s=%g", name, cloth0->min);
+    PARSED(c, file, line);
+    CHECK_INT(c.o.nsets, 2);
+    CHECK(c.o.sets[0].param == 0 && c.o.sets[1].param == 0 &&
+          c.o.sets[0].scene != c.o.sets[1].scene);
     /* The command line's own conflicts are still refused. */
     REFUSED("fps = 60\n", "--demo --scene pbf", "--demo tours every scene: it takes no --scene");
     REFUSED("scene = pbf\n", "--scene dye --scene cloth", "--scene given twice");

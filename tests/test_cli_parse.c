@@ -225,7 +225,17 @@ TEST(cli_parse_set_forms)
     REFUSED("--scene pbf --set max-iterations=2.5", "--set max-iterations wants 1 to 500, whole");
     REFUSED("--scene cloth --set fixed-particles=3", "fixed-particles wants 1, 2 or 4");
     REFUSED("--scene cloth --set tearing=maybe", "tearing wants on or off");
-    REFUSED("--demo --set viscosity=1", "--set is for the first scene");
+    REFUSED("--demo --set viscosity=1", "--set does not go with the tour");
+    REFUSED("--demo --set cloth:tearing=on", "--set does not go with the tour");
+    /* A scene by name: kept for that scene, whichever comes first. */
+    PARSED(c, "--set cloth:tearing=on --set viscosity=0.5 --set pbf:gravity=-5");
+    CHECK_INT(c.o.nsets, 3);
+    CHECK(c.o.sets[0].scene == scene_find("cloth") && c.o.sets[1].scene == 0 &&
+          c.o.sets[2].scene == scene_find("pbf"));
+    CHECK_INT(c.o.sets[0].param, scene_param_find(cloth, "tearing"));
+    CHECK_NEAR(c.o.sets[0].value, 1.0, 0.0);
+    CHECK_INT(c.o.sets[2].param, scene_param_find(scenes[scene_find("pbf")], "gravity"));
+    REFUSED("--set cloth:viscosity=1", "the cloth scene has no parameter 'viscosity'");
 }
 
 TEST(cli_parse_refuses_what_the_run_would_ignore)

@@ -34,8 +34,10 @@
 #define APP_RECORD_LIMIT (256LL << 20) /* --record-limit: bytes a recording may take */
 #define APP_SLOW_SHOWN 1.0 /* s: the HUD's [slow: ...] tag stays this long after a slow frame */
 
-/* A --set NAME=VALUE, resolved against the first scene's parameters. */
+/* A --set [SCENE:]NAME=VALUE, resolved against its scene's parameters (the
+ * first scene's when it names none). */
 struct app_set {
+    int scene;
     int param;
     double value;
 };
@@ -60,7 +62,9 @@ struct app_opts {
     int grid_w, grid_h;
     int scene;           /* index of the first scene */
     int threads;         /* solver threads, the caller's included (--threads) */
-    struct app_set sets[APP_SETS_MAX]; /* applied to the first scene before its first step */
+    struct app_set sets[APP_SETS_MAX]; /* each applied to its scene when that is first
+                                        * built: the first scene before its first step,
+                                        * another when it is first switched to */
     int nsets;
     bool overwrite;      /* --overwrite: a recording may replace what is at its path */
     long long record_limit; /* --record-limit: recording stops at this size (0: never) */

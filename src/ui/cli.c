@@ -476,8 +476,8 @@ static int check_combinations(struct parse *p)
     if (p->limit_given && !c->record)
         return fail(p, "--record-limit is for --record FILE");
     if (p->nsets && c->o.demo)
-        return fail(p, "--set is for the first scene: it does not go with the tour "
-                    "(--demo, --screensaver)");
+        return fail(p, "--set does not go with the tour (--demo, --screensaver), which "
+                    "shows each scene as it is");
     return 0;
 }
 
@@ -514,9 +514,10 @@ static int resolve_set(struct parse *p, const char *set, int *scene, struct app_
     return 0;
 }
 
-/* --set NAME=VALUE against the first scene's parameters; one that names
- * another scene (SCENE:NAME=VALUE) is checked against that scene's and left
- * out. Of a parameter set by both, the command line's value is kept. */
+/* Every --set against its scene's parameters: the first scene's, or those of
+ * the scene it names (SCENE:NAME=VALUE). The app applies each when its scene
+ * is first built. Of a parameter set by both, the command line's value is
+ * kept. */
 static int resolve_sets(struct parse *p)
 {
     struct cli *c = p->c;
@@ -526,14 +527,15 @@ static int resolve_sets(struct parse *p)
         struct app_set set;
         if (resolve_set(p, p->sets[k], &scene, &set) != 0)
             return p->set_line[k] ? at_line(p, p->set_line[k]) : -1;
-        if (scene == c->o.scene)
-            line[n] = p->set_line[k], c->o.sets[n++] = set;
+        set.scene = scene;
+        line[n] = p->set_line[k], c->o.sets[n++] = set;
     }
     c->o.nsets = 0;
     for (int k = 0; k < n; k++) {
         bool beaten = false;
         for (int j = k + 1; j < n && line[k]; j++)
-            beaten = beaten || (line[j] == 0 && c->o.sets[j].param == c->o.sets[k].param);
+            beaten = beaten || (line[j] == 0 && c->o.sets[j].scene == c->o.sets[k].scene &&
+                                c->o.sets[j].param == c->o.sets[k].param);
         if (!beaten)
             c->o.sets[c->o.nsets++] = c->o.sets[k];
     }
