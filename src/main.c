@@ -172,8 +172,6 @@ int main(int argc, char **argv)
         c.o.glyphs = utf8 ? GLYPHS_HALF : GLYPHS_ASCII;
         c.o.glyphs_why = utf8 ? NULL : "not a UTF-8 locale";
         c.glyphs_auto = utf8;
-    } else {
-        c.o.glyphs_why = "--glyphs";
     }
     switch (c.run) {
     case CLI_HELP: {

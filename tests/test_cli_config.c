@@ -223,6 +223,38 @@ TEST(config_the_command_line_wins)
     REFUSED("scene = pbf\n", "--scene dye --scene cloth", "--scene given twice");
 }
 
+/* What the help overlay credits for a colour depth or a glyph set given: the
+ * config file or the command line (a detected one names what it detected,
+ * probe.c's). */
+TEST(config_and_command_line_are_named_as_the_source)
+{
+    struct cli c;
+    PARSED(c, "color = 256\nglyphs = quad\n", "");
+    CHECK_MSG(c.o.color_why && strcmp(c.o.color_why, "config file") == 0, "%s", c.o.color_why);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "config file") == 0);
+    PARSED(c, "color = 256\nglyphs = quad\n", "--color 16 --glyphs half");
+    CHECK(c.o.color_why && strcmp(c.o.color_why, "command line") == 0);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "command line") == 0);
+    PARSED(c, "color = 256\n", "--glyphs ascii");
+    CHECK(c.o.color_why && strcmp(c.o.color_why, "config file") == 0);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "command line") == 0);
+    PARSED(c, "color = 256\n", "--color auto"); /* detected: the probe says why */
+    CHECK(c.color_auto);
+    /* The help overlay says it. */
+    PARSED(c, "color = 256\n", "--glyphs quad");
+    struct fx_screen x;
+    fx_screen_open(&x, &c.o, 100, 40);
+    char lines[APP_HELP_LINES][APP_HELP_COLS];
+    int n = app_help(&x.a, lines, APP_HELP_LINES);
+    bool colour = false, glyphs = false;
+    for (int i = 0; i < n; i++) {
+        colour = colour || (strstr(lines[i], "colour") && strstr(lines[i], "256 (config file)"));
+        glyphs = glyphs || (strstr(lines[i], "glyphs") && strstr(lines[i], "quad (command line)"));
+    }
+    CHECK(colour && glyphs);
+    fx_screen_close(&x);
+}
+
 TEST(config_no_config_and_runs_that_read_none)
 {
     const char *bad = "fps = 60\ncolr = 3\n";

@@ -201,6 +201,35 @@ TEST_E2E(first_config_file_sets_up_a_terminal_run)
     remove_home(home);
 }
 
+/* The help (?) names where the colour depth came from: the config file, the
+ * command line, or what swirl found out (here: tmux). */
+TEST_E2E(first_help_names_the_source_of_the_colours)
+{
+    char home[64], env[256];
+    fresh_home(home, sizeof home);
+    write_config(home, ".config", "color = 256\n");
+    snprintf(env, sizeof env, "COLORTERM=truecolor HOME=%s XDG_CONFIG_HOME=", home);
+    static const struct {
+        const char *args, *says;
+    } runs[] = {
+        {"", "256 (config file)"},
+        {"--color 16", "16 (command line)"},
+        {"--no-config", "truecolor (tmux passes RGB)"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        CHECK(e2e_start_swirl(100, 40, env, runs[k].args));
+        CHECK(e2e_wait_for(e2e_plain, "? help"));
+        e2e_send_key("?");
+        CHECK_MSG(e2e_wait_for(e2e_plain, runs[k].says), "swirl %s:\n%s", runs[k].args,
+                  e2e_plain());
+        e2e_send_key("q");
+        e2e_send_key("q");
+        CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+        e2e_stop();
+    }
+    remove_home(home);
+}
+
 TEST_E2E(first_status_line_keeps_its_hints_and_s_hides_it)
 {
     char seen[1024];

@@ -44,9 +44,10 @@ struct app_set {
 
 struct app_opts {
     enum color_mode color;
-    const char *color_why; /* what chose it ("asked the terminal", "--color"), or NULL */
+    const char *color_why; /* what chose it: "config file", "command line" or what
+                            * was detected ("asked the terminal"); or NULL */
     enum glyph_set glyphs;
-    const char *glyphs_why; /* what chose them ("--glyphs", "VTE draws sextants"), or NULL */
+    const char *glyphs_why; /* the same for the glyphs ("VTE draws sextants"), or NULL */
     int fps;
     int tolerance;
     bool sync;

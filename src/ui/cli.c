@@ -221,7 +221,7 @@ static int option(struct parse *p, int id, const char *arg)
         if (strcmp(arg, "auto") == 0)
             c->color_auto = true;
         else if (palette_mode_parse(arg, &c->o.color) == 0)
-            c->color_auto = false;
+            c->color_auto = false, c->o.color_why = p->line ? "config file" : "command line";
         else
             return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
         return 0;
@@ -230,6 +230,7 @@ static int option(struct parse *p, int id, const char *arg)
         for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
             if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
                 c->o.glyphs = (enum glyph_set)g;
+                c->o.glyphs_why = p->line ? "config file" : "command line";
                 return 0;
             }
         if (!c->glyphs_auto)

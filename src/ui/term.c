@@ -547,8 +547,6 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
                                   sizeof t->typed);
     if (color_auto)
         o->color = probe_choose(&e, &o->color_why);
-    else
-        o->color_why = "--color";
     if (glyphs_auto)
         o->glyphs = probe_glyphs(&e, o->color, &o->glyphs_why);
     o->sync = o->sync && probe_sync(&e.ans);
