@@ -17,7 +17,11 @@
  * more start, and the last line adds how many did not run (tests/mutants.sh
  * wants only whether something fails, and soon). XDG_CONFIG_HOME points
  * nowhere, so no user's config file reaches the ./swirl the tests run.
+ * A test that leaves a tmux server's socket behind (e2e.h: e2e_stop() is
+ * each end-to-end test's cleanup) fails for it, and the runner removes it, so
+ * a run leaves none.
  */
+#include "e2e.h"
 #include "test.h"
 
 #include <errno.h>
@@ -142,6 +146,7 @@ struct slot {
     double t0;
     bool killed;
     bool stopped;        /* killed by --fail-fast: not reported */
+    int left;            /* tmux sockets it left behind (e2e_reap) */
     char *out;
     size_t len, cap;
 };
@@ -229,6 +234,11 @@ static enum outcome slot_report(struct slot *s, int status, double timeout)
                  WEXITSTATUS(status) == 1 ? "" : "s");
     } else {
         r = PASSED;
+    }
+    if (r == PASSED && s->left) {
+        r = FAILED;
+        snprintf(why, sizeof why, "left %d tmux socket%s behind: e2e_stop() in its cleanup",
+                 s->left, s->left == 1 ? "" : "s");
     }
     printf("%s %-40s %6.2f s%s%s%s\n", r == PASSED ? "ok  " : r == SKIPPED ? "skip" : "FAIL",
            name, dt, *why ? " (" : "", why, *why ? ")" : "");
@@ -423,8 +433,10 @@ int main(int argc, char **argv)
                 close(s->fd);
                 s->fd = -1;
             }
-            /* What the test started in its group (a swirl, a shell) goes with it. */
+            /* What the test started in its group (a swirl, a shell) goes with it,
+             * and so do the tmux servers it left (they are groups of their own). */
             kill(-s->pid, SIGKILL);
+            s->left = e2e_reap(s->pid);
             secs[s->test] = now() - s->t0;
             if (s->stopped) {
                 not_run++;
