@@ -70,13 +70,22 @@ const char *e2e_modes(void)
                     "#{mouse_sgr_flag} #{mouse_button_flag}'");
 }
 
+/* The test run's own mark in its sockets' names (E2E_RUN_ENV, which the runner
+ * sets), so that a socket another run left is never taken for this one's. */
+static const char *run_id(void)
+{
+    const char *id = getenv(E2E_RUN_ENV);
+    return id && *id ? id : "alone";
+}
+
 /* Starts `cmd` (run by sh) in a cols x rows pane; the server's options are set
  * before the session (and so `cmd`) starts. */
 bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd)
 {
     if (system("command -v tmux >/dev/null 2>&1") != 0)
         test_skip("no tmux");
-    snprintf(e2e_sock, sizeof e2e_sock, E2E_SOCK_PREFIX "%d-%d", (int)getpid(), ++starts);
+    snprintf(e2e_sock, sizeof e2e_sock, E2E_SOCK_PREFIX "%s-%d-%d", run_id(), (int)getpid(),
+             ++starts);
     char opts[256] = "";
     if (features)
         snprintf(opts, sizeof opts, "start-server \\; set -as terminal-features ',%s' \\; ",
@@ -108,7 +117,7 @@ int e2e_reap(long pid)
 {
     char dir[512], prefix[64];
     e2e_socket_path("", dir, sizeof dir);
-    snprintf(prefix, sizeof prefix, E2E_SOCK_PREFIX "%ld-", pid);
+    snprintf(prefix, sizeof prefix, E2E_SOCK_PREFIX "%s-%ld-", run_id(), pid);
     DIR *d = opendir(dir);
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {

@@ -17,7 +17,10 @@
 #define E2E_DEADLINE 15.0 /* seconds: generous, for a loaded machine */
 
 extern char e2e_sock[64];
-#define E2E_SOCK_PREFIX "swirl-e2e-" /* then the test's pid, '-' and a count */
+/* A server's name: the prefix, the test run's mark (the runner puts one of its
+ * own in E2E_RUN_ENV), the test's pid and a count, joined by '-'. */
+#define E2E_SOCK_PREFIX "swirl-e2e-"
+#define E2E_RUN_ENV "SWIRL_E2E_RUN"
 
 void e2e_nap(void);
 int e2e_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -41,9 +44,9 @@ void e2e_stop(void);
 /* Where tmux keeps the socket of the server called name ($TMUX_TMPDIR or /tmp,
  * then tmux-UID). */
 void e2e_socket_path(const char *name, char *path, size_t n);
-/* Ends the tmux servers the process pid started and left running or dead,
- * and removes their sockets; returns how many there were (the runner's check
- * after each test). */
+/* Ends the tmux servers the process pid of this run started and left running
+ * or dead, and removes their sockets; returns how many there were (the
+ * runner's check after each test). */
 int e2e_reap(long pid);
 /* ./swirl with extra environment and arguments in a UTF-8 tmux-256color pane;
  * after it exits the pane shows SWIRL-EXIT=<status>. */

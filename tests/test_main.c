@@ -350,6 +350,14 @@ int main(int argc, char **argv)
     /* Every ./swirl a test starts reads no config file of the user's (one that
      * tests config files names its own). */
     setenv("XDG_CONFIG_HOME", "/nonexistent/swirl-test-config", 1);
+    /* This run's mark in the names of the tmux servers its tests start
+     * (e2e.h), which no other run's sockets carry. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char run_id[40];
+    snprintf(run_id, sizeof run_id, "%lx%lx", (unsigned long)getpid(),
+             (unsigned long)ts.tv_sec * 1000000000ul + (unsigned long)ts.tv_nsec);
+    setenv(E2E_RUN_ENV, run_id, 1);
 
     int order[TEST_MAX], n = 0;
     for (int i = 0; i < ntests; i++)
