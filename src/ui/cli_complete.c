@@ -92,7 +92,7 @@ static void zsh(struct buf *out)
 {
     buf_puts(out, "#compdef swirl\n"
                   "# zsh completion for swirl, written from the option table --help prints\n"
-                  "_arguments -s -S");
+                  "_arguments -S");
     for (int i = 0; i < OPT_COUNT; i++) {
         const struct cli_option *o = &cli_options[i];
         char d[128];
