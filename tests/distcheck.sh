@@ -8,8 +8,8 @@
 # Makefile's defaults, runs its unit tests, checks that ./swirl -V and the man
 # page name VERSION, then installs it under a DESTDIR with PREFIX=/usr, checks
 # the program, the man page and the three completions are where a distribution
-# wants them, uninstalls and checks that nothing is left. The folder goes at
-# every exit. Environment: MAKE (default make), JOBS (default 2).
+# wants them, uninstalls and checks that nothing is left, and that a change of
+# CFLAGS or PKG_CONFIG would rebuild. The folder goes at every exit. Environment: MAKE (default make), JOBS (default 2).
 set -euo pipefail
 
 tarball=$1 version=$2
@@ -51,4 +51,14 @@ done
 "$MAKE" uninstall DESTDIR="$dest" PREFIX=/usr >>install.log 2>&1 || { cat install.log; fail "make uninstall fails"; }
 left=$(find "$dest" -type f)
 [ -z "$left" ] || fail "make uninstall left $left"
-echo "distcheck: $tarball builds, passes its unit tests, installs and uninstalls"
+# The build is up to date as it is, and not once CFLAGS changes (build/flags):
+# last, since that rewrites the record.
+"$MAKE" -q all || fail "make -q: the tree is not up to date after make"
+if "$MAKE" -q all CFLAGS="-O1 -g"; then fail "a change of CFLAGS rebuilds nothing"; fi
+# A cross build's pkg-config is the one asked.
+printf '#!/bin/sh\ntouch "%s/asked"\nexec pkg-config "$@"\n' "$tmp" >"$tmp/pkg-config"
+chmod +x "$tmp/pkg-config"
+"$MAKE" -q all PKG_CONFIG="$tmp/pkg-config" || true
+[ -e "$tmp/asked" ] || fail "the Makefile does not ask \$(PKG_CONFIG)"
+echo "distcheck: $tarball builds, passes its unit tests, installs and uninstalls," \
+    "and rebuilds for other flags"
