@@ -51,7 +51,7 @@ int cli_completion(const char *shell, struct buf *out);
  * and exits 2). argv is not changed. Numbers are read the C way ("0.5")
  * whatever the locale. Everything that can be judged from the arguments alone
  * is judged here: ranges, repeated options, combinations that would be
- * ignored, --set against the first scene's parameters, and whether a --record
+ * ignored, --set against its scene's parameters, and whether a --record
  * path can be written. What depends on the process's surroundings (a terminal
  * on stdin/stdout, the locale's glyphs, the number of CPUs) is left to the
  * caller. */
@@ -72,7 +72,7 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
  * file's --demo or --screensaver, a tour (--demo) drops its --scene and its
  * --set lines, and its --grid is dropped for a scene other than dye, its
  * --preset for dye. A --set may name its scene, SCENE:NAME=VALUE (on the
- * command line too): checked against that scene, used when it is the first.
+ * command line too): checked against that scene, applied when it is first built.
  * A bad line is refused as "NAME:LINE: problem", config_name being the file's
  * name as the user should read it.
  */

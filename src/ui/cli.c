@@ -136,7 +136,7 @@ static int edit_distance(const char *a, size_t n, const char *b)
 }
 
 /* The option nearest to the name typed (name[0..n), without dashes), as git and
- * cargo suggest one: at most a third of its letters (at least one) off; of two
+ * cargo suggest one: at most a third of its letters (rounded up) off; of two
  * as near, the first in the table. NULL when none is that near. */
 static const char *nearest_option(const char *name, size_t n)
 {
@@ -585,7 +585,7 @@ static int choose_run(struct parse *p)
 
 /* The config file's lines (when given), then argv, then the checks. The parse
  * reads in order and stops at the first problem; the checks that need every
- * option (combinations, --set against the first scene, the headless run) come
+ * option (combinations, --set against its scene, the headless run) come
  * after, in that order, so a given command line always gets the same message. */
 static int parse_all(struct cli *c, int argc, char *const *argv, const char *config,
                      const char *config_name, char *err, size_t n)
