@@ -13,14 +13,33 @@
 #   make fuzz       libFuzzer run over the input parser for FUZZ_SECONDS (default 60)
 #   make demo       regenerate demo.cast with the headless recorder
 #   make shots      pictures of the scenes in a real xterm (tests/shots/, for the README)
-#   make install    install swirl and swirl.1 under $(DESTDIR)$(PREFIX)
+#   make install    install swirl, swirl.1 and the shell completions under $(DESTDIR)$(PREFIX)
 #   make uninstall  remove them again
+#   make dist       swirl-VERSION.tar.gz from the tracked files (git archive of HEAD)
+#   make distcheck  make dist, then build it and run its unit tests unpacked in a
+#                   temporary folder, and install and uninstall it there
 #   make clean      remove build products
 
 CC      ?= cc
+PKG_CONFIG ?= pkg-config
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man/man1
+DATADIR ?= $(PREFIX)/share
+# Where each shell looks for the completions of a command.
+BASH_COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETIONDIR  ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+
+# The version is written once, in VERSION: -V, the help, the man page's footer
+# and the tarball's name take it from there. NEWS has a heading
+# "swirl VERSION (YYYY-MM-DD)" for it, and the man page takes its date.
+VERSION := $(shell cat VERSION 2>/dev/null)
+ifeq ($(VERSION),)
+$(error no VERSION file)
+endif
+NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\))$$/\1/p' NEWS)
+DIST     = swirl-$(VERSION)
 # The build tree: build/ (the product, ./swirl), build-san/ and build-tsan/ (the
 # sanitizer builds run the same rules with B set).
 B       ?= build
@@ -43,7 +62,7 @@ CFLAGS  ?= -O3 -g
 # guards the solvers rely on.
 MUST     = -fno-math-errno -ffile-prefix-map=$(CURDIR)=.
 HOT_OPT ?= -O3
-ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST)
+ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST) -DSWIRL_VERSION='"$(VERSION)"'
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.
@@ -58,17 +77,30 @@ USES_gfx    = core gfx
 USES_scenes = core sim gfx scenes
 USES_ui     = core sim gfx scenes ui
 USES_bench  = $(USES_ui)
+USES_tools  = $(USES_ui)
 USES_main   = $(USES_ui)
 USES_tests  = $(USES_ui)
 layer_inc   = $(addprefix -Iinclude/,$(USES_$(1)))
 
-# ncursesw: ask pkg-config, fall back to the usual names.
-CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
-CURSES_LIBS   := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+# ncursesw: ask pkg-config (PKG_CONFIG: a cross build's), fall back to the usual names.
+CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+CURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS   = $(CURSES_LIBS) -lm -pthread
 
-# The product's code; src/bench/ is the bench's program (swirl-bench).
-SRC      = $(filter-out src/bench/%,$(wildcard src/*/*.c))
+# What the tree is built with, in $(B)/flags, rewritten only when it changes:
+# every object and program depends on it, so a change of CC, CFLAGS, CPPFLAGS,
+# LDFLAGS or the version rebuilds without a make clean. The tree's own path is
+# left out (a copy of the tree, make mutants', keeps its objects).
+BUILD_FLAGS = $(subst $(CURDIR),.,$(CC) $(ALL_CFLAGS) hot: $(HOT_OPT) curses: $(CURSES_CFLAGS) \
+                  link: $(LDFLAGS) $(LDLIBS))
+ifneq ($(BUILD_FLAGS),$(file <$(B)/flags))
+$(shell mkdir -p $(B))
+$(file >$(B)/flags,$(BUILD_FLAGS))
+endif
+
+# The product's code; src/bench/ is the bench's program (swirl-bench), src/tools/
+# the build's own (swirl-completion).
+SRC      = $(filter-out src/bench/% src/tools/%,$(wildcard src/*/*.c))
 OBJ      = $(SRC:src/%.c=$(B)/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(B)/tests/%.o)
@@ -78,44 +110,67 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 # The program of this tree: ./swirl for build/, $(B)/swirl for the others.
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
-.PHONY: all run test unit sanitize tsan mutants bench fuzz demo shots install uninstall clean
+.PHONY: all run test unit sanitize tsan mutants bench fuzz demo shots install uninstall clean \
+        dist distcheck
 
-all: swirl
+# The shells' completion scripts, as each wants it named.
+COMPLETIONS = $(B)/completion/swirl $(B)/completion/_swirl $(B)/completion/swirl.fish
 
-$(PROG): $(OBJ) $(B)/main.o
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+all: swirl swirl.1 $(COMPLETIONS)
+
+$(B)/flags: ;
+
+$(PROG): $(OBJ) $(B)/main.o $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/sim/%.o $(B)/gfx/%.o: ALL_CFLAGS += $(HOT_OPT)
 
-$(B)/%.o: src/%.c $(HDRS) Makefile
+$(B)/%.o: src/%.c $(HDRS) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
 # The tests see every layer's headers, and the solvers' private ones
 # (src/sim/*_internal.h, fluid_impl.h) for what the product does not export:
 # the pbf kernel, the divergence a projection leaves.
-$(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile
+$(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Isrc/sim -Itests -c -o $@ $<
 
-$(B)/swirl-test: $(OBJ) $(TEST_OBJ)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # The bench: a program of its own, on the product's objects; never installed.
 # Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c).
-$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o $(B)/bench/link.o $(B)/tests/simlink.o
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o $(B)/bench/link.o \
+                  $(B)/tests/simlink.o $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/bench/link.o: ALL_CFLAGS += -Itests
 
+# The program that writes the completion scripts from the option table (never
+# installed): the table, its writers and the byte buffer, nothing else.
+$(B)/swirl-completion: $(B)/tools/completion.o $(B)/ui/cli_usage.o $(B)/ui/cli_complete.o \
+                       $(B)/core/buf.o $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
+
+$(B)/completion/swirl: $(B)/swirl-completion
+	@mkdir -p $(dir $@)
+	$< bash >$@.tmp && mv $@.tmp $@
+$(B)/completion/_swirl: $(B)/swirl-completion
+	@mkdir -p $(dir $@)
+	$< zsh >$@.tmp && mv $@.tmp $@
+$(B)/completion/swirl.fish: $(B)/swirl-completion
+	@mkdir -p $(dir $@)
+	$< fish >$@.tmp && mv $@.tmp $@
+
 # A terminal at the far end of a link with a rate and a delay each way, for
 # the tests and the bench (tests/link/linkpty.c).
-$(B)/linkpty: tests/link/linkpty.c tests/link/fifo.h Makefile
+$(B)/linkpty: tests/link/linkpty.c tests/link/fifo.h Makefile $(B)/flags
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -lutil
 
 # ... and a long link for a real ssh: a ProxyCommand that delays each way.
-$(B)/delayproxy: tests/link/delayproxy.c tests/link/fifo.h Makefile
+$(B)/delayproxy: tests/link/delayproxy.c tests/link/fifo.h Makefile $(B)/flags
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
 
@@ -128,7 +183,7 @@ run: swirl
 # tests by a part of their name: make test TESTS="pbf_ cloth_".
 JOBS  ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 TESTS ?=
-test: swirl build/swirl-test build/linkpty
+test: swirl swirl.1 build/swirl-test build/linkpty
 	./build/swirl-test -j $(JOBS) --times build/test-times $(TESTS)
 
 # Unit tests only (no tmux).
@@ -212,13 +267,40 @@ shots: swirl
 demo: swirl
 	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast --overwrite
 
-install: swirl
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+# The man page with the version and its date from NEWS filled in (no build
+# date: the same page from any build of a release).
+swirl.1: swirl.1.in VERSION NEWS
+	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)'" >&2; exit 1; }
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(NEWS_DATE)/g' swirl.1.in >$@.tmp && mv $@.tmp $@
+
+# The release tarball: HEAD's tracked files under swirl-VERSION/, their times the
+# commit's, compressed without a name or time (the same bytes from the same
+# commit). What is not committed is not in it, and dist says so.
+dist:
+	@git rev-parse --verify -q HEAD >/dev/null || { echo "make dist: needs a git checkout" >&2; exit 1; }
+	@git diff --quiet HEAD -- || echo "make dist: uncommitted changes are left out (the tarball is HEAD's)" >&2
+	git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -n -9 >$(DIST).tar.gz.tmp
+	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
+
+# The tarball as a packager meets it (tests/distcheck.sh): unpacked in a
+# temporary folder, built, its unit tests run, -V and the man page checked
+# against VERSION, installed under a DESTDIR and uninstalled without a trace.
+distcheck: dist
+	MAKE="$(MAKE)" JOBS=$(JOBS) ./tests/distcheck.sh $(DIST).tar.gz $(VERSION)
+
+install: swirl swirl.1 $(COMPLETIONS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASH_COMPLETIONDIR) \
+	    $(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(FISH_COMPLETIONDIR)
 	install -m 755 swirl $(DESTDIR)$(BINDIR)/swirl
 	install -m 644 swirl.1 $(DESTDIR)$(MANDIR)/swirl.1
+	install -m 644 $(B)/completion/swirl $(DESTDIR)$(BASH_COMPLETIONDIR)/swirl
+	install -m 644 $(B)/completion/_swirl $(DESTDIR)$(ZSH_COMPLETIONDIR)/_swirl
+	install -m 644 $(B)/completion/swirl.fish $(DESTDIR)$(FISH_COMPLETIONDIR)/swirl.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/swirl $(DESTDIR)$(MANDIR)/swirl.1
+	rm -f $(DESTDIR)$(BINDIR)/swirl $(DESTDIR)$(MANDIR)/swirl.1 \
+	    $(DESTDIR)$(BASH_COMPLETIONDIR)/swirl $(DESTDIR)$(ZSH_COMPLETIONDIR)/_swirl \
+	    $(DESTDIR)$(FISH_COMPLETIONDIR)/swirl.fish
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz swirl
+	rm -rf build build-san build-tsan build-fuzz swirl swirl.1 swirl-*.tar.gz

@@ -172,13 +172,16 @@ int main(int argc, char **argv)
         c.o.glyphs = utf8 ? GLYPHS_HALF : GLYPHS_ASCII;
         c.o.glyphs_why = utf8 ? NULL : "not a UTF-8 locale";
         c.glyphs_auto = utf8;
-    } else {
-        c.o.glyphs_why = "--glyphs";
     }
     switch (c.run) {
-    case CLI_HELP:
-        fputs(cli_usage, stdout);
+    case CLI_HELP: {
+        struct buf out;
+        buf_init(&out);
+        cli_usage(&out);
+        fwrite(out.p, 1, out.len, stdout);
+        buf_free(&out);
         return fflush(stdout) == 0 ? 0 : 1;
+    }
     case CLI_VERSION:
         printf("swirl %s\n", SWIRL_VERSION);
         return fflush(stdout) == 0 ? 0 : 1;

@@ -1,12 +1,15 @@
 /*
  * e2e.c — driving the real ./swirl in a tmux pane for the end-to-end tests (see
- * e2e.h): one tmux server per test (its own socket), keys and raw bytes in,
- * captures out, and waits that poll the screen against a deadline.
+ * e2e.h): one tmux server per test (its own socket, named after the test's
+ * process), keys and raw bytes in, captures out, and waits that poll the screen
+ * against a deadline. tmux leaves a server's socket behind when it ends, so
+ * e2e_stop removes it, and e2e_reap those of a process that ended.
  */
 #include "e2e.h"
 #include "fit.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 char e2e_sock[64];
+static int starts; /* servers this process started */
 
 /* Seconds on the monotonic clock: the driver's own, whatever the app uses. */
 static double now(void)
@@ -66,14 +70,22 @@ const char *e2e_modes(void)
                     "#{mouse_sgr_flag} #{mouse_button_flag}'");
 }
 
+/* The test run's own mark in its sockets' names (E2E_RUN_ENV, which the runner
+ * sets), so that a socket another run left is never taken for this one's. */
+static const char *run_id(void)
+{
+    const char *id = getenv(E2E_RUN_ENV);
+    return id && *id ? id : "alone";
+}
+
 /* Starts `cmd` (run by sh) in a cols x rows pane; the server's options are set
  * before the session (and so `cmd`) starts. */
 bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd)
 {
     if (system("command -v tmux >/dev/null 2>&1") != 0)
         test_skip("no tmux");
-    snprintf(e2e_sock, sizeof e2e_sock, "swirl-e2e-%d-%ld", (int)getpid(),
-             (long)(now() * 1000) % 100000);
+    snprintf(e2e_sock, sizeof e2e_sock, E2E_SOCK_PREFIX "%s-%d-%d", run_id(), (int)getpid(),
+             ++starts);
     char opts[256] = "";
     if (features)
         snprintf(opts, sizeof opts, "start-server \\; set -as terminal-features ',%s' \\; ",
@@ -87,7 +99,40 @@ bool e2e_start(int cols, int rows, const char *cmd)
     return e2e_start_tmux(cols, rows, E2E_FEATURES, cmd);
 }
 
-void e2e_stop(void) { e2e_sh("tmux -L %s kill-server 2>/dev/null", e2e_sock); }
+void e2e_socket_path(const char *name, char *path, size_t n)
+{
+    const char *dir = getenv("TMUX_TMPDIR");
+    snprintf(path, n, "%s/tmux-%ld/%s", dir && *dir ? dir : "/tmp", (long)getuid(), name);
+}
+
+void e2e_stop(void)
+{
+    char path[512];
+    e2e_sh("tmux -L %s kill-server 2>/dev/null", e2e_sock);
+    e2e_socket_path(e2e_sock, path, sizeof path);
+    unlink(path);
+}
+
+int e2e_reap(long pid)
+{
+    char dir[512], prefix[64];
+    e2e_socket_path("", dir, sizeof dir);
+    snprintf(prefix, sizeof prefix, E2E_SOCK_PREFIX "%s-%ld-", run_id(), pid);
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s%s", dir, e->d_name);
+        e2e_sh("tmux -S '%s' kill-server 2>/dev/null", path);
+        unlink(path);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
 
 /* Starts swirl with extra arguments and environment. */
 bool e2e_start_swirl_tmux(int cols, int rows, const char *features, const char *env,

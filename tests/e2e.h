@@ -3,7 +3,9 @@
  * pane, driven with keys and raw bytes and read back with capture-pane. Every
  * wait polls (e2e_wait) against a deadline, E2E_DEADLINE unless a caller says
  * otherwise, so the tests pass on a loaded machine too.
- * Each e2e_start() names a fresh tmux server (e2e_sock); e2e_stop() ends it.
+ * Each e2e_start() names a fresh tmux server (e2e_sock); e2e_stop() ends it and
+ * removes its socket, as each test's cleanup must (the runner fails a test that
+ * leaves one).
  */
 #ifndef SWIRL_E2E_H
 #define SWIRL_E2E_H
@@ -15,6 +17,10 @@
 #define E2E_DEADLINE 15.0 /* seconds: generous, for a loaded machine */
 
 extern char e2e_sock[64];
+/* A server's name: the prefix, the test run's mark (the runner puts one of its
+ * own in E2E_RUN_ENV), the test's pid and a count, joined by '-'. */
+#define E2E_SOCK_PREFIX "swirl-e2e-"
+#define E2E_RUN_ENV "SWIRL_E2E_RUN"
 
 void e2e_nap(void);
 int e2e_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -35,6 +41,13 @@ bool e2e_start(int cols, int rows, const char *cmd);
  * tmux's own defaults, which pass no 24-bit colour on). */
 bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd);
 void e2e_stop(void);
+/* Where tmux keeps the socket of the server called name ($TMUX_TMPDIR or /tmp,
+ * then tmux-UID). */
+void e2e_socket_path(const char *name, char *path, size_t n);
+/* Ends the tmux servers the process pid of this run started and left running
+ * or dead, and removes their sockets; returns how many there were (the
+ * runner's check after each test). */
+int e2e_reap(long pid);
 /* ./swirl with extra environment and arguments in a UTF-8 tmux-256color pane;
  * after it exits the pane shows SWIRL-EXIT=<status>. */
 bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);

@@ -4,6 +4,7 @@
  * it draws.
  */
 #include "app.h"
+#include "cli.h"
 #include "compose.h"
 #include "frame.h"
 #include "fixtures.h"
@@ -413,7 +414,9 @@ static int context(const struct scene_ops *s, int i, struct app_set *out)
     param_name(&s->params[i], name, sizeof name);
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++)
         if (strcmp(need[k].scene, s->name) == 0 && strcmp(need[k].param, name) == 0)
-            out[n++] = (struct app_set){scene_param_find(s, need[k].other), need[k].value};
+            out[n++] = (struct app_set){.scene = scene_find(s->name),
+                                        .param = scene_param_find(s, need[k].other),
+                                        .value = need[k].value};
     return n;
 }
 
@@ -425,6 +428,48 @@ static void init_sets(struct fx_screen *x, int sc, const struct app_set *sets, i
     memcpy(o.sets, sets, (size_t)n * sizeof *sets);
     o.nsets = n;
     fx_screen_open(x, &o, 48, 16);
+}
+
+/* A --set for a scene by name (SCENE:NAME=VALUE), from the config file or the
+ * command line, reaches that scene when it is first built, whichever scene
+ * comes first: cloth tears after 1 then 3 as with --scene cloth. A scene
+ * without sets starts at its defaults, and R goes back to them. */
+TEST(app_sets_reach_their_scene_when_it_is_first_built)
+{
+    const struct scene_ops *cloth = scenes[scene_find("cloth")], *dye = scenes[0];
+    int tearing = scene_param_find(cloth, "tearing"), visc = scene_param_find(dye, "viscosity");
+    char *argv[] = {"swirl", "--set", "cloth:tearing=on", "--set", "viscosity=3"};
+    for (int from = 0; from < 2; from++) { /* the config file, the command line */
+        struct cli c;
+        char err[256];
+        int rc = from == 0 ? cli_parse_config(&c, 1, argv, "set = cloth:tearing=on\n"
+                                              "set = viscosity=3\n", "config", err, sizeof err)
+                           : cli_parse(&c, 5, argv, err, sizeof err);
+        CHECK_MSG(rc == 0, "%s", err);
+        c.o.sync = false;
+        struct fx_screen x;
+        fx_screen_open(&x, &c.o, 80, 24);
+        CHECK_INT(x.a.cur, 0);
+        CHECK(scene_param_get(dye, x.a.st[0], visc) == 3.0);
+        CHECK(x.a.st[scene_find("cloth")] == NULL); /* not built before it is shown */
+        press(&x.a, '3');
+        CHECK(scene_param_get(cloth, x.a.st[x.a.cur], tearing) == 1.0);
+        fx_screen_compose(&x);
+        CHECK(row_has(&x, 23, "tearing"));
+        press(&x.a, '2'); /* pbf: defaults */
+        press(&x.a, '3'); /* the cloth kept, as it was */
+        CHECK(scene_param_get(cloth, x.a.st[x.a.cur], tearing) == 1.0);
+        press(&x.a, 'R');
+        CHECK(scene_param_get(cloth, x.a.st[x.a.cur], tearing) == 0.0);
+        fx_screen_close(&x);
+        /* As the first scene, the same. */
+        c.o.scene = scene_find("cloth");
+        fx_screen_open(&x, &c.o, 80, 24);
+        CHECK(scene_param_get(cloth, x.a.st[x.a.cur], tearing) == 1.0);
+        press(&x.a, '1');
+        CHECK(scene_param_get(dye, x.a.st[0], visc) == 3.0);
+        fx_screen_close(&x);
+    }
 }
 
 /* Every parameter of every scene, stepped through the panel's keys and given by
@@ -461,7 +506,7 @@ TEST(app_every_parameter_reaches_the_solver_by_panel_and_by_set)
             stirred_json(&x, n, &keys);
             fx_screen_close(&x);
             /* --set: the same value from the options. */
-            sets[ns++] = (struct app_set){i, v};
+            sets[ns++] = (struct app_set){.scene = sc, .param = i, .value = v};
             init_sets(&x, sc, sets, ns);
             CHECK(scene_param_get(s, x.a.st[sc], i) == v);
             stirred_json(&x, n, &set);

@@ -164,8 +164,9 @@ TEST_E2E(cli_refuses_what_it_would_ignore)
     check_refused("--fps 1e9", "--fps wants a whole number from 1 to 240");
 }
 
-/* -h and -V are --help and --version; an ambiguous prefix is named as one; a
- * --record path that cannot be a file is refused before a long run starts. */
+/* -h and -V are --help and --version; an ambiguous prefix is named as one, a
+ * mistyped option with the nearest; a --record path that cannot be a file is
+ * refused before a long run starts. */
 TEST_E2E(cli_short_options_prefixes_and_record_names)
 {
     struct run r = swirl("-h");
@@ -175,7 +176,8 @@ TEST_E2E(cli_short_options_prefixes_and_record_names)
     r = swirl("-V");
     CHECK_MSG(r.status == 0 && strncmp(r.out, "swirl ", 6) == 0 && !r.err[0], "-V: %s", r.out);
     run_free(&r);
-    check_refused("--s", "ambiguous option '--s' (could be --scene, --seed, ");
+    check_refused("--s", "ambiguous option '--s' (could be --scene, --screensaver, ");
+    check_refused("--colr 256", "swirl: unknown option '--colr' (did you mean --color?)\n");
     check_refused("--headless --seconds 3600 --record ''", "--record: the file name is empty");
     check_refused("--record ''", "--record: the file name is empty");
     check_refused("--headless --seconds 3600 --record /tmp/swirl-no-such-dir/",

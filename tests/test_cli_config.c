@@ -102,15 +102,17 @@ TEST(config_comments_blank_lines_and_whitespace)
     CHECK_INT(c.o.seed, 9);
     CHECK(!c.o.autopilot);
     /* '#' in the middle of a word is the word's: it makes a bad line here. */
-    REFUSED("auto#x\n", "", NAME ":1: unknown option 'auto#x'");
+    REFUSED("auto#x\n", "", NAME ":1: unknown option 'auto#x' (did you mean auto?)");
 }
 
 TEST(config_bad_lines_name_the_file_and_the_line)
 {
-    REFUSED("fps = 60\n# a comment\ncolr = 3\n", "", NAME ":3: unknown option 'colr'");
+    REFUSED("fps = 60\n# a comment\ncolr = 3\n", "",
+            NAME ":3: unknown option 'colr' (did you mean color?)");
     REFUSED("\n\n\n\nfps = 0\n", "",
             NAME ":5: --fps wants a whole number from 1 to 240, not '0'");
-    REFUSED("fp = 60\n", "", NAME ":1: unknown option 'fp'"); /* no prefixes in a file */
+    REFUSED("fp = 60\n", "", NAME ":1: unknown option 'fp' (did you mean fps?)"); /* no prefixes */
+    REFUSED("bogus = 1\n", "", NAME ":1: unknown option 'bogus'");
     REFUSED("auto = yes\n", "", NAME ":1: auto takes no value");
     REFUSED("auto =\n", "", NAME ":1: auto takes no value");
     REFUSED("fps\n", "", NAME ":1: fps needs a value");
@@ -193,16 +195,64 @@ TEST(config_the_command_line_wins)
     CHECK(!c.o.preset_seed);
     PARSED(c, "preset = seed\n", "--scene cloth");
     CHECK(c.o.preset_seed);
-    /* A --set for a scene by name counts for that scene alone. */
-    PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n", "--scene pbf");
-    CHECK_INT(c.o.nsets, 1);
-    CHECK_INT(c.o.sets[0].param, param("pbf", "gravity"));
-    PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n", "");
-    CHECK_INT(c.o.nsets, 1);
-    CHECK_INT(c.o.sets[0].param, param("dye", "splat-radius"));
+    /* A --set for a scene by name is kept for that scene, first or not (the
+     * app applies it when the scene is first built). */
+    for (int first = 0; first < 2; first++) {
+        PARSED(c, "set = dye:splat-radius=6\nset = pbf:gravity=-5\n",
+               first ? "--scene pbf" : "");
+        CHECK_INT(c.o.nsets, 2);
+        CHECK(c.o.sets[0].scene == scene_find("dye") && c.o.sets[1].scene == scene_find("pbf"));
+        CHECK_INT(c.o.sets[0].param, param("dye", "splat-radius"));
+        CHECK_INT(c.o.sets[1].param, param("pbf", "gravity"));
+    }
+    /* The command line's --set beats the file's of that scene's parameter
+     * only: the same parameter of another scene stays. */
+    char file[128], line[128], name[64];
+    const struct param_def *dye0 = &scenes[0]->params[0],
+                           *cloth0 = &scenes[scene_find("cloth")]->params[0];
+    param_name(dye0, name, sizeof name);
+    snprintf(file, sizeof file, "set = dye:%s=%g\n", name, dye0->min);
+    param_name(cloth0, name, sizeof name);
+    snprintf(line, sizeof line, "--set cloth:%s=%g", name, cloth0->min);
+    PARSED(c, file, line);
+    CHECK_INT(c.o.nsets, 2);
+    CHECK(c.o.sets[0].param == 0 && c.o.sets[1].param == 0 &&
+          c.o.sets[0].scene != c.o.sets[1].scene);
     /* The command line's own conflicts are still refused. */
     REFUSED("fps = 60\n", "--demo --scene pbf", "--demo tours every scene: it takes no --scene");
     REFUSED("scene = pbf\n", "--scene dye --scene cloth", "--scene given twice");
+}
+
+/* What the help overlay credits for a colour depth or a glyph set given: the
+ * config file or the command line (a detected one names what it detected,
+ * probe.c's). */
+TEST(config_and_command_line_are_named_as_the_source)
+{
+    struct cli c;
+    PARSED(c, "color = 256\nglyphs = quad\n", "");
+    CHECK_MSG(c.o.color_why && strcmp(c.o.color_why, "config file") == 0, "%s", c.o.color_why);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "config file") == 0);
+    PARSED(c, "color = 256\nglyphs = quad\n", "--color 16 --glyphs half");
+    CHECK(c.o.color_why && strcmp(c.o.color_why, "command line") == 0);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "command line") == 0);
+    PARSED(c, "color = 256\n", "--glyphs ascii");
+    CHECK(c.o.color_why && strcmp(c.o.color_why, "config file") == 0);
+    CHECK(c.o.glyphs_why && strcmp(c.o.glyphs_why, "command line") == 0);
+    PARSED(c, "color = 256\n", "--color auto"); /* detected: the probe says why */
+    CHECK(c.color_auto);
+    /* The help overlay says it. */
+    PARSED(c, "color = 256\n", "--glyphs quad");
+    struct fx_screen x;
+    fx_screen_open(&x, &c.o, 100, 40);
+    char lines[APP_HELP_LINES][APP_HELP_COLS];
+    int n = app_help(&x.a, lines, APP_HELP_LINES);
+    bool colour = false, glyphs = false;
+    for (int i = 0; i < n; i++) {
+        colour = colour || (strstr(lines[i], "colour") && strstr(lines[i], "256 (config file)"));
+        glyphs = glyphs || (strstr(lines[i], "glyphs") && strstr(lines[i], "quad (command line)"));
+    }
+    CHECK(colour && glyphs);
+    fx_screen_close(&x);
 }
 
 TEST(config_no_config_and_runs_that_read_none)

@@ -225,7 +225,17 @@ TEST(cli_parse_set_forms)
     REFUSED("--scene pbf --set max-iterations=2.5", "--set max-iterations wants 1 to 500, whole");
     REFUSED("--scene cloth --set fixed-particles=3", "fixed-particles wants 1, 2 or 4");
     REFUSED("--scene cloth --set tearing=maybe", "tearing wants on or off");
-    REFUSED("--demo --set viscosity=1", "--set is for the first scene");
+    REFUSED("--demo --set viscosity=1", "--set does not go with the tour");
+    REFUSED("--demo --set cloth:tearing=on", "--set does not go with the tour");
+    /* A scene by name: kept for that scene, whichever comes first. */
+    PARSED(c, "--set cloth:tearing=on --set viscosity=0.5 --set pbf:gravity=-5");
+    CHECK_INT(c.o.nsets, 3);
+    CHECK(c.o.sets[0].scene == scene_find("cloth") && c.o.sets[1].scene == 0 &&
+          c.o.sets[2].scene == scene_find("pbf"));
+    CHECK_INT(c.o.sets[0].param, scene_param_find(cloth, "tearing"));
+    CHECK_NEAR(c.o.sets[0].value, 1.0, 0.0);
+    CHECK_INT(c.o.sets[2].param, scene_param_find(scenes[scene_find("pbf")], "gravity"));
+    REFUSED("--set cloth:viscosity=1", "the cloth scene has no parameter 'viscosity'");
 }
 
 TEST(cli_parse_refuses_what_the_run_would_ignore)
@@ -284,22 +294,49 @@ TEST(cli_parse_help_and_version_short_and_long)
     REFUSED("--fps 30 -V", "-V takes no other options");
     REFUSED("--version junk", "--version takes no other options");
     REFUSED("--help --help", "--help takes no other options");
-    REFUSED("-v", "unknown option '-v' (see --help)");
+    REFUSED("-v", "unknown option '-v' (did you mean -V?)");
+    REFUSED("-H", "unknown option '-H' (did you mean -h?)");
     REFUSED("-hV", "unknown option '-hV'");
     REFUSED("-x", "unknown option '-x'");
-    CHECK(strstr(cli_usage, "-h, --help, -V, --version") != NULL);
-    CHECK(strstr(cli_usage, "--overwrite") != NULL);
+    struct buf help;
+    buf_init(&help);
+    cli_usage(&help);
+    buf_putc(&help, 0);
+    CHECK(strstr(help.p, "\n  -h, --help  ") != NULL);
+    CHECK(strstr(help.p, "\n  -V, --version  ") != NULL);
+    CHECK(strstr(help.p, "\n  --overwrite  ") != NULL);
+    buf_free(&help);
+}
+
+/* A mistyped option gets the nearest one, as git and cargo suggest: a letter
+ * dropped, added, changed or two swapped; a third of the name off at most. */
+TEST(cli_parse_suggests_the_nearest_option)
+{
+    REFUSED("--colr 256", "unknown option '--colr' (did you mean --color?)");
+    REFUSED("--colour=256", "unknown option '--colour=256' (did you mean --color?)");
+    REFUSED("--fsp 3", "unknown option '--fsp' (did you mean --fps?)");
+    REFUSED("--hepl", "unknown option '--hepl' (did you mean --help?)");
+    REFUSED("--screensavr", "unknown option '--screensavr' (did you mean --screensaver?)");
+    REFUSED("--tolerence 3", "(did you mean --tolerance?)");
+    REFUSED("--no-stauts", "(did you mean --no-status?)");
+    REFUSED("-color 256", "unknown option '-color' (did you mean --color?)");
+    REFUSED("--seeds 3", "(did you mean --seed?)");
+    REFUSED("--sede 3", "(did you mean --seed?)"); /* --seed and --set as near: the first */
+    REFUSED("--cloth", "unknown option '--cloth' (see --help)");
+    REFUSED("--xyzzy", "unknown option '--xyzzy' (see --help)");
+    REFUSED("--recordlimit 1M", "(did you mean --record-limit?)");
 }
 
 TEST(cli_parse_prefixes_unknown_and_ambiguous_options)
 {
-    REFUSED("--s", "ambiguous option '--s' (could be --scene, --seed, --size, --steps, "
-                   "--seconds, --set or --screensaver)");
+    REFUSED("--s", "ambiguous option '--s' (could be --scene, --screensaver, --seed, --set, "
+                   "--size, --steps or --seconds)");
     REFUSED("--sc pbf", "ambiguous option '--sc' (could be --scene or --screensaver)");
     REFUSED("--no", "ambiguous option '--no' (could be --no-sync, --no-status or --no-config)");
-    REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --seconds or --set)");
+    REFUSED("--se 1", "ambiguous option '--se' (could be --seed, --set or --seconds)");
     REFUSED("--s=3", "ambiguous option '--s' (could be");
     REFUSED("--bogus", "unknown option '--bogus' (see --help)");
+    REFUSED("-q", "unknown option '-q' (see --help)");
     REFUSED("--bogus=3", "unknown option '--bogus=3'");
     REFUSED("--auto=1", "unknown option '--auto=1'");
     REFUSED("--=1", "unknown option '--=1'");

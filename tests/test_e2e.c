@@ -683,3 +683,24 @@ TEST_E2E(e2e_autorepeat_does_not_flip_the_keyboard_pointer)
     CHECK_MSG(e2e_wait_for(e2e_plain, "#"), "the button is not held:\n%s", e2e_plain());
     quit_and_stop();
 }
+
+/* tmux leaves a server's socket behind when the server ends: e2e_stop, every
+ * test's cleanup, removes it, and e2e_reap (the runner's, after each test)
+ * ends a server a test left running and removes its socket too. */
+TEST_E2E(e2e_stop_leaves_no_server_and_no_socket)
+{
+    char path[512];
+    CHECK(e2e_start(40, 10, "sleep 60"));
+    e2e_socket_path(e2e_sock, path, sizeof path);
+    CHECK_MSG(access(path, F_OK) == 0, "no socket at %s", path);
+    e2e_stop();
+    CHECK_MSG(access(path, F_OK) != 0, "%s is still there", path);
+    CHECK(e2e_sh("tmux -L %s has-session 2>/dev/null", e2e_sock) != 0);
+    CHECK_INT(e2e_reap(getpid()), 0);
+    /* One left running. */
+    CHECK(e2e_start(40, 10, "sleep 60"));
+    e2e_socket_path(e2e_sock, path, sizeof path);
+    CHECK_INT(e2e_reap(getpid()), 1);
+    CHECK_MSG(access(path, F_OK) != 0, "%s is still there", path);
+    CHECK(e2e_sh("tmux -L %s has-session 2>/dev/null", e2e_sock) != 0);
+}

@@ -84,9 +84,11 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     write_config(home, ".config", "# mine\nfps = 60\ncolr = truecolor\n");
     /* Under HOME (no XDG_CONFIG_HOME, or one that is no absolute path). */
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=", home);
-    REFUSED(env, "", "swirl: ~/.config/swirl/config:3: unknown option 'colr'");
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:3: unknown option 'colr' (did you mean "
+                     "color?)");
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=relative/dir", home);
-    REFUSED(env, "--fps 20", "swirl: ~/.config/swirl/config:3: unknown option 'colr'");
+    REFUSED(env, "--fps 20", "swirl: ~/.config/swirl/config:3: unknown option 'colr' (did you "
+                             "mean color?)");
     /* The command line's own mistake first. */
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=", home);
     REFUSED(env, "--fps 0", "swirl: --fps wants a whole number from 1 to 240, not '0'");
@@ -104,10 +106,11 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     /* XDG_CONFIG_HOME first; shown with ~ under HOME, else as it is. */
     write_config(home, "xdg", "\n\nfsp = 1\n");
     snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME=%s/xdg", home, home);
-    REFUSED(env, "", "swirl: ~/xdg/swirl/config:3: unknown option 'fsp'");
+    REFUSED(env, "", "swirl: ~/xdg/swirl/config:3: unknown option 'fsp' (did you mean fps?)");
     snprintf(env, sizeof env, "HOME=/nonexistent XDG_CONFIG_HOME=%s/xdg", home);
     char says[256];
-    snprintf(says, sizeof says, "swirl: %s/xdg/swirl/config:3: unknown option 'fsp'\n", home);
+    snprintf(says, sizeof says, "swirl: %s/xdg/swirl/config:3: unknown option 'fsp' (did you "
+             "mean fps?)\n", home);
     run(&r, env, "");
     CHECK_MSG(r.status == 2 && strcmp(r.err, says) == 0, "%d '%s'", r.status, r.err);
     /* A good file lets the run go on to its next check. */
@@ -195,6 +198,35 @@ TEST_E2E(first_config_file_sets_up_a_terminal_run)
     e2e_send_key("q");
     CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
     e2e_stop();
+    remove_home(home);
+}
+
+/* The help (?) names where the colour depth came from: the config file, the
+ * command line, or what swirl found out (here: tmux). */
+TEST_E2E(first_help_names_the_source_of_the_colours)
+{
+    char home[64], env[256];
+    fresh_home(home, sizeof home);
+    write_config(home, ".config", "color = 256\n");
+    snprintf(env, sizeof env, "COLORTERM=truecolor HOME=%s XDG_CONFIG_HOME=", home);
+    static const struct {
+        const char *args, *says;
+    } runs[] = {
+        {"", "256 (config file)"},
+        {"--color 16", "16 (command line)"},
+        {"--no-config", "truecolor (tmux passes RGB)"},
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        CHECK(e2e_start_swirl(100, 40, env, runs[k].args));
+        CHECK(e2e_wait_for(e2e_plain, "? help"));
+        e2e_send_key("?");
+        CHECK_MSG(e2e_wait_for(e2e_plain, runs[k].says), "swirl %s:\n%s", runs[k].args,
+                  e2e_plain());
+        e2e_send_key("q");
+        e2e_send_key("q");
+        CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
+        e2e_stop();
+    }
     remove_home(home);
 }
 

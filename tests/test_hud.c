@@ -285,7 +285,7 @@ TEST(screensaver_of_one_scene_and_what_it_does_not_go_with)
     CHECK_MSG(strstr(err, "--screensaver is about drawing"), "%s", err);
     char *sets[] = {"swirl", "--screensaver", "--set", "viscosity=1"};
     CHECK_INT(cli_parse(&c, 4, sets, err, sizeof err), -1);
-    CHECK_MSG(strstr(err, "--set is for the first scene"), "%s", err);
+    CHECK_MSG(strstr(err, "--set does not go with the tour"), "%s", err);
     char *rec[] = {"swirl", "--headless", "--demo", "--record", "/tmp/swirl-never-written.cast"};
     CHECK_INT(cli_parse(&c, 5, rec, err, sizeof err), 0);
     CHECK(c.o.recording);

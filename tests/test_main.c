@@ -17,7 +17,11 @@
  * more start, and the last line adds how many did not run (tests/mutants.sh
  * wants only whether something fails, and soon). XDG_CONFIG_HOME points
  * nowhere, so no user's config file reaches the ./swirl the tests run.
+ * A test that leaves a tmux server's socket behind (e2e.h: e2e_stop() is
+ * each end-to-end test's cleanup) fails for it, and the runner removes it, so
+ * a run leaves none.
  */
+#include "e2e.h"
 #include "test.h"
 
 #include <errno.h>
@@ -142,6 +146,7 @@ struct slot {
     double t0;
     bool killed;
     bool stopped;        /* killed by --fail-fast: not reported */
+    int left;            /* tmux sockets it left behind (e2e_reap) */
     char *out;
     size_t len, cap;
 };
@@ -229,6 +234,11 @@ static enum outcome slot_report(struct slot *s, int status, double timeout)
                  WEXITSTATUS(status) == 1 ? "" : "s");
     } else {
         r = PASSED;
+    }
+    if (r == PASSED && s->left) {
+        r = FAILED;
+        snprintf(why, sizeof why, "left %d tmux socket%s behind: e2e_stop() in its cleanup",
+                 s->left, s->left == 1 ? "" : "s");
     }
     printf("%s %-40s %6.2f s%s%s%s\n", r == PASSED ? "ok  " : r == SKIPPED ? "skip" : "FAIL",
            name, dt, *why ? " (" : "", why, *why ? ")" : "");
@@ -340,6 +350,14 @@ int main(int argc, char **argv)
     /* Every ./swirl a test starts reads no config file of the user's (one that
      * tests config files names its own). */
     setenv("XDG_CONFIG_HOME", "/nonexistent/swirl-test-config", 1);
+    /* This run's mark in the names of the tmux servers its tests start
+     * (e2e.h), which no other run's sockets carry. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    char run_id[40];
+    snprintf(run_id, sizeof run_id, "%lx%lx", (unsigned long)getpid(),
+             (unsigned long)ts.tv_sec * 1000000000ul + (unsigned long)ts.tv_nsec);
+    setenv(E2E_RUN_ENV, run_id, 1);
 
     int order[TEST_MAX], n = 0;
     for (int i = 0; i < ntests; i++)
@@ -423,8 +441,10 @@ int main(int argc, char **argv)
                 close(s->fd);
                 s->fd = -1;
             }
-            /* What the test started in its group (a swirl, a shell) goes with it. */
+            /* What the test started in its group (a swirl, a shell) goes with it,
+             * and so do the tmux servers it left (they are groups of their own). */
             kill(-s->pid, SIGKILL);
+            s->left = e2e_reap(s->pid);
             secs[s->test] = now() - s->t0;
             if (s->stopped) {
                 not_run++;

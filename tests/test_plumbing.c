@@ -236,7 +236,7 @@ TEST(plumbing_panel_and_set_write_exactly_the_parameters_field)
             double v = scene_param_get(s, a.st[sc], i);
             app_free(&a);
 
-            o.sets[0] = (struct app_set){i, v};
+            o.sets[0] = (struct app_set){.scene = sc, .param = i, .value = v};
             o.nsets = 1;
             CHECK(app_init(&a, &o, 48, 16) == 0);
             check_fields(s, a.st[sc], i, v, before, "--set");

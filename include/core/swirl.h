@@ -20,7 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SWIRL_VERSION "0.1.0"
+/* The version: the VERSION file's, passed by the Makefile (-DSWIRL_VERSION). */
+#ifndef SWIRL_VERSION
+#error "SWIRL_VERSION comes from the VERSION file through the Makefile"
+#endif
 
 typedef uint32_t rgb_t;
 

@@ -34,17 +34,20 @@
 #define APP_RECORD_LIMIT (256LL << 20) /* --record-limit: bytes a recording may take */
 #define APP_SLOW_SHOWN 1.0 /* s: the HUD's [slow: ...] tag stays this long after a slow frame */
 
-/* A --set NAME=VALUE, resolved against the first scene's parameters. */
+/* A --set [SCENE:]NAME=VALUE, resolved against its scene's parameters (the
+ * first scene's when it names none). */
 struct app_set {
+    int scene;
     int param;
     double value;
 };
 
 struct app_opts {
     enum color_mode color;
-    const char *color_why; /* what chose it ("asked the terminal", "--color"), or NULL */
+    const char *color_why; /* what chose it: "config file", "command line" or what
+                            * was detected ("asked the terminal"); or NULL */
     enum glyph_set glyphs;
-    const char *glyphs_why; /* what chose them ("--glyphs", "VTE draws sextants"), or NULL */
+    const char *glyphs_why; /* the same for the glyphs ("VTE draws sextants"), or NULL */
     int fps;
     int tolerance;
     bool tolerance_set;  /* the user chose it: a slow link never raises it */
@@ -61,7 +64,9 @@ struct app_opts {
     int grid_w, grid_h;
     int scene;           /* index of the first scene */
     int threads;         /* solver threads, the caller's included (--threads) */
-    struct app_set sets[APP_SETS_MAX]; /* applied to the first scene before its first step */
+    struct app_set sets[APP_SETS_MAX]; /* each applied to its scene when that is first
+                                        * built: the first scene before its first step,
+                                        * another when it is first switched to */
     int nsets;
     bool overwrite;      /* --overwrite: a recording may replace what is at its path */
     long long record_limit; /* --record-limit: recording stops at this size (0: never) */

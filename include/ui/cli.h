@@ -19,7 +19,7 @@ enum cli_run {
     CLI_TERM,            /* the terminal loop */
     CLI_STATS,           /* --headless --steps: JSON statistics */
     CLI_RECORD,          /* --headless --record: a recording on a simulated clock */
-    CLI_HELP,            /* --help, -h: print cli_usage */
+    CLI_HELP,            /* --help, -h: print cli_usage() */
     CLI_VERSION,         /* --version, -V */
     CLI_SET_HELP,        /* --set help: list the first scene's parameters */
 };
@@ -38,15 +38,20 @@ struct cli {
     double seconds;      /* CLI_RECORD: the length (default 10) */
 };
 
-/* The text --help prints. */
-extern const char cli_usage[];
+/* The text --help prints, appended to out: every option (from the table the
+ * parser reads), the config file, the keys and the mouse, in lines of at most
+ * 80 columns. */
+void cli_usage(struct buf *out);
+/* A completion script for shell, "bash", "zsh" or "fish", from the same table,
+ * appended to out. Returns 0, or -1 for another shell. */
+int cli_completion(const char *shell, struct buf *out);
 
 /* Parses argv[1..argc). Returns 0 with *c filled, or -1 with the reason in
  * err[0..n) (one line, no "swirl: " in front, no newline; the caller prints it
  * and exits 2). argv is not changed. Numbers are read the C way ("0.5")
  * whatever the locale. Everything that can be judged from the arguments alone
  * is judged here: ranges, repeated options, combinations that would be
- * ignored, --set against the first scene's parameters, and whether a --record
+ * ignored, --set against its scene's parameters, and whether a --record
  * path can be written. What depends on the process's surroundings (a terminal
  * on stdin/stdout, the locale's glyphs, the number of CPUs) is left to the
  * caller. */
@@ -67,7 +72,7 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
  * file's --demo or --screensaver, a tour (--demo) drops its --scene and its
  * --set lines, and its --grid is dropped for a scene other than dye, its
  * --preset for dye. A --set may name its scene, SCENE:NAME=VALUE (on the
- * command line too): checked against that scene, used when it is the first.
+ * command line too): checked against that scene, applied when it is first built.
  * A bad line is refused as "NAME:LINE: problem", config_name being the file's
  * name as the user should read it.
  */

@@ -52,11 +52,6 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
         app_free(a);
         return -1;
     }
-    for (int k = 0; k < o->nsets; k++)
-        if (scene_param_set(app_scene(a), a->st[a->cur], o->sets[k].param, o->sets[k].value)) {
-            app_free(a);
-            return -1;
-        }
     return 0;
 }
 
@@ -93,16 +88,32 @@ static void pointer_forget(struct app *a)
     path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
 }
 
+/* Scene i, just built: the --set options for it (from the command line or the
+ * config file), whichever scene came first. */
+static int apply_sets(struct app *a, int i)
+{
+    for (int k = 0; k < a->o.nsets; k++)
+        if (a->o.sets[k].scene == i &&
+            scene_param_set(scenes[i], a->st[i], a->o.sets[k].param, a->o.sets[k].value) != 0)
+            return -1;
+    return 0;
+}
+
 int app_switch(struct app *a, int i)
 {
     i = clampi(i, 0, SCENE_COUNT - 1);
     int w = app_canvas_w(a), h = app_canvas_h(a);
     if (app_too_small(a))
         w = APP_MIN_COLS, h = 2 * (APP_MIN_ROWS - 1); /* a usable size until it grows */
-    if (!a->st[i])
+    if (!a->st[i]) {
         a->st[i] = scenes[i]->create(&a->so, w, h);
-    else if (!app_too_small(a))
+        if (a->st[i] && apply_sets(a, i) != 0) {
+            scenes[i]->destroy(a->st[i]);
+            a->st[i] = NULL;
+        }
+    } else if (!app_too_small(a)) {
         scenes[i]->resize(a->st[i], w, h);
+    }
     if (!a->st[i])
         return -1;
     if (a->cur >= 0 && a->cur != i && a->ptr.scene_down)

@@ -3,6 +3,7 @@
  * error out, nothing printed and nothing exited.
  */
 #include "cli.h"
+#include "cli_options.h"
 
 #include "cast.h"
 #include "palette.h"
@@ -17,47 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
-    OPT_SEED, OPT_PRESET, OPT_GRID, OPT_RECORD, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
-    OPT_EVERY, OPT_SECONDS, OPT_HELP, OPT_VERSION, OPT_SET, OPT_THREADS,
-    OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_SCREENSAVER, OPT_NOSTATUS, OPT_NOCONFIG, OPT_COUNT
-};
-
-/* In this order an ambiguous prefix lists what it could be. */
-static const struct {
-    const char *name;
-    bool value;          /* takes a value */
-    bool drawing;        /* only matters when frames are drawn */
-    bool cmdline;        /* the command line's only: not in the config file */
-} opts[OPT_COUNT] = {
-    [OPT_SCENE] = {"scene", true, false, false},
-    [OPT_COLOR] = {"color", true, true, false},
-    [OPT_GLYPHS] = {"glyphs", true, true, false},
-    [OPT_FPS] = {"fps", true, true, false},
-    [OPT_TOL] = {"tolerance", true, true, false},
-    [OPT_NOSYNC] = {"no-sync", false, true, false},
-    [OPT_AUTO] = {"auto", false, false, false},
-    [OPT_DEMO] = {"demo", false, false, false},
-    [OPT_SEED] = {"seed", true, false, false},
-    [OPT_PRESET] = {"preset", true, false, false},
-    [OPT_GRID] = {"grid", true, false, false},
-    [OPT_RECORD] = {"record", true, false, true},
-    [OPT_HEADLESS] = {"headless", false, false, true},
-    [OPT_SIZE] = {"size", true, false, true},
-    [OPT_STEPS] = {"steps", true, false, true},
-    [OPT_EVERY] = {"every", true, false, true},
-    [OPT_SECONDS] = {"seconds", true, false, true},
-    [OPT_HELP] = {"help", false, false, true},
-    [OPT_VERSION] = {"version", false, false, true},
-    [OPT_SET] = {"set", true, false, false},
-    [OPT_THREADS] = {"threads", true, false, false},
-    [OPT_OVERWRITE] = {"overwrite", false, false, true},
-    [OPT_RECORD_LIMIT] = {"record-limit", true, false, true},
-    [OPT_SCREENSAVER] = {"screensaver", false, true, false},
-    [OPT_NOSTATUS] = {"no-status", false, true, false},
-    [OPT_NOCONFIG] = {"no-config", false, false, true},
-};
+/* The options (cli_options.h), by the name the parser has always used. */
+static const struct cli_option *const opts = cli_options;
 
 #define SET_TEXT_MAX 128 /* a --set NAME=VALUE of the config file, at most */
 
@@ -146,6 +108,63 @@ static int parse_size(struct parse *p, const char *opt, const char *s, int lo_w,
     return 0;
 }
 
+/* How many letters must be added, dropped, changed or swapped with their
+ * neighbour to turn a[0..n) into b (the optimal string alignment distance).
+ * Names up to 63 letters; a longer one is "far" (64). */
+static int edit_distance(const char *a, size_t n, const char *b)
+{
+    enum { W = 64 };
+    size_t m = strlen(b);
+    if (n >= W || m >= W)
+        return W;
+    int d[W][W];
+    for (size_t i = 0; i <= n; i++)
+        for (size_t j = 0; j <= m; j++) {
+            if (i == 0 || j == 0) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+/* The option nearest to the name typed (name[0..n), without dashes), as git and
+ * cargo suggest one: at most a third of its letters (rounded up) off; of two
+ * as near, the first in the table. NULL when none is that near. */
+static const char *nearest_option(const char *name, size_t n)
+{
+    const char *best = NULL;
+    int best_d = (int)(n + 2) / 3 + 1;
+    for (int i = 0; i < OPT_COUNT; i++) {
+        int d = edit_distance(name, n, opts[i].name);
+        if (d < best_d)
+            best = opts[i].name, best_d = d;
+    }
+    return best;
+}
+
+/* arg, as typed, is no option: one line, with the nearest option when there
+ * is one near (-v: -V, a single letter in the other case). */
+static int unknown_option(struct parse *p, const char *arg)
+{
+    const char *name = arg + strspn(arg, "-");
+    size_t n = strcspn(name, "=");
+    for (int i = 0; i < OPT_COUNT && arg[1] != '-' && n == 1; i++)
+        if (opts[i].letter && (opts[i].letter ^ 0x20) == name[0])
+            return fail(p, "unknown option '%s' (did you mean -%c?)", arg, opts[i].letter);
+    const char *near = n > 0 ? nearest_option(name, n) : NULL;
+    if (near)
+        return fail(p, "unknown option '%s' (did you mean --%s?)", arg, near);
+    return fail(p, "unknown option '%s' (see --help)", arg);
+}
+
 /* The option arg ("--name" or "--name=value") names: len is the name's length.
  * A whole name wins; otherwise the prefix must fit one option only (--sc is
  * --scene; --s could be six), as getopt_long does. */
@@ -161,7 +180,7 @@ static int find_option(struct parse *p, const char *arg, size_t len, int *id)
         matches++;
     }
     if (matches == 0)
-        return fail(p, "unknown option '%s' (see --help)", arg);
+        return unknown_option(p, arg);
     if (matches == 1)
         return *id = found, 0;
     char list[512];
@@ -202,7 +221,7 @@ static int option(struct parse *p, int id, const char *arg)
         if (strcmp(arg, "auto") == 0)
             c->color_auto = true;
         else if (palette_mode_parse(arg, &c->o.color) == 0)
-            c->color_auto = false;
+            c->color_auto = false, c->o.color_why = p->line ? "config file" : "command line";
         else
             return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
         return 0;
@@ -211,6 +230,7 @@ static int option(struct parse *p, int id, const char *arg)
         for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
             if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
                 c->o.glyphs = (enum glyph_set)g;
+                c->o.glyphs_why = p->line ? "config file" : "command line";
                 return 0;
             }
         if (!c->glyphs_auto)
@@ -300,12 +320,10 @@ static int parse_options(struct parse *p, int argc, char *const *argv)
             continue;
         }
         if (a[1] != '-') {
-            if (strcmp(a, "-h") == 0)
-                id = OPT_HELP;
-            else if (strcmp(a, "-V") == 0)
-                id = OPT_VERSION;
-            else
-                return fail(p, "unknown option '%s' (see --help)", a);
+            for (id = 0; id < OPT_COUNT && !(opts[id].letter == a[1] && a[2] == 0); id++)
+                ;
+            if (id == OPT_COUNT)
+                return unknown_option(p, a);
         } else {
             const char *eq = strchr(a + 2, '=');
             if (find_option(p, a, eq ? (size_t)(eq - a - 2) : strlen(a + 2), &id) != 0)
@@ -376,6 +394,9 @@ static int config_line(struct parse *p, char *s)
     for (int i = 0; i < OPT_COUNT && id < 0; i++)
         if (strcmp(opts[i].name, s) == 0)
             id = i;
+    const char *near = id < 0 ? nearest_option(s, strlen(s)) : NULL;
+    if (id < 0 && near)
+        return fail(p, "unknown option '%s' (did you mean %s?)", s, near);
     if (id < 0)
         return fail(p, "unknown option '%s'", s);
     if (opts[id].cmdline)
@@ -458,8 +479,8 @@ static int check_combinations(struct parse *p)
     if (p->limit_given && !c->record)
         return fail(p, "--record-limit is for --record FILE");
     if (p->nsets && c->o.demo)
-        return fail(p, "--set is for the first scene: it does not go with the tour "
-                    "(--demo, --screensaver)");
+        return fail(p, "--set does not go with the tour (--demo, --screensaver), which "
+                    "shows each scene as it is");
     return 0;
 }
 
@@ -496,9 +517,10 @@ static int resolve_set(struct parse *p, const char *set, int *scene, struct app_
     return 0;
 }
 
-/* --set NAME=VALUE against the first scene's parameters; one that names
- * another scene (SCENE:NAME=VALUE) is checked against that scene's and left
- * out. Of a parameter set by both, the command line's value is kept. */
+/* Every --set against its scene's parameters: the first scene's, or those of
+ * the scene it names (SCENE:NAME=VALUE). The app applies each when its scene
+ * is first built. Of a parameter set by both, the command line's value is
+ * kept. */
 static int resolve_sets(struct parse *p)
 {
     struct cli *c = p->c;
@@ -508,14 +530,15 @@ static int resolve_sets(struct parse *p)
         struct app_set set;
         if (resolve_set(p, p->sets[k], &scene, &set) != 0)
             return p->set_line[k] ? at_line(p, p->set_line[k]) : -1;
-        if (scene == c->o.scene)
-            line[n] = p->set_line[k], c->o.sets[n++] = set;
+        set.scene = scene;
+        line[n] = p->set_line[k], c->o.sets[n++] = set;
     }
     c->o.nsets = 0;
     for (int k = 0; k < n; k++) {
         bool beaten = false;
         for (int j = k + 1; j < n && line[k]; j++)
-            beaten = beaten || (line[j] == 0 && c->o.sets[j].param == c->o.sets[k].param);
+            beaten = beaten || (line[j] == 0 && c->o.sets[j].scene == c->o.sets[k].scene &&
+                                c->o.sets[j].param == c->o.sets[k].param);
         if (!beaten)
             c->o.sets[c->o.nsets++] = c->o.sets[k];
     }
@@ -564,7 +587,7 @@ static int choose_run(struct parse *p)
 
 /* The config file's lines (when given), then argv, then the checks. The parse
  * reads in order and stops at the first problem; the checks that need every
- * option (combinations, --set against the first scene, the headless run) come
+ * option (combinations, --set against its scene, the headless run) come
  * after, in that order, so a given command line always gets the same message. */
 static int parse_all(struct cli *c, int argc, char *const *argv, const char *config,
                      const char *config_name, char *err, size_t n)

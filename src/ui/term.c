@@ -594,8 +594,6 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     t->sync_late = o->sync && t->probe_t0 >= 0.0 && t->probe_t1 < 0.0;
     if (color_auto)
         o->color = probe_choose(&e, &o->color_why);
-    else
-        o->color_why = "--color";
     if (glyphs_auto)
         o->glyphs = probe_glyphs(&e, o->color, &o->glyphs_why);
     o->sync = o->sync && probe_sync(&e.ans);

@@ -1,0 +1,35 @@
+/*
+ * cli_options.h — swirl's options as one table, private to the command line's
+ * files: cli.c parses by it, cli_usage.c writes --help from it and
+ * cli_complete.c the shells' completions, so the three cannot disagree. The
+ * table is in --help's order, which is also the order an ambiguous prefix
+ * lists what it could be.
+ */
+#ifndef SWIRL_CLI_OPTIONS_H
+#define SWIRL_CLI_OPTIONS_H
+
+#include <stdbool.h>
+
+enum {
+    OPT_SCENE, OPT_COLOR, OPT_GLYPHS, OPT_FPS, OPT_TOL, OPT_NOSYNC, OPT_AUTO, OPT_DEMO,
+    OPT_SCREENSAVER, OPT_NOSTATUS, OPT_SEED, OPT_THREADS, OPT_PRESET, OPT_GRID, OPT_SET,
+    OPT_RECORD, OPT_OVERWRITE, OPT_RECORD_LIMIT, OPT_HEADLESS, OPT_SIZE, OPT_STEPS,
+    OPT_EVERY, OPT_SECONDS, OPT_NOCONFIG, OPT_HELP, OPT_VERSION, OPT_COUNT
+};
+
+struct cli_option {
+    const char *name;    /* the long name, without its "--" */
+    char letter;         /* its short option (-h, -V), or 0 */
+    const char *value;   /* the name of its value in --help ("NAME"); NULL: a flag */
+    const char *choices; /* the values it takes, for completion ("dye pbf cloth");
+                          * NULL: any (a number, a size...) */
+    bool file;           /* its value is a file name (completed as one) */
+    bool drawing;        /* only matters when frames are drawn */
+    bool cmdline;        /* the command line's only: not in the config file */
+    const char *help;    /* --help's lines for it, each ended by '\n'; its first line
+                          * up to " (" or ";" is the completions' description */
+};
+
+extern const struct cli_option cli_options[OPT_COUNT];
+
+#endif

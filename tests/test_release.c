@@ -1,0 +1,83 @@
+/*
+ * test_release.c — one version everywhere a user or a packager reads it: the
+ * VERSION file (its one source), ./swirl -V, the version compiled into the
+ * program (the help overlay's heading), the man page make builds (its footer,
+ * and its date the one of the NEWS entry), and NEWS, whose newest entry, at the
+ * top, is this version. The tarball's name is tests/distcheck.sh's to check
+ * (make distcheck).
+ */
+#include "e2e.h"
+#include "swirl.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A NEWS heading "swirl X.Y.Z (YYYY-MM-DD)": the version and the date. */
+static bool news_heading(const char *line, char *version, char *date)
+{
+    int n = 0;
+    return sscanf(line, "swirl %31[0-9.] (%15[0-9-])%n", version, date, &n) == 2 &&
+           (line[n] == '\n' || line[n] == 0);
+}
+
+/* Versions in order: a before b, numerically part by part. */
+static int version_cmp(const char *a, const char *b)
+{
+    for (;;) {
+        char *ea, *eb;
+        long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+        if (x != y)
+            return x < y ? -1 : 1;
+        if (*ea != '.' || *eb != '.')
+            return (*ea == '.') - (*eb == '.'); /* 1.0 before 1.0.1 */
+        a = ea + 1, b = eb + 1;
+    }
+}
+
+TEST_E2E(release_version_is_the_same_everywhere)
+{
+    size_t n;
+    char *file = e2e_slurp("VERSION", &n), version[32] = "";
+    CHECK(file && sscanf(file, "%31s", version) == 1 && strlen(version) + 1 == n);
+    free(file);
+    CHECK_MSG(strcmp(version, SWIRL_VERSION) == 0, "VERSION %s, compiled %s", version,
+              SWIRL_VERSION);
+
+    char want[64], got[64] = "";
+    snprintf(want, sizeof want, "swirl %s\n", version);
+    FILE *p = popen("./swirl -V", "r");
+    CHECK(p && fgets(got, sizeof got, p));
+    CHECK(p && pclose(p) == 0);
+    CHECK_MSG(strcmp(got, want) == 0, "./swirl -V says %s", got);
+
+    /* NEWS: its first heading is this version; the others are older. */
+    char *news = e2e_slurp("NEWS", &n), date[16] = "";
+    int headings = 0;
+    char last[32] = "";
+    for (char *line = news; line && *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        char v[32], d[16];
+        if (!news_heading(line, v, d))
+            continue;
+        if (headings++ == 0) {
+            CHECK_MSG(strcmp(v, version) == 0, "NEWS starts with %s, not %s", v, version);
+            snprintf(date, sizeof date, "%s", d);
+        } else {
+            CHECK_MSG(version_cmp(v, last) < 0, "NEWS: %s after %s", v, last);
+        }
+        snprintf(last, sizeof last, "%s", v);
+    }
+    CHECK(headings >= 2);
+    free(news);
+
+    /* The man page: .TH SWIRL 1 "DATE" "swirl VERSION" ... */
+    char *man = e2e_slurp("swirl.1", &n);
+    char th[128];
+    snprintf(th, sizeof th, ".TH SWIRL 1 \"%s\" \"swirl %s\" ", date, version);
+    CHECK_MSG(man && strncmp(man, th, strlen(th)) == 0, "swirl.1 begins %.60s, not %s",
+              man ? man : "(none)", th);
+    free(man);
+    CHECK(version_cmp("0.10.0", "0.9.1") > 0 && version_cmp("1.0", "1.0") == 0 &&
+          version_cmp("0.2.0", "0.2.1") < 0 && version_cmp("1.0", "1.0.1") < 0);
+}

@@ -1,0 +1,349 @@
+/*
+ * test_usage.c — --help's text and the shells' completions written from the
+ * same option table (cli.h), and the man page beside them: --help's lines fit
+ * 80 columns; bash, zsh and fish, each running the script make installs for
+ * it, offer exactly the options --help lists, and after an option values that
+ * swirl's parser takes; the man page describes every one of them.
+ * bash runs the completion function itself; fish answers `complete -C`; zsh,
+ * which completes only in its line editor, runs the script with a stand-in for
+ * _arguments that prints the specifications zsh parsed. A shell that is not
+ * installed is skipped. The version's agreement is test_release.c's.
+ */
+#include "cli.h"
+#include "e2e.h"
+#include "scene.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WORDS_MAX 64
+
+struct words {
+    char w[WORDS_MAX][64];
+    int n;
+};
+
+static void words_add(struct words *ws, const char *s, size_t len)
+{
+    for (int i = 0; i < ws->n; i++)
+        if (strlen(ws->w[i]) == len && strncmp(ws->w[i], s, len) == 0)
+            return;
+    CHECK_MSG(ws->n < WORDS_MAX && len < sizeof ws->w[0], "a word too many or too long: %.*s",
+              (int)len, s);
+    if (ws->n < WORDS_MAX && len < sizeof ws->w[0]) {
+        memcpy(ws->w[ws->n], s, len);
+        ws->w[ws->n++][len] = 0;
+    }
+}
+
+static bool words_has(const struct words *ws, const char *s)
+{
+    for (int i = 0; i < ws->n; i++)
+        if (strcmp(ws->w[i], s) == 0)
+            return true;
+    return false;
+}
+
+/* The same words, in any order; the difference is reported. */
+static void check_same(const char *what, const struct words *got, const struct words *want)
+{
+    CHECK_MSG(got->n > 0, "%s: no words at all", what);
+    for (int i = 0; i < want->n; i++)
+        CHECK_MSG(words_has(got, want->w[i]), "%s: %s is missing", what, want->w[i]);
+    for (int i = 0; i < got->n; i++)
+        CHECK_MSG(words_has(want, got->w[i]), "%s: %s is not in --help", what, got->w[i]);
+}
+
+static char *help_text(void)
+{
+    struct buf b;
+    buf_init(&b);
+    cli_usage(&b);
+    buf_putc(&b, 0);
+    return b.p;
+}
+
+/* The options --help lists: the words starting with '-' before an option's
+ * help, on the lines that start with "  -". */
+static struct words help_options(void)
+{
+    struct words ws = {0};
+    char *help = help_text();
+    for (char *line = help; *line;) {
+        char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        for (char *p = line + 2; strncmp(line, "  -", 3) == 0 && *p == '-';) {
+            size_t n = strcspn(p, " ,\n");
+            words_add(&ws, p, n);
+            p += n;
+            p += *p == ',' ? 2 : 0; /* "-h, --help" */
+        }
+        line += len + (eol != NULL);
+    }
+    free(help);
+    return ws;
+}
+
+/* One of the install's scripts (make writes them the same way) in a file of
+ * its own; the file's name into path. */
+static void script(const char *shell, char *path, size_t n)
+{
+    struct buf b;
+    buf_init(&b);
+    CHECK_INT(cli_completion(shell, &b), 0);
+    snprintf(path, n, "/tmp/swirl-completion-%d.%s", (int)getpid(), shell);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fwrite(b.p, 1, b.len, f) == b.len);
+    if (f)
+        fclose(f);
+    buf_free(&b);
+}
+
+/* What cmd prints (malloc'd), and whether it ran to a zero status. */
+static char *run_output(const char *cmd, bool *ok)
+{
+    struct buf b;
+    buf_init(&b);
+    FILE *p = popen(cmd, "r");
+    char chunk[4096];
+    size_t n;
+    while (p && (n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        buf_put(&b, chunk, n);
+    buf_putc(&b, 0);
+    *ok = p && pclose(p) == 0;
+    return b.p;
+}
+
+/* What cmd prints, as words (split at white space, or at lines with
+ * by_line, a tab ending the word there). */
+static struct words run_words(const char *cmd, bool by_line)
+{
+    struct words ws = {0};
+    bool ok;
+    char *out = run_output(cmd, &ok);
+    for (char *s = out; *s;) {
+        size_t len = by_line ? strcspn(s, "\t\n") : strcspn(s, " \t\n");
+        if (len)
+            words_add(&ws, s, len);
+        s += len;
+        s += by_line ? strcspn(s, "\n") : 0;
+        s += strspn(s, " \t\n");
+    }
+    CHECK_MSG(ok, "%s failed", cmd);
+    free(out);
+    return ws;
+}
+
+static void need(const char *shell)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "command -v %s >/dev/null 2>&1", shell);
+    if (system(cmd) != 0) {
+        snprintf(cmd, sizeof cmd, "no %s", shell);
+        test_skip(cmd);
+    }
+}
+
+/* swirl's parser takes "--opt value" (after --scene pbf, so that --preset has
+ * its scene). */
+static bool swirl_takes(const char *opt, const char *value)
+{
+    char *argv[] = {"swirl", "--scene", "pbf", (char *)opt, (char *)value};
+    bool scene = strcmp(opt, "--scene") == 0;
+    struct cli c;
+    char err[512];
+    return cli_parse(&c, scene ? 3 : 5, scene ? argv + 2 : argv, err, sizeof err) == 0;
+}
+
+TEST(cli_help_fits_80_columns_and_lists_every_key)
+{
+    char *help = help_text();
+    int line = 1;
+    for (char *s = help; *s; line++) {
+        size_t len = strcspn(s, "\n");
+        CHECK_MSG(len <= 80, "--help line %d is %zu columns: %.*s", line, len, (int)len, s);
+        for (size_t i = 0; i < len; i++)
+            CHECK_MSG((unsigned char)s[i] < 0x80, "--help line %d: not ASCII", line);
+        s += len + (s[len] == '\n');
+    }
+    CHECK(line > 40);
+    CHECK(strstr(help, "Shift-Tab") != NULL);
+    free(help);
+    struct words ws = help_options();
+    CHECK(words_has(&ws, "--threads") && words_has(&ws, "-h") && words_has(&ws, "--version"));
+}
+
+/* A completion in bash: the words of COMP_WORDS after "swirl", the last the
+ * one being completed. */
+static struct words bash_complete(const char *path, const char *words)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "bash --norc --noprofile -c '. %s && COMP_WORDS=(swirl %s) && "
+             "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _swirl && "
+             "printf \"%%s\\n\" \"${COMPREPLY[@]}\"'", path, words);
+    return run_words(cmd, true);
+}
+
+TEST(completion_bash_offers_the_options_of_help_and_values_swirl_takes)
+{
+    need("bash");
+    char path[128];
+    script("bash", path, sizeof path);
+    struct words want = help_options(), got = bash_complete(path, "\"\"");
+    check_same("bash, swirl <Tab>", &got, &want);
+    got = bash_complete(path, "--no");
+    CHECK_INT(got.n, 3);
+    CHECK(words_has(&got, "--no-sync") && words_has(&got, "--no-config"));
+    /* Values: each one swirl takes, every scene there; --scene=, as bash
+     * splits it, too. */
+    got = bash_complete(path, "--scene \"\"");
+    CHECK_INT(got.n, SCENE_COUNT);
+    for (int i = 0; i < SCENE_COUNT; i++)
+        CHECK_MSG(words_has(&got, scenes[i]->name), "no %s", scenes[i]->name);
+    struct words eq = bash_complete(path, "--scene = p");
+    CHECK(eq.n == 1 && strcmp(eq.w[0], "pbf") == 0);
+    const char *valued[] = {"--scene", "--color", "--glyphs", "--preset", "--set"};
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+        char words[64];
+        snprintf(words, sizeof words, "%s \"\"", valued[k]);
+        got = bash_complete(path, words);
+        CHECK_MSG(got.n > 0, "nothing after %s", valued[k]);
+        for (int i = 0; i < got.n; i++)
+            CHECK_MSG(swirl_takes(valued[k], got.w[i]), "swirl refuses %s %s", valued[k],
+                      got.w[i]);
+    }
+    CHECK(words_has(&got, "help")); /* --set help */
+    got = bash_complete(path, "--color \"\"");
+    CHECK(words_has(&got, "truecolor") && words_has(&got, "mono") && words_has(&got, "auto"));
+    /* A number: nothing; a recording: files. */
+    got = bash_complete(path, "--fps \"\"");
+    CHECK_INT(got.n, 0);
+    got = bash_complete(path, "--record tests/mutants.t");
+    CHECK(got.n == 1 && strcmp(got.w[0], "tests/mutants.txt") == 0);
+    remove(path);
+}
+
+TEST(completion_fish_offers_the_options_of_help_and_values_swirl_takes)
+{
+    need("fish");
+    char path[128], cmd[512];
+    script("fish", path, sizeof path);
+    struct words want = help_options();
+    snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl -\"'", path);
+    struct words got = run_words(cmd, true);
+    check_same("fish, swirl -<Tab>", &got, &want);
+    snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --glyphs \"'",
+             path);
+    got = run_words(cmd, true);
+    CHECK_INT(got.n, 5);
+    for (int i = 0; i < got.n; i++)
+        CHECK_MSG(swirl_takes("--glyphs", got.w[i]), "swirl refuses --glyphs %s", got.w[i]);
+    /* Descriptions are --help's own words; a number offers no file. */
+    snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --pre\"'",
+             path);
+    got = run_words(cmd, false);
+    char *help = help_text();
+    CHECK(words_has(&got, "--preset") && words_has(&got, "page's") && strstr(help, "page's"));
+    free(help);
+    snprintf(cmd, sizeof cmd, "cd tests && fish --no-config -c 'source %s; "
+             "complete -C\"swirl --fps \"'", path);
+    got = run_words(cmd, true);
+    CHECK_INT(got.n, 0);
+    remove(path);
+}
+
+/* zsh: the specifications _arguments gets, one a line, as zsh parsed them. */
+TEST(completion_zsh_offers_the_options_of_help_and_values_swirl_takes)
+{
+    need("zsh");
+    char path[128], cmd[512];
+    script("zsh", path, sizeof path);
+    snprintf(cmd, sizeof cmd, "zsh -f -c '_arguments() { printf \"%%s\\n\" \"$@\"; }; "
+             "source %s'", path);
+    FILE *p = popen(cmd, "r");
+    struct words want = help_options(), got = {0};
+    char line[512];
+    int specs = 0;
+    while (p && fgets(line, sizeof line, p)) {
+        char *s = line;
+        if (strcmp(s, "-S\n") == 0)
+            continue;
+        specs++;
+        if (strncmp(s, "(- *)", 5) == 0)
+            s += 5;
+        size_t n = strcspn(s, "=[");
+        words_add(&got, s, n);
+        char opt[64];
+        snprintf(opt, sizeof opt, "%.*s", (int)n, s);
+        char *paren = strstr(s, "]:"), *values = paren ? strstr(paren, ":(") : NULL;
+        CHECK_MSG(s[n] == '[' || (s[n] == '=' && paren), "%s", line);
+        for (char *v = values ? values + 2 : NULL; v && *v && *v != ')';) {
+            size_t len = strcspn(v, " )");
+            char word[64];
+            snprintf(word, sizeof word, "%.*s", (int)len, v);
+            CHECK_MSG(swirl_takes(opt, word), "swirl refuses %s %s", opt, word);
+            v += len + (v[len] == ' ');
+        }
+    }
+    CHECK_MSG(p && pclose(p) == 0, "%s", cmd);
+    CHECK_INT(specs, want.n);
+    check_same("zsh's specifications", &got, &want);
+    remove(path);
+}
+
+/* Whether a tag line of the man page (.B, .BI, .BR) names opt, written the
+ * roff way (\-\-record, not a part of \-\-record\-limit). */
+static bool man_names(const char *man, const char *opt)
+{
+    char roff[160] = "";
+    for (const char *s = opt; *s; s++)
+        snprintf(roff + strlen(roff), sizeof roff - strlen(roff), "%s%c", *s == '-' ? "\\" : "",
+                 *s);
+    size_t len = strlen(roff);
+    for (const char *line = man; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        size_t end = strcspn(line, "\n");
+        for (const char *at = strstr(line, roff); strncmp(line, ".B", 2) == 0 && at &&
+                                                  at + len <= line + end;
+             at = strstr(at + 1, roff)) {
+            const char *after = at + len;
+            bool longer = (*after >= 'a' && *after <= 'z') || strncmp(after, "\\-", 2) == 0;
+            if (at[-1] == ' ' && !longer)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The man page make builds (swirl.1) describes each option of --help among its
+ * OPTIONS, and man
+ * finds nothing to warn about in it. */
+TEST_E2E(man_page_describes_every_option_of_help)
+{
+    size_t n;
+    char *man = e2e_slurp("swirl.1", &n);
+    CHECK_MSG(man != NULL, "no swirl.1 (make builds it)");
+    if (!man)
+        return;
+    /* OPTIONS alone, up to the next section */
+    char *options = strstr(man, "\n.SH OPTIONS\n"), *next = options ? strstr(options + 1, "\n.SH ")
+                                                                  : NULL;
+    CHECK(options && next);
+    if (next)
+        *next = 0;
+    struct words ws = help_options();
+    for (int i = 0; i < ws.n && options; i++)
+        CHECK_MSG(man_names(options, ws.w[i]), "swirl.1's OPTIONS have no %s", ws.w[i]);
+    CHECK(options && man_names(options, "--record") && !man_names(options, "--bogus") &&
+          !man_names(options, "--record-lim"));
+    free(man);
+    if (system("command -v man >/dev/null 2>&1") != 0)
+        test_skip("no man");
+    bool ok;
+    char *warned = run_output("man --warnings -l swirl.1 2>&1 >/dev/null", &ok);
+    CHECK_MSG(ok && !*warned, "man warns: %s", warned);
+    free(warned);
+}
