@@ -1125,3 +1125,120 @@ TEST(encode_a_settled_cell_is_sent_exactly)
     encode_free(&e);
     cells_free(&s);
 }
+
+/* ---- a budget: what a slow link lets a frame take -------------------------- */
+
+/* A still picture behind a budget a tenth of its first frame's bytes: each
+ * frame keeps to the budget (within a cell's bytes), rows go in turn, within
+ * a dozen frames the model terminal shows the picture within the tolerance,
+ * and then, still, exactly, and nothing more is sent. */
+TEST(encode_budget_sends_rows_in_turn_until_the_picture_is_whole)
+{
+    static const int tols[] = {0, 6};
+    for (size_t k = 0; k < 2; k++) {
+        struct cells s;
+        cells_init(&s, 40, 12);
+        animation(&s, 3);
+        struct encoder e;
+        encode_init(&e, COLOR_TRUE, tols[k], false);
+        struct buf whole, out;
+        buf_init(&whole), buf_init(&out);
+        encode_frame(&e, &s, &whole);
+        double budget = (double)whole.len / 10.0;
+        encode_invalidate(&e);
+        e.budget = budget, e.adapt = true;
+        struct term t;
+        term_init(&t, 40, 12);
+        int frames = 0, rows_seen = 0, within = -1;
+        do {
+            buf_clear(&out);
+            int first = e.resume_row;
+            encode_frame(&e, &s, &out);
+            term_feed(&t, out.p, out.len);
+            CHECK_MSG(out.len <= budget + 64, "frame %d: %zu bytes for a budget of %.0f", frames,
+                      out.len, budget);
+            rows_seen += frames > 0 && e.resume_row != first;
+            if (within < 0 && term_gap(&t, &s) <= tols[k])
+                within = frames;
+            frames++;
+        } while (out.len > 0 && frames < 60);
+        CHECK_MSG(within >= 8 && within <= 12, "tolerance %d: within it after %d frames", tols[k],
+                  within);
+        CHECK(rows_seen >= 5); /* each frame began where the last stopped */
+        CHECK_MSG(out.len == 0 && term_gap(&t, &s) == 0, "tolerance %d: off by %d after %d frames",
+                  tols[k], term_gap(&t, &s), frames);
+        CHECK_NEAR(encode_error(&e, &s), 0.0, 1e-9);
+        CHECK(!e.tight && e.resume_row == 0);
+        term_free(&t);
+        buf_free(&whole), buf_free(&out);
+        encode_free(&e);
+        cells_free(&s);
+    }
+}
+
+static bool same_cell(const struct cell *a, const struct cell *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
+}
+
+/* A few cells far off among many a little off: a tight frame sends the far
+ * ones first, wherever they are; without `adapt` (the user chose the
+ * tolerance) it keeps the tolerance and sends rows in turn from the top. */
+TEST(encode_budget_sends_what_is_off_most_first)
+{
+    for (int adapt = 0; adapt < 2; adapt++) {
+        struct cells s;
+        cells_init(&s, 40, 12);
+        for (int i = 0; i < 40 * 12; i++)
+            s.c[i] = (struct cell){GLYPH_UPPER, RGB(40, 40, 60), RGB(40, 40, 60)};
+        struct encoder e;
+        encode_init(&e, COLOR_TRUE, 4, false);
+        struct buf out;
+        buf_init(&out);
+        encode_frame(&e, &s, &out);
+        /* Everything a little off (12), two cells at the bottom far off. */
+        for (int i = 0; i < 40 * 12; i++)
+            s.c[i].fg = RGB(52, 52, 72);
+        *cells_at(&s, 5, 11) = (struct cell){GLYPH_UPPER, RGB(250, 200, 0), RGB(40, 40, 60)};
+        *cells_at(&s, 30, 10) = (struct cell){GLYPH_UPPER, RGB(0, 200, 250), RGB(40, 40, 60)};
+        e.budget = 300, e.adapt = adapt;
+        buf_clear(&out);
+        encode_frame(&e, &s, &out);
+        CHECK(e.tight);
+        CHECK_MSG(e.want > 300, "whole it would take %.0f", e.want);
+        bool far_sent = same_cell(&e.shadow[11 * 40 + 5], cells_at(&s, 5, 11)) &&
+                        same_cell(&e.shadow[10 * 40 + 30], cells_at(&s, 30, 10));
+        bool top_sent = same_cell(&e.shadow[0], cells_at(&s, 0, 0));
+        CHECK_MSG(adapt ? far_sent : !far_sent && top_sent, "adapt %d: far %d top %d", adapt,
+                  far_sent, top_sent);
+        buf_free(&out);
+        encode_free(&e);
+        cells_free(&s);
+    }
+}
+
+/* The tolerance works in 256 colours too: two greys of the ramp 10 apart are
+ * one within a tolerance of 24, two within 6; the 256 blit's colours are
+ * palette colours, compared as the RGB they show. */
+TEST(encode_tolerance_works_in_256_colours)
+{
+    for (int tol = 6; tol <= 24; tol += 18) {
+        struct cells s;
+        cells_init(&s, 8, 2);
+        for (int i = 0; i < 16; i++)
+            s.c[i] = (struct cell){GLYPH_UPPER, RGB(108, 108, 108), RGB(28, 28, 28)};
+        struct encoder e;
+        encode_init(&e, COLOR_256, tol, false);
+        struct buf out;
+        buf_init(&out);
+        encode_frame(&e, &s, &out);
+        for (int i = 0; i < 16; i++)
+            s.c[i].fg = RGB(118, 118, 118);
+        buf_clear(&out);
+        int sent = encode_frame(&e, &s, &out);
+        CHECK_MSG(tol == 24 ? sent == 0 : sent == 16, "tolerance %d: %d cells", tol, sent);
+        buf_free(&out);
+        encode_free(&e);
+        cells_free(&s);
+    }
+}

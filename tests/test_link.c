@@ -135,3 +135,13 @@ TEST_E2E(link_slow_and_far_stays_live)
                   line);
     }
 }
+
+/* The colours the user chose stay what they chose, however slow the link:
+ * the picture it takes from detection falls back to 256 colours there. */
+TEST_E2E(link_chosen_colours_are_kept_on_a_slow_link)
+{
+    const char *line = linkpty("-w 120x40 -d 0.05", 20000, 4.0, "--scene cloth --auto");
+    CHECK_MSG(field(line, "sgr256") > 0 && left_screen(line), "detected colours: %s", line);
+    line = linkpty("-w 120x40 -d 0.05", 20000, 4.0, "--scene cloth --auto --color truecolor");
+    CHECK_MSG(field(line, "sgr256") == 0 && left_screen(line), "--color truecolor: %s", line);
+}

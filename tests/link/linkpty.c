@@ -39,7 +39,8 @@
  * and qdelay_mean (s a byte waited in the queue before it left). Then
  * first_frame (s from the start to the first frame seen), quit_latency (q
  * typed to the screen left, s), bytes_after_quit, left_screen, exit_latency
- * (the q's arrival to the command's exit, s), echoed, drained. Exit status 0
+ * (the q's arrival to the command's exit, s), echoed, drained, sgr256 (how
+ * many 256-colour SGRs it was sent: a picture given fewer colours). Exit status 0
  * when the command left the screen and ended, 1 otherwise.
  */
 #define _GNU_SOURCE
@@ -120,6 +121,8 @@ struct terminal {
     bool silent;
     struct matcher ping, where, da1, decrqm, sync_end, left;
     struct matcher echoes[5]; /* what the tty shows of an answer it echoes */
+    struct matcher sgr256[2]; /* a 256-colour foreground or background */
+    long long colours256;
     long long frames, frames_in_span, processed, at_quit, at_left, echoed;
     double t_first, t_left;
 };
@@ -145,6 +148,8 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
     }
     if (t_quit >= 0 && tm->t_left < 0 && match(&tm->left, c))
         tm->t_left = t, tm->at_left = tm->processed;
+    for (int k = 0; k < 2; k++)
+        tm->colours256 += match(&tm->sgr256[k], c);
     for (int k = 0; k < 5; k++)
         if (match(&tm->echoes[k], c) && exited)
             tm->echoed++;
@@ -161,6 +166,7 @@ int main(int argc, char **argv)
         .left = {"\x1b[?1049l", 0},
         .echoes = {{"^[[", 0}, {"\x1b[0n", 0}, {"\x1b[1;1R", 0}, {"\x1b[?62;22c", 0},
                    {"\x1b[?2026;2$y", 0}},
+        .sgr256 = {{"\x1b[38;5;", 0}, {"\x1b[48;5;", 0}},
         .t_first = -1, .t_left = -1,
     };
     int opt;
@@ -270,13 +276,13 @@ int main(int argc, char **argv)
     printf("{\"rate\":%.0f,\"delay\":%.3f,\"fps\":%.2f,\"frames\":%lld,\"util\":%.3f,"
            "\"qdelay_max\":%.3f,\"qdelay_mean\":%.3f,\"first_frame\":%.3f,"
            "\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
-           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld}\n",
+           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld,\"sgr256\":%lld}\n",
            rate, delay, span > 0 ? (double)tm.frames_in_span / span : 0.0, tm.frames,
            rate > 0 && span > 0 ? (double)sent_in_span / (rate * span) : -1.0, qd_max,
            sent_in_span ? qd_sum / (double)sent_in_span : 0.0,
            tm.t_first >= 0 ? tm.t_first - t0 : -1.0, tm.t_left >= 0 ? tm.t_left - t_quit : -1.0,
            tm.t_left >= 0 ? tm.at_left - tm.at_quit : -1LL, tm.t_left >= 0 ? "true" : "false",
            t_exit >= 0 && t_quit >= 0 ? t_exit - t_quit - (sig ? 0.0 : delay) : -1.0, tm.echoed,
-           drained);
+           drained, tm.colours256);
     return tm.t_left >= 0 && t_exit >= 0 ? 0 : 1;
 }
