@@ -44,6 +44,15 @@ static double field(const char *line, const char *name)
 
 static bool left_screen(const char *line) { return strstr(line, "\"left_screen\":true") != NULL; }
 
+/* One run after which swirl has left the screen and the tty echoed nothing
+ * of the terminal's answers (none reached the shell). */
+static void leaves_no_answer(const char *opts, double rate, double quit_after, const char *args)
+{
+    const char *line = linkpty(opts, rate, quit_after, args);
+    CHECK_MSG(field(line, "echoed") == 0.0 && left_screen(line),
+              "linkpty %s, q or signal at %.1f s, ./swirl %s: %s", opts, quit_after, args, line);
+}
+
 /* A slow local terminal (the queue is the pty's): after q, the link carries
  * no more than 0.3 s worth of output before swirl has left the screen. */
 static void quit_is_prompt(double rate)
@@ -84,11 +93,8 @@ TEST_E2E(link_a_crash_leaves_no_answer_for_the_shell)
     } runs[] = {{"-p -k 11", "--auto"}, {"-p -k 11", "--scene cloth --auto"},
                 {"-p -k 6", "--auto"}, {"-p -k 15", "--auto"}, /* SEGV, ABRT, TERM */
                 {"-d 0.1 -k 11", "--auto"}};
-    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
-        const char *line = linkpty(runs[k].opts, 20000, 2.0, runs[k].args);
-        CHECK_MSG(field(line, "echoed") == 0.0 && left_screen(line), "linkpty %s ./swirl %s: %s",
-                  runs[k].opts, runs[k].args, line);
-    }
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        leaves_no_answer(runs[k].opts, 20000, 2.0, runs[k].args);
 }
 
 /* Far away with bandwidth to spare (0.15 s each way): frames keep coming (the
@@ -116,11 +122,8 @@ TEST_E2E(link_late_answers_never_reach_the_shell)
         double quit_after;
     } runs[] = {{"-d 0.15", 3.0}, {"-d 0.5", 3.0}, {"-d 0.15", 0.1}, {"-d 0.5", 0.3},
                 {"-d 0.5 -p", 3.0}};
-    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
-        const char *line = linkpty(runs[k].opts, 200000, runs[k].quit_after, "--auto");
-        CHECK_MSG(field(line, "echoed") == 0.0 && left_screen(line), "%s, q at %.1f s: %s",
-                  runs[k].opts, runs[k].quit_after, line);
-    }
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
+        leaves_no_answer(runs[k].opts, 200000, runs[k].quit_after, "--auto");
 }
 
 /* A slow link far away (20 KB/s, 0.1 s each way, queued beyond swirl's reach

@@ -7,6 +7,7 @@
 # from linkpty with the fps seen and how long q took.
 #
 #   tests/bench/ssh.sh [ROUND_TRIPS_MS...]     (default 0 100 300)
+#   SWIRL=/path/to/another/swirl tests/bench/ssh.sh ...   (to compare builds)
 #
 # Says "skipped" and exits 0 where ssh or sshd is not installed.
 set -u
@@ -16,7 +17,8 @@ if ! command -v ssh >/dev/null 2>&1 || [ ! -x "$SSHD" ] || ! command -v ssh-keyg
     echo "ssh: skipped (ssh, sshd or ssh-keygen not installed)"
     exit 0
 fi
-[ -x build/linkpty ] && [ -x build/delayproxy ] && [ -x swirl ] || { echo "ssh: build swirl, build/linkpty and build/delayproxy first"; exit 1; }
+swirl=${SWIRL:-$(pwd)/swirl}
+[ -x build/linkpty ] && [ -x build/delayproxy ] && [ -x "$swirl" ] || { echo "ssh: build swirl, build/linkpty and build/delayproxy first"; exit 1; }
 dir=$(mktemp -d)
 port=$((20000 + $$ % 20000))
 cleanup() {
@@ -47,14 +49,19 @@ for _ in $(seq 50); do [ -f "$dir/sshd.pid" ] && break; sleep 0.1; done
 rtts=("$@")
 [ ${#rtts[@]} -gt 0 ] || rtts=(0 100 300)
 here=$(pwd)
+field() { sed -n "s/.*\"$1\":\([-0-9.]*\).*/\1/p"; }
+echo "ssh, a real ssh to a loopback sshd through a delaying proxy, 120x40 (fps seen / q seen after), $swirl:"
 for rtt in "${rtts[@]}"; do
     delay=$(awk -v r="$rtt" 'BEGIN { printf "%.4f", r / 2000 }')
+    printf "  rtt %3d ms:" "$rtt"
     for scene in dye pbf cloth; do
         line=$(build/linkpty -w 120x40 0 12 ssh -tt -q -F /dev/null -i "$dir/user" -p "$port" \
             -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
             -o "ProxyCommand=$here/build/delayproxy $delay %h %p" \
             -o SendEnv=COLORTERM root@127.0.0.1 \
-            "cd '$here' && TERM=xterm-256color ./swirl --auto --no-config --scene $scene")
-        echo "ssh rtt ${rtt} ms, $scene: $line"
+            "cd '$here' && LANG=C.UTF-8 TERM=xterm-256color '$swirl' --auto --no-config --scene $scene")
+        printf "  %s %4.1f fps q %.2f s" "$scene" "$(echo "$line" | field fps)" \
+            "$(echo "$line" | field quit_latency)"
     done
+    echo
 done
