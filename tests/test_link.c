@@ -104,7 +104,7 @@ TEST_E2E(link_a_crash_leaves_no_answer_for_the_shell)
 TEST_E2E(link_frames_keep_coming_at_a_long_round_trip)
 {
     for (int s = 0; s < 3; s++) {
-        const char *line = linkpty("-w 120x40 -d 0.15", 0, 5.0, scenes[s]);
+        const char *line = linkpty("-w 120x40 -d 0.15", 0, 3.5, scenes[s]);
         double fps = field(line, "fps"), q = field(line, "quit_latency");
         CHECK_MSG(fps >= 10.0 && q >= 0.3 && q <= 0.8 && field(line, "echoed") == 0.0 &&
                       left_screen(line),
@@ -120,8 +120,8 @@ TEST_E2E(link_late_answers_never_reach_the_shell)
     static const struct {
         const char *opts;
         double quit_after;
-    } runs[] = {{"-d 0.15", 3.0}, {"-d 0.5", 3.0}, {"-d 0.15", 0.1}, {"-d 0.5", 0.3},
-                {"-d 0.5 -p", 3.0}};
+    } runs[] = {{"-d 0.15", 2.0}, {"-d 0.5", 2.5}, {"-d 0.15", 0.1}, {"-d 0.5", 0.3},
+                {"-d 0.5 -p", 2.5}};
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++)
         leaves_no_answer(runs[k].opts, 200000, runs[k].quit_after, "--auto");
 }
@@ -132,7 +132,7 @@ TEST_E2E(link_late_answers_never_reach_the_shell)
 TEST_E2E(link_slow_and_far_stays_live)
 {
     for (int s = 0; s < 3; s++) {
-        const char *line = linkpty("-w 120x40 -d 0.1", 20000, 6.0, scenes[s]);
+        const char *line = linkpty("-w 120x40 -d 0.1", 20000, 4.5, scenes[s]);
         double fps = field(line, "fps"), q = field(line, "quit_latency");
         CHECK_MSG(fps >= 2.0 && q >= 0.2 && q <= 0.7 && left_screen(line), "%s: %s", scenes[s],
                   line);
