@@ -421,6 +421,16 @@ TEST(record_escaping_shows_what_a_terminal_would_obey)
         {"\xc2\x9b" "2J", "\\xc2\\x9b2J"},                        /* C1 CSI */
         {"\xff\xe0\x80\x80\xed\xa0\x80", "\\xff\\xe0\\x80\\x80\\xed\\xa0\\x80"}, /* not UTF-8 */
         {"\xe2\x96", "\\xe2\\x96"},                               /* cut short */
+        /* Past U+10FFFF (a lead byte F5-FF, F4 then 90 up), overlong forms
+         * (C0, C1, E0 then below A0, F0 then below 90): not UTF-8, and the
+         * bytes after them are judged on their own (9b is C1 CSI). */
+        {"\xff\x9b\x80", "\\xff\\x9b\\x80"},
+        {"\xf7\xbf\xbf\xbf\xf5\x80\x80\x80", "\\xf7\\xbf\\xbf\\xbf\\xf5\\x80\\x80\\x80"},
+        {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},
+        {"\xc0\xaf\xc1\xbf\xe0\x9f\xbf", "\\xc0\\xaf\\xc1\\xbf\\xe0\\x9f\\xbf"},
+        {"\xf0\x8f\xbf\xbf", "\\xf0\\x8f\\xbf\\xbf"},
+        {"\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\xed\x9f\xbf", /* U+10000, U+10FFFF, U+D7FF */
+         "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\xed\x9f\xbf"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct buf b;
