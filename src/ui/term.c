@@ -648,10 +648,9 @@ static int term_close(struct term *t)
         int rc = cast_close(&t->cast, &msg);
         fwrite(msg.p ? msg.p : "", 1, msg.len, stderr);
         buf_free(&msg);
-        if (rc != 0)
-            return 1;
+        return signals_exit_status(rc != 0 ? 1 : 0);
     }
-    return signals_quit ? 128 + signals_quit : 0; /* the shell's convention for a signal */
+    return signals_exit_status(0);
 }
 
 int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *record)
