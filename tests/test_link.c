@@ -5,7 +5,9 @@
  * no more than 0.3 s worth of output before swirl has left the screen. A link
  * that stops draining altogether: q ends swirl at once all the same, the
  * restore written. A crash signal: no answer to a status request is left for
- * the shell.
+ * the shell. A terminal that answers every question (the start-up ones too)
+ * behind a round trip of 0.3 and 1 s, q before its first answers came and
+ * after: nothing reaches the shell, and its synchronized updates each end.
  */
 #include "e2e.h"
 #include "test.h"
@@ -94,5 +96,61 @@ TEST_E2E(link_a_crash_leaves_no_answer_for_the_shell)
         const char *line = slowpty(runs[k].sig, 20000, runs[k].args);
         CHECK_MSG(field(line, "\"echoed\":") == 0.0 && strstr(line, "\"left_screen\":true"),
                   "slowpty %s ./swirl %s: %s", runs[k].sig, runs[k].args, line);
+    }
+}
+
+/* slowpty OPTS 10 MB/s, q after `quit` s, with swirl ARGS: its JSON line. */
+static const char *answering(const char *opts, const char *quit, const char *args, char *cmd,
+                             size_t n)
+{
+    static char line[512];
+    snprintf(cmd, n, "./build/slowpty %s 10000000 %s ./swirl %s", opts, quit, args);
+    FILE *p = popen(cmd, "r");
+    line[0] = 0;
+    if (!p || !fgets(line, sizeof line, p))
+        line[0] = 0;
+    if (p)
+        pclose(p);
+    return line;
+}
+
+/* Nothing left for the shell: swirl left the screen, no answer was echoed
+ * and none waits in the tty; the terminal did answer. */
+static bool nothing_left(const char *line)
+{
+    return strstr(line, "\"left_screen\":true") && field(line, "\"left\":") == 0.0 &&
+           field(line, "\"echoed\":") == 0.0 && field(line, "\"answers\":") > 2;
+}
+
+/* A terminal that answers as one with 24-bit colour and synchronized output
+ * does (slowpty -a), each answer a round trip after its question (-d), q
+ * before any answer came back (the start-up questions still out) and once
+ * they have come: every answer owed is read before swirl leaves, so none is
+ * left for the shell (nothing echoed, nothing waiting in the tty). */
+TEST_E2E(link_answers_behind_a_round_trip_never_reach_the_shell)
+{
+    static const char *const trips[] = {"0.3", "1"};
+    static const char *const quits[] = {"0.1", "2.5"};
+    static const char *const scenes[] = {"--auto", "--scene pbf --auto"};
+    for (int r = 0; r < 2; r++)
+        for (int q = 0; q < 2; q++) {
+            char opts[64], cmd[256];
+            snprintf(opts, sizeof opts, "-a -d %s", trips[r]);
+            const char *line = answering(opts, quits[q], scenes[(r + q) % 2], cmd, sizeof cmd);
+            CHECK_MSG(nothing_left(line), "%s: %s", cmd, line);
+        }
+}
+
+/* The same terminal near enough for its answers to come while swirl asks
+ * (a round trip of 20 ms): frames are synchronized (it answered 2026), every
+ * update begun is ended, and nothing is left for the shell. */
+TEST_E2E(link_synchronized_frames_each_end)
+{
+    static const char *const scenes[] = {"--auto", "--scene pbf --auto", "--scene cloth --auto"};
+    for (int k = 0; k < 3; k++) {
+        char cmd[256];
+        const char *line = answering("-a -d 0.02", "1.5", scenes[k], cmd, sizeof cmd);
+        double begun = field(line, "\"sync_begun\":"), ended = field(line, "\"sync_ended\":");
+        CHECK_MSG(nothing_left(line) && begun > 0 && ended >= begun, "%s: %s", cmd, line);
     }
 }

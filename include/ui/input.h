@@ -29,7 +29,10 @@ enum {
 
 #define INPUT_BUTTON_EXTRA 8 /* buttons 8-11 (SGR codes 128-131) */
 
-enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG };
+/* PONG: the DSR answer CSI 0 n (a ping's, flow.h); ATTRS: DA1's answer CSI ? ... c
+ * (the last of the start-up questions', probe.h, come after swirl stopped
+ * waiting for it). Neither is a person's. */
+enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG, INPUT_ATTRS };
 enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
 
 struct input_event {
@@ -52,8 +55,9 @@ struct input {
 void input_init(struct input *in);
 /* Understood: printable UTF-8, Enter/Tab/Backspace/Ctrl-C, arrows (CSI and SS3
  * forms, with or without modifiers), Home/End/PgUp/PgDn/Delete, SGR mouse
- * reports CSI < b ; x ; y M/m (any column), legacy X10 reports CSI M b x y, and
- * the DSR answer CSI 0 n (used to pace output). Unknown CSI sequences are
+ * reports CSI < b ; x ; y M/m (any column), legacy X10 reports CSI M b x y,
+ * the DSR answer CSI 0 n (used to pace output) and DA1's answer CSI ? Ps ; ... c
+ * (the start-up questions answered). Unknown CSI sequences are
  * skipped whole, and so are those longer than 40 bytes (up to their final byte,
  * however long); a malformed one is dropped at the first byte that cannot
  * belong to it, which is then parsed anew. A DCS string (ESC P and a parameter

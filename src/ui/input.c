@@ -102,6 +102,13 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
             return false;
         return mouse_event(ev, v[0], v[1] - 1, v[2] - 1, fin == 'm');
     }
+    if (n > 1 && p[0] == '?' && fin == 'c') { /* DA1's answer: its attributes */
+        if (parse_params(p + 1, n - 1, v, 4) < 1)
+            return false;
+        memset(ev, 0, sizeof *ev);
+        ev->type = INPUT_ATTRS;
+        return true;
+    }
     int np = parse_params(p, n, v, 4);
     if (np < 0)
         return false;

@@ -47,6 +47,7 @@
 #include "cast.h"
 #include "flow.h"
 #include "frame.h"
+#include "owed.h"
 #include "probe.h"
 #include "signals.h"
 #include "watch.h"
@@ -73,9 +74,6 @@
 #define WHERE "\x1b[6n"   /* where is the cursor: an answer of its own kind, after the pings' */
 #define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
-#define DRAIN_WAIT 0.2     /* on leaving, how long to wait for answers in flight */
-#define CRASH_WAIT 0.1     /* the same in a fatal signal's handler */
-#define STALL_AGE 0.5      /* s: a ping this old unanswered, the link has stopped */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
 #define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
@@ -86,8 +84,9 @@ static volatile sig_atomic_t sig_winch;
 /* Where our bytes go: the terminal opened once more, non-blocking (a file
  * description of our own, so the shell's stays as it was), or stdout. */
 static int out_fd = STDOUT_FILENO;
-/* The terminal answers our pings, or may (some are on their way). */
-static volatile sig_atomic_t pings_out;
+/* How long a fatal signal's handler waits for the answers on their way, in
+ * ms (owed_wait, as of the loop's last turn; 0: none). */
+static volatile sig_atomic_t crash_wait_ms;
 /* Raised when a step under way should end early (watch.h, signals.h). */
 static atomic_int stop_now;
 static struct termios saved_tio;
@@ -173,8 +172,8 @@ static void crash_restore(void)
                               : write(out_fd, "\x18", 1);
         ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)c, (void)r;
-        if (pings_out)
-            swallow_answers(CRASH_WAIT);
+        if (crash_wait_ms > 0)
+            swallow_answers(crash_wait_ms / 1000.0);
         if (have_tio)
             tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
         tcflush(STDIN_FILENO, TCIFLUSH);
@@ -261,6 +260,7 @@ struct term {
     struct frame fr;
     struct input in;
     struct flow flow;
+    struct owed owed;    /* the answers the terminal owes (the questions, the pings) */
     struct buf out;      /* the frame being written */
     size_t out_sent;     /* how much of it is queued */
     /* Queued for the terminal: the frame's pieces, each with its ping; written
@@ -286,6 +286,9 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
     for (int i = 0; i < n; i++) {
         if (ev[i].type == INPUT_PONG) {
             flow_answered(&t->flow, now);
+            owed_pong(&t->owed, now);
+        } else if (ev[i].type == INPUT_ATTRS) {
+            owed_attrs(&t->owed, now);
         } else {
             app_input(&t->a, &ev[i]);
             t->dirty = true;
@@ -324,6 +327,14 @@ static void read_input(struct term *t, double now)
     }
 }
 
+/* The synchronized update of the frame being sent has begun: its CSI ?2026h
+ * is written (frame_at is LLONG_MAX until a frame is: q_out minus it is then
+ * far below zero, never an overflow). */
+static bool sync_begun(const struct term *t)
+{
+    return t->fr.enc.sync && t->q_out - t->frame_at >= (long long)(sizeof BSU - 1);
+}
+
 /* Writes what the terminal takes of the queue now (all of it, where the
  * output is blocking); true when nothing is left. */
 static bool q_flush(struct term *t)
@@ -339,8 +350,7 @@ static bool q_flush(struct term *t)
         t->q_out += (long long)n;
     }
     /* A synchronized frame's start is out and its end is not. */
-    sync_open = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1) &&
-                t->q_out < t->frame_end;
+    sync_open = sync_begun(t) && t->q_out < t->frame_end;
     if (t->q_off < t->q.len)
         return false;
     buf_clear(&t->q);
@@ -354,13 +364,6 @@ static void q_put(struct term *t, const char *p, size_t n)
     t->q_in += (long long)n;
 }
 
-/* The link has stopped: the terminal takes no more, or answers nothing. */
-static bool link_stalled(const struct term *t, double now)
-{
-    const struct flow *f = &t->flow;
-    return t->q_off < t->q.len || (!f->off && f->n > 0 && now - f->ping[f->head].t > STALL_AGE);
-}
-
 /* A frame cut short (Ctrl-Z, quit): what is queued for the terminal, ours and
  * the tty's, is dropped (a stopped link would keep everything after it
  * waiting), a CAN ends any sequence that stopped in, the synchronized update
@@ -368,7 +371,7 @@ static bool link_stalled(const struct term *t, double now)
  * whole on return). */
 static void cut_frame(struct term *t)
 {
-    bool began = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1);
+    bool began = sync_begun(t);
     buf_clear(&t->q);
     t->q_off = 0;
     t->q_in = t->q_out;
@@ -379,14 +382,19 @@ static void cut_frame(struct term *t)
     t->out_sent = t->out.len;
 }
 
-/* Before leaving the screen: the answers on their way swallowed (unless the
- * link has stopped: none can come), the rest of the input dropped. */
-static void drain_answers(struct term *t, bool stalled)
+/* Before leaving the screen (cut_frame first: what is queued for the terminal
+ * is dropped): the answers still owed swallowed, for as long as they may take
+ * (owed.h: not at all when the link has stopped answering), the rest of the
+ * input dropped. A tty that takes no more output is no sign: on a fast link
+ * it fills for a moment as the terminal draws. */
+static void drain_answers(struct term *t)
 {
-    if (!stalled && !t->flow.off && (t->flow.answered || t->flow.n > 0))
-        swallow_answers(DRAIN_WAIT);
+    double wait = owed_wait(&t->owed, frame_now());
+    if (wait > 0.0)
+        swallow_answers(wait);
     t->flow.n = 0;
-    pings_out = 0;
+    owed_init(&t->owed);
+    crash_wait_ms = 0;
     tcflush(STDIN_FILENO, TCIFLUSH);
 }
 
@@ -395,9 +403,8 @@ static void suspend(struct term *t)
     signals_stop_taken();
     if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
-    bool stalled = link_stalled(t, frame_now());
     cut_frame(t);
-    drain_answers(t, stalled);
+    drain_answers(t);
     screen_leave();
     signals_set(SIGTSTP, SIG_DFL, NULL);
     if (signals_stop_wanted()) /* the window left: between this test and the stop */
@@ -446,12 +453,13 @@ static void send_pending(struct term *t, double now)
         q_put(t, p, n);
         if (t->out_sent + n == t->out.len)
             t->frame_end = t->q_in;
-        if (!t->flow.off)
+        if (!t->flow.off) {
             q_put(t, PING, sizeof PING - 1);
+            owed_pinged(&t->owed, now);
+        }
         flow_wrote(&t->flow, n, now);
         t->out_sent += n;
     }
-    pings_out = !t->flow.off && (t->flow.answered || t->flow.n > 0);
 }
 
 /* A frame when one is due: the app always advances; the picture is composed
@@ -542,9 +550,15 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     /* The Linux console knows none of the questions (and no DCS string); GNU
      * screen 4 prints them on the screen. */
     bool console = (e.term && strcmp(e.term, "linux") == 0) || probe_screen_nearest(&e);
-    if ((color_auto || o->sync) && !console)
+    if ((color_auto || o->sync) && !console) {
+        double asked = frame_now();
         t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
                                   sizeof t->typed);
+        if (e.ans.asked) /* what it did not answer in time, it owes */
+            owed_asked(&t->owed, asked);
+        if (e.ans.fence)
+            owed_attrs(&t->owed, frame_now());
+    }
     if (color_auto)
         o->color = probe_choose(&e, &o->color_why);
     else
@@ -591,6 +605,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
                      const char *record)
 {
     memset(t, 0, sizeof *t);
+    owed_init(&t->owed);
     t->record = record;
     t->frame_at = t->frame_end = LLONG_MAX;
     o->stop = &stop_now;
@@ -631,9 +646,8 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
 static int term_close(struct term *t)
 {
     watch_end(&t->watch);
-    bool stalled = link_stalled(t, frame_now());
     cut_frame(t);
-    drain_answers(t, stalled);
+    drain_answers(t);
     screen_leave();
     close_output();
     delscreen(t->scr);
@@ -675,6 +689,7 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
         flow_tick(&t.flow, now);
         send_pending(&t, now);
         frame_due(&t, now);
+        crash_wait_ms = (sig_atomic_t)(owed_wait(&t.owed, frame_now()) * 1000.0);
         if (!wait_next(&t))
             break;
     }

@@ -66,7 +66,8 @@ static bool still_armed(struct watch *w)
     return armed;
 }
 
-/* Bytes from the terminal: true when they hold more than answers to pings. */
+/* Bytes from the terminal: true when they hold more than its answers (to
+ * pings, to DA1). */
 static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
 {
     size_t room = WATCH_BYTES - w->ngot;
@@ -82,7 +83,7 @@ static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
     w->ngot += (size_t)n;
     bool person = w->ngot == WATCH_BYTES; /* full: let the loop read the rest */
     for (int i = 0; i < ne; i++)
-        person = person || ev[i].type != INPUT_PONG;
+        person = person || ev[i].type == INPUT_KEY || ev[i].type == INPUT_MOUSE;
     return person;
 }
 

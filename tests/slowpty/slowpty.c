@@ -15,18 +15,30 @@
  * q to its exit (exit_latency); what it wrote is then drained whole, so
  * left_screen says whether it wrote the restore sequence before it went.
  *
- * With -k SIGNAL (a number) the command gets that signal instead of the q, and
- * the pty stays open after it has gone, as a terminal's does for the shell:
- * the link goes on draining (and answering) for SETTLE seconds, and `echoed`
- * counts the answers to status requests that the tty then echoed (^[[0n, or
- * ESC [ 0 n): those that reached the shell.
+ * With -a it answers the start-up questions too, as a terminal with 24-bit
+ * colour and synchronized output does: DECRQSS m with our colour, XTGETTCAP
+ * RGB known (Tc not), DECRQM 2026 reset, and DA1.
  *
- *   slowpty [-s STALL_SECONDS] [-k SIGNAL] BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]
+ * With -d ROUND_TRIP_SECONDS every answer reaches the command that long after
+ * the question was drained (a link with a round trip: the answers queue
+ * behind one another on the way back, in order).
+ *
+ * With -k SIGNAL (a number) the command gets that signal instead of the q.
+ * With -k or -d the pty stays open after the command has gone, as a
+ * terminal's does for the shell: the link goes on draining (and answering)
+ * for SETTLE seconds more than the round trip, and `echoed` counts the
+ * answers to status requests that the tty then echoed (^[[0n, or ESC [ 0 n),
+ * `left` every byte that reached the tty after the command stopped reading
+ * it (what the shell would get: answers, echoed or not).
+ *
+ *   slowpty [-s STALL_SECONDS] [-k SIGNAL] [-d ROUND_TRIP_SECONDS] [-a]
+ *           BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]
  *
  * Prints one JSON line: {"rate":..,"quit_latency":..,"bytes_after_quit":..,
- * "left_screen":true|false,"exit_latency":..,"echoed":..,"drained":..}. Exit
- * status 0 when the command left the screen and ended, 1 otherwise. The pane
- * is 100x30, TERM xterm-256color.
+ * "left_screen":true|false,"exit_latency":..,"echoed":..,"left":..,
+ * "answers":..,"sync_begun":..,"sync_ended":..,"drained":..} (the last but
+ * one: the synchronized updates begun, CSI ?2026h, and ended, CSI ?2026l). Exit status 0 when the command left the screen
+ * and ended, 1 otherwise. The pane is 100x30, TERM xterm-256color.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,13 +52,15 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #define TICK 0.005     /* s between reads */
 #define GIVE_UP 30.0   /* s after q */
 #define DRAIN_ALL 65536.0 /* bytes a read may take */
-#define SETTLE 1.0     /* s the link goes on after the command has gone (-k) */
+#define SETTLE 1.0     /* s the link goes on after the command has gone (-k, -d) */
+#define QUEUE 4096     /* answers on their way back at most */
 
 static double now(void)
 {
@@ -76,6 +90,70 @@ static bool match(struct matcher *m, char c)
     return false;
 }
 
+/* The questions a terminal answers, and its answers: the status and cursor
+ * requests always; the start-up questions with -a (a DCS question is known
+ * by its start: its ST follows). */
+static const struct {
+    const char *ask, *answer;
+    bool start_up;
+} questions[] = {
+    {"\x1b[5n", "\x1b[0n", false},
+    {"\x1b[6n", "\x1b[1;1R", false},
+    {"\x1bP$qm", "\x1bP1$r0;48:2::123:45:67m\x1b\\", true},
+    {"\x1bP+q524742", "\x1bP1+r524742=382F382F38\x1b\\", true},
+    {"\x1bP+q5463", "\x1bP0+r5463\x1b\\", true},
+    {"\x1b[?2026$p", "\x1b[?2026;2$y", true},
+    {"\x1b[c", "\x1b[?62;22c", true},
+};
+#define NQUESTIONS (sizeof questions / sizeof questions[0])
+
+/* Answers on their way back, in order: each reaches the tty at its time. */
+static struct {
+    const char *bytes;
+    double due;
+} queue[QUEUE];
+static size_t q_head, q_len;
+
+static void answer_later(const char *bytes, double due)
+{
+    if (q_len == QUEUE)
+        return; /* more than a link holds: lost on the way */
+    size_t k = (q_head + q_len++) % QUEUE;
+    queue[k].bytes = bytes, queue[k].due = due;
+}
+
+/* The answers due by t written to the tty; false when it is gone. */
+static bool deliver(int master, double t, long long *answers)
+{
+    while (q_len > 0 && queue[q_head].due <= t) {
+        const char *b = queue[q_head].bytes;
+        if (write(master, b, strlen(b)) != (ssize_t)strlen(b))
+            return false;
+        q_head = (q_head + 1) % QUEUE, q_len--;
+        (*answers)++;
+    }
+    return true;
+}
+
+/* What waits in the tty for a reader (the shell, once the command has gone),
+ * read off it in raw mode: in canonical mode a read would wait for a line. */
+static long long unread(int fd)
+{
+    struct termios tio;
+    if (tcgetattr(fd, &tio) != 0)
+        return -1;
+    tio.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    tio.c_cc[VMIN] = 0, tio.c_cc[VTIME] = 0;
+    if (tcsetattr(fd, TCSANOW, &tio) != 0)
+        return -1;
+    long long n = 0;
+    char buf[4096];
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        n += r;
+    return n;
+}
+
 static pid_t spawn(int *master, char **argv)
 {
     struct winsize ws = {.ws_row = 30, .ws_col = 100};
@@ -93,18 +171,30 @@ static pid_t spawn(int *master, char **argv)
 
 int main(int argc, char **argv)
 {
-    double stall = -1.0;
+    double stall = -1.0, delay = 0.0;
     int sig = 0;
-    while (argc > 2 && (strcmp(argv[1], "-s") == 0 || strcmp(argv[1], "-k") == 0)) {
-        if (argv[1][1] == 's')
+    bool start_up = false;
+    while (argc > 1 && argv[1][0] == '-' && strchr("skda", argv[1][1]) && argv[1][1] &&
+           !argv[1][2]) {
+        char o = argv[1][1];
+        if (o == 'a') {
+            start_up = true;
+            argc--, argv++;
+            continue;
+        }
+        if (argc < 3)
+            break;
+        if (o == 's')
             stall = atof(argv[2]);
-        else
+        else if (o == 'k')
             sig = atoi(argv[2]);
+        else
+            delay = atof(argv[2]);
         argc -= 2, argv += 2;
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: slowpty [-s STALL_SECONDS] [-k SIGNAL] BYTES_PER_SECOND "
-                        "QUIT_AFTER_SECONDS COMMAND [ARG...]\n");
+        fprintf(stderr, "usage: slowpty [-s STALL_SECONDS] [-k SIGNAL] [-d ROUND_TRIP_SECONDS] "
+                        "[-a] BYTES_PER_SECOND QUIT_AFTER_SECONDS COMMAND [ARG...]\n");
         return 2;
     }
     double rate = atof(argv[1]), quit_after = atof(argv[2]);
@@ -114,22 +204,29 @@ int main(int argc, char **argv)
         perror("slowpty: forkpty");
         return 1;
     }
-    /* -k: the tty outlives the command, its modes as the command left them. */
-    int keep = sig ? open(ptsname(master), O_RDWR | O_NOCTTY) : -1;
+    /* -k, -d: the tty outlives the command, its modes as the command left them. */
+    int keep = sig || delay > 0.0 ? open(ptsname(master), O_RDWR | O_NOCTTY) : -1;
     fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
-    struct matcher ping = {"\x1b[5n", 0}, where = {"\x1b[6n", 0}, left = {"\x1b[?1049l", 0};
+    struct matcher asked[NQUESTIONS];
+    for (size_t k = 0; k < NQUESTIONS; k++)
+        asked[k] = (struct matcher){questions[k].ask, 0};
+    struct matcher left = {"\x1b[?1049l", 0};
+    struct matcher bsu = {"\x1b[?2026h", 0}, esu = {"\x1b[?2026l", 0};
     struct matcher echo_ctl = {"^[[0n", 0}, echo_raw = {"\x1b[0n", 0};
     double t0 = now(), t_quit = -1, t_left = -1, t_exit = -1, credit = 0;
-    long long drained = 0, at_quit = 0, at_left = 0, echoed = 0;
+    long long drained = 0, at_quit = 0, at_left = 0, echoed = 0, answers = 0;
+    long long begun = 0, ended = 0; /* synchronized updates */
     int status = 0;
     for (;;) {
         double t = now();
         if (t_exit < 0 && waitpid(pid, &status, WNOHANG) == pid)
             t_exit = t;
-        if (sig && t_exit >= 0 && t - t_exit > SETTLE)
+        if (keep >= 0 && t_exit >= 0 && t - t_exit > SETTLE + delay)
             break;
-        /* Answers go back while the command runs, and with -k after it too. */
-        bool answer = t_exit < 0 || sig;
+        if (!deliver(master, t, &answers))
+            break;
+        /* Answers go back while the command runs, and with -k or -d after it too. */
+        bool answer = t_exit < 0 || keep >= 0;
         bool stalled = stall >= 0 && t - t0 >= stall && t_exit < 0;
         if (t_quit < 0 && t - t0 >= quit_after) {
             t_quit = t, at_quit = drained;
@@ -151,15 +248,18 @@ int main(int argc, char **argv)
             break; /* EIO: the command has gone and the pty is drained */
         for (ssize_t i = 0; i < n; i++) {
             drained++;
-            if (match(&ping, buf[i]) && answer && write(master, "\x1b[0n", 4) != 4)
-                break;
-            if (match(&where, buf[i]) && answer && write(master, "\x1b[1;1R", 6) != 6)
-                break;
+            for (size_t k = 0; k < NQUESTIONS; k++)
+                if (match(&asked[k], buf[i]) && answer && (start_up || !questions[k].start_up))
+                    answer_later(questions[k].answer, t + delay);
+            begun += match(&bsu, buf[i]);
+            ended += match(&esu, buf[i]);
             if (t_quit >= 0 && t_left < 0 && match(&left, buf[i]))
                 t_left = now(), at_left = drained;
             if (t_left >= 0 && (match(&echo_ctl, buf[i]) || match(&echo_raw, buf[i])))
                 echoed++;
         }
+        if (!deliver(master, t, &answers)) /* those with no delay at once */
+            break;
         if (n > 0)
             credit -= (double)n;
         if (credit > rate * 0.05 && !(stall >= 0 && t_exit >= 0))
@@ -171,12 +271,14 @@ int main(int argc, char **argv)
         kill(pid, SIGKILL);
         waitpid(pid, &status, 0);
     }
+    long long unread_bytes = keep >= 0 ? unread(keep) : -1;
     if (keep >= 0)
         close(keep);
     printf("{\"rate\":%.0f,\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
-           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld}\n",
+           "\"exit_latency\":%.3f,\"echoed\":%lld,\"left\":%lld,\"answers\":%lld,"
+           "\"sync_begun\":%lld,\"sync_ended\":%lld,\"drained\":%lld}\n",
            rate, t_left >= 0 ? t_left - t_quit : -1.0, t_left >= 0 ? at_left - at_quit : -1LL,
            t_left >= 0 ? "true" : "false", t_exit >= 0 && t_quit >= 0 ? t_exit - t_quit : -1.0,
-           echoed, drained);
+           echoed, unread_bytes, answers, begun, ended, drained);
     return t_left >= 0 && t_exit >= 0 ? 0 : 1;
 }
