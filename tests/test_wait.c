@@ -550,9 +550,9 @@ static void put(int fd, const char *s)
     CHECK(write(fd, s, strlen(s)) == (ssize_t)strlen(s));
 }
 
-/* On a pipe for a terminal: the answers to pings raise nothing; a key, a lone
- * ESC, input that waited before the frame raise the flag, never before the
- * frame is WATCH_AFTER old; what it read comes back whole. */
+/* On a pipe for a terminal: its answers (to pings, to DA1) raise nothing; a
+ * key, a lone ESC, input that waited before the frame raise the flag, never
+ * before the frame is WATCH_AFTER old; what it read comes back whole. */
 TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
 {
     int fd[2];
@@ -565,15 +565,15 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
     watch_arm(&w, t0, false);
     put(fd[1], "\x1b[0n\x1b[0n");
     fx_nap(WATCH_AFTER + 0.15);
-    put(fd[1], "\x1b[0n");
+    put(fd[1], "\x1b[0n\x1b[?62;22c"); /* and DA1's late answer */
     fx_nap(0.05);
     CHECK_MSG(atomic_load(&stop) == 0, "answers to pings raised the flag");
     put(fd[1], "q");
     double at = raised_by(&stop, 2.0);
     CHECK_MSG(at > 0.0, "a key did not raise the flag");
     size_t n = watch_disarm(&w);
-    CHECK_INT(n, 13);
-    CHECK(n == 13 && memcmp(w.got, "\x1b[0n\x1b[0n\x1b[0nq", 13) == 0);
+    CHECK_INT(n, 22);
+    CHECK(n == 22 && memcmp(w.got, "\x1b[0n\x1b[0n\x1b[0n\x1b[?62;22cq", 22) == 0);
     CHECK(atomic_load(&stop) == 0);
 
     static const char *const keys[] = {"x", "\x1b", "\x1b[<0;3;4M"};

@@ -48,7 +48,7 @@ void owed_attrs(struct owed *o, double now)
 
 void owed_pong(struct owed *o, double now)
 {
-    o->probe = false;
+    o->probe = false; /* asked before any ping: answered, or never will be */
     if (o->pongs == o->pings)
         return; /* the answer to a ping from before the last reset */
     if (o->pings - o->pongs == o->n) { /* the oldest ping owed has its time kept */

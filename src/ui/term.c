@@ -29,14 +29,18 @@
  * included, waits behind a tenth of a second of output, not seconds.
  *
  * Whatever the link and the settings do, q, Esc, Ctrl-C and R answer within a
- * few tenths of a second. Frames go out through a non-blocking file
- * description of the tty of our own, queued where the terminal takes no more,
- * so a link that stops draining never blocks the loop; on leaving, what is
- * still queued is flushed (TCOFLUSH) and no answer that cannot come is waited
- * for. While a frame is made a watcher (watch.h) looks at the input: a key
- * that waits raises the solvers' stop flag, the step under way ends early and
- * the loop reads the key; SIGINT/TERM/HUP/TSTP raise it too. IXON and IXOFF
- * are off while swirl has the terminal, so Ctrl-S cannot freeze its output.
+ * few tenths of a second (and a round trip). Frames go out through a
+ * non-blocking file description of the tty of our own, queued where the
+ * terminal takes no more, so a link that stops draining never blocks the
+ * loop; on leaving, what is still queued is flushed (TCOFLUSH), and the
+ * answers the terminal still owes (owed.h: the start-up questions', the
+ * pings') are read back for as long as the round trip says, so none reaches
+ * the shell, while one that cannot come (a link that stopped answering) is not
+ * waited for. While a frame is made a watcher (watch.h) looks at the input: a
+ * key that waits raises the solvers' stop flag, the step under way ends early
+ * and the loop reads the key; SIGINT/TERM/HUP/TSTP raise it too. IXON and
+ * IXOFF are off while swirl has the terminal, so Ctrl-S cannot freeze its
+ * output.
  *
  * Before the first frame the terminal (and tmux) is asked what it shows
  * (probe.h, ask_terminal below): the colour depth and whether frames are
