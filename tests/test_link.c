@@ -16,16 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long after_quit(int rate, const char *args)
+/* One run of `slowpty OPTS RATE QUIT ./swirl ARGS` (its command in cmd[0..n));
+ * the JSON line it printed (a static buffer). */
+static const char *slowpty_run(const char *opts, long rate, const char *quit, const char *args,
+                               char *cmd, size_t n)
 {
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "./build/slowpty %d 2 ./swirl %s", rate, args);
+    static char line[512];
+    snprintf(cmd, n, "./build/slowpty %s %ld %s ./swirl %s", opts, rate, quit, args);
     FILE *p = popen(cmd, "r");
-    char line[512] = "";
+    line[0] = 0;
     if (!p || !fgets(line, sizeof line, p))
         line[0] = 0;
     if (p)
         pclose(p);
+    return line;
+}
+
+static long after_quit(int rate, const char *args)
+{
+    char cmd[256];
+    const char *line = slowpty_run("", rate, "2", args, cmd, sizeof cmd);
     const char *b = strstr(line, "\"bytes_after_quit\":");
     CHECK_MSG(strstr(line, "\"left_screen\":true") != NULL, "%s: %s", cmd, line);
     return b ? strtol(b + 19, NULL, 10) : -1;
@@ -45,19 +55,11 @@ static void quit_is_prompt(int rate)
 TEST_E2E(link_quit_is_prompt_at_20_kb_per_second) { quit_is_prompt(20000); }
 TEST_E2E(link_quit_is_prompt_at_100_kb_per_second) { quit_is_prompt(100000); }
 
-/* One slowpty run; the JSON line it printed (a static buffer). */
+/* One slowpty run, q after 2 s: the JSON line it printed. */
 static const char *slowpty(const char *opts, int rate, const char *args)
 {
-    static char line[512];
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "./build/slowpty %s %d 2 ./swirl %s", opts, rate, args);
-    FILE *p = popen(cmd, "r");
-    line[0] = 0;
-    if (!p || !fgets(line, sizeof line, p))
-        line[0] = 0;
-    if (p)
-        pclose(p);
-    return line;
+    return slowpty_run(opts, rate, "2", args, cmd, sizeof cmd);
 }
 
 static double field(const char *line, const char *name)
@@ -99,19 +101,11 @@ TEST_E2E(link_a_crash_leaves_no_answer_for_the_shell)
     }
 }
 
-/* slowpty OPTS 10 MB/s, q after `quit` s, with swirl ARGS: its JSON line. */
+/* slowpty OPTS at 10 MB/s, q after `quit` s, with swirl ARGS. */
 static const char *answering(const char *opts, const char *quit, const char *args, char *cmd,
                              size_t n)
 {
-    static char line[512];
-    snprintf(cmd, n, "./build/slowpty %s 10000000 %s ./swirl %s", opts, quit, args);
-    FILE *p = popen(cmd, "r");
-    line[0] = 0;
-    if (!p || !fgets(line, sizeof line, p))
-        line[0] = 0;
-    if (p)
-        pclose(p);
-    return line;
+    return slowpty_run(opts, 10000000, quit, args, cmd, n);
 }
 
 /* Nothing left for the shell: swirl left the screen, no answer was echoed

@@ -347,18 +347,6 @@ static bool dye_same(const struct fluid *a, const struct fluid *b)
            memcmp(a->dye, b->dye, nd * sizeof(float)) == 0;
 }
 
-static bool dye_finite(const struct fluid *f)
-{
-    size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nd = 3 * (size_t)f->dw * (size_t)f->dh;
-    for (size_t k = 0; k < nu; k++)
-        if (!isfinite(f->u[k]))
-            return false;
-    for (size_t k = 0; k < nd; k++)
-        if (!isfinite(f->dye[k]))
-            return false;
-    return true;
-}
-
 TEST(wait_dye_stop_never_raised_changes_no_bit)
 {
     atomic_int never = 0;
@@ -397,7 +385,7 @@ TEST(wait_dye_raised_stop_ends_after_the_confinement)
         fluid_confine_and_copy(&a);
         fluid_step(&b);
         CHECK_MSG(dye_same(&a, &b), "variant %d: not the confinement alone", v);
-        CHECK(dye_finite(&b));
+        CHECK(fx_fluid_finite(&b));
         size_t nd = 3 * (size_t)b.dw * (size_t)b.dh;
         float *before = malloc(nd * sizeof(float));
         CHECK(before != NULL);
@@ -436,7 +424,7 @@ TEST(wait_dye_step_of_seconds_returns_once_raised)
     CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
     CHECK_MSG(f.cycles >= 1 && f.cycles < f.prm.max_cycles, "%d V-cycles", f.cycles);
     CHECK_MSG(before && memcmp(before, f.dye, nd * sizeof(float)) == 0, "the dye moved");
-    CHECK(dye_finite(&f));
+    CHECK(fx_fluid_finite(&f));
     free(before);
     /* The next step, not stopped, is whole. */
     atomic_store(&stop, 0);
@@ -444,7 +432,7 @@ TEST(wait_dye_step_of_seconds_returns_once_raised)
     f.prm.max_cycles = 12;
     fluid_step(&f);
     CHECK(f.residual <= 1e-3f || f.cycles == 12);
-    CHECK(dye_finite(&f));
+    CHECK(fx_fluid_finite(&f));
     fluid_free(&f);
 }
 
