@@ -154,15 +154,20 @@ sanitize:
 	@echo "sanitize: unit tests and headless runs clean"
 	$(MAKE) sanitize-e2e
 
-# UBSan over the end-to-end tests: ./swirl built with UBSan and the
-# float-to-int check alone (build-ubsan/; ASan would slow the frames the tests
-# wait for), run by the usual test binary from build-ubsan/e2e/, a folder of
-# links to the tree in which ./swirl is that build. A finding ends swirl (and
-# so its test) and leaves a log in build-ubsan/logs/, which fails the target
-# whatever the tests said. test_link.c's terminal answers as one with
+# UBSan over the end-to-end tests: ./swirl's terminal side (core and ui: the
+# terminal, its input, the flow control, the recording, the command line)
+# built with UBSan and the float-to-int check alone (build-ubsan/; ASan would
+# slow the frames the tests wait for), run by the usual test binary from
+# build-ubsan/e2e/, a folder of links to the tree in which ./swirl is that
+# build. A finding ends swirl (and so its test) and leaves a log in
+# build-ubsan/logs/, which fails the target whatever the tests said. test_link.c's terminal answers as one with
 # synchronized output does (slowpty -a), so the 2026 paths run too.
 UBSAN_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=undefined,float-cast-overflow \
               -fno-sanitize-recover=all
+# The solvers, the drawing and the scenes stay as the product has them (their
+# undefined behaviour is the unit tests' to find, under ASan+UBSan above):
+# instrumented, they draw frames six times as slowly as the tests wait for.
+build-ubsan/sim/%.o build-ubsan/gfx/%.o build-ubsan/scenes/%.o: ALL_CFLAGS += -fno-sanitize=all
 E2E_LINKS   = build tests demo.cast Makefile
 sanitize-e2e: build/swirl-test build/slowpty
 	$(MAKE) -j$(JOBS) B=build-ubsan CFLAGS="$(UBSAN_FLAGS)" build-ubsan/swirl

@@ -30,7 +30,7 @@
 
 #define OWED_SLACK 0.25   /* s: the wait beyond two round trips */
 #define OWED_MAX 2.5      /* s: the wait at most (a satellite's round trip is 0.6 s) */
-#define OWED_FORGET 0.9   /* an answer's weight on the longest round trip of those before */
+#define OWED_FORGET 0.5   /* an answer's weight on the longest round trip of those before */
 #define OWED_RING 256     /* pings whose times are kept (an older one's is forgotten) */
 
 struct owed {

@@ -4,7 +4,9 @@
  * are kept in a ring, oldest at head, for the round trips and for the age of
  * the oldest question. Each answer is one round trip, taken into the longest
  * recent one with the earlier ones fading by OWED_FORGET an answer, so one
- * slow answer counts for a few dozen answers, not for ever.
+ * slow answer (swirl itself busy for a moment, when it read it) counts for a
+ * few answers, not for seconds: it would make a link that stops look alive
+ * for that long.
  */
 #include "owed.h"
 
