@@ -3,7 +3,8 @@
 #   make            build ./swirl
 #   make run        build and start swirl in this terminal
 #   make test       build and run every test (unit + end-to-end in tmux)
-#   make sanitize   ASan+UBSan build running the unit tests and a headless run of each scene
+#   make sanitize   ASan+UBSan build running the unit tests and a headless run of each scene,
+#                   then the end-to-end tests on a UBSan ./swirl (make sanitize-e2e)
 #   make mutants    break the code on purpose, one break at a time (tests/mutants.txt), in a
 #                   copy under build/mutants/, and check that a unit test catches each
 #                   (a hang counts, once the runner's timeout ends it); fails if one
@@ -40,8 +41,8 @@ $(error no VERSION file)
 endif
 NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\))$$/\1/p' NEWS)
 DIST     = swirl-$(VERSION)
-# The build tree: build/ (the product, ./swirl), build-san/ and build-tsan/ (the
-# sanitizer builds run the same rules with B set).
+# The build tree: build/ (the product, ./swirl), build-san/, build-ubsan/ and
+# build-tsan/ (the sanitizer builds run the same rules with B set).
 B       ?= build
 
 # -std=c11 plus POSIX 2008 for clock_nanosleep, sigaction and friends.
@@ -110,8 +111,8 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 # The program of this tree: ./swirl for build/, $(B)/swirl for the others.
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
-.PHONY: all run test unit sanitize tsan mutants bench fuzz demo shots install uninstall clean \
-        dist distcheck
+.PHONY: all run test unit sanitize sanitize-e2e tsan mutants bench fuzz demo shots install \
+        uninstall clean dist distcheck
 
 # The shells' completion scripts, as each wants it named.
 COMPLETIONS = $(B)/completion/swirl $(B)/completion/_swirl $(B)/completion/swirl.fish
@@ -214,6 +215,35 @@ sanitize:
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --auto --size 60x20 --seconds 1 --record build-san/$$s.cast --overwrite >/dev/null || exit 1; \
 	done
 	@echo "sanitize: unit tests and headless runs clean"
+	$(MAKE) sanitize-e2e
+
+# UBSan over the end-to-end tests: ./swirl's terminal side (core and ui: the
+# terminal, its input, the flow control, the recording, the command line)
+# built with UBSan and the float-to-int check alone (build-ubsan/; ASan would
+# slow the frames the tests wait for), run by the usual test binary from
+# build-ubsan/e2e/, a folder of links to the tree in which ./swirl is that
+# build. A finding ends swirl (and so its test) and leaves a log in
+# build-ubsan/logs/, which fails the target whatever the tests said. test_link.c's
+# terminal (linkpty) answers as one with synchronized output does, so the 2026
+# paths run too.
+UBSAN_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=undefined,float-cast-overflow \
+              -fno-sanitize-recover=all
+# The solvers, the drawing and the scenes stay as the product has them (their
+# undefined behaviour is the unit tests' to find, under ASan+UBSan above):
+# instrumented, they draw frames six times as slowly as the tests wait for.
+build-ubsan/sim/%.o build-ubsan/gfx/%.o build-ubsan/scenes/%.o: ALL_CFLAGS += -fno-sanitize=all
+E2E_LINKS   = build tests demo.cast Makefile
+sanitize-e2e: build/swirl-test build/linkpty
+	$(MAKE) -j$(JOBS) B=build-ubsan CFLAGS="$(UBSAN_FLAGS)" build-ubsan/swirl
+	rm -rf build-ubsan/e2e build-ubsan/logs
+	mkdir -p build-ubsan/e2e build-ubsan/logs
+	ln -s ../swirl build-ubsan/e2e/swirl
+	for f in $(E2E_LINKS); do ln -s ../../$$f build-ubsan/e2e/$$f; done
+	cd build-ubsan/e2e && UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-ubsan/logs/ubsan \
+	    ./build/swirl-test --e2e -j $(JOBS) --times ../test-times
+	@if ls build-ubsan/logs/ubsan.* >/dev/null 2>&1; then cat build-ubsan/logs/ubsan.*; \
+	    echo "sanitize-e2e: UBSan found undefined behaviour (above)"; exit 1; fi
+	@echo "sanitize-e2e: the end-to-end tests clean under UBSan"
 
 # ThreadSanitizer build in build-tsan/ (TSAN_CC, default cc; clang works too): the
 # unit tests that start threads (TEST_THREADS), then a headless run of each scene on
@@ -303,4 +333,4 @@ uninstall:
 	    $(DESTDIR)$(FISH_COMPLETIONDIR)/swirl.fish
 
 clean:
-	rm -rf build build-san build-tsan build-fuzz swirl swirl.1 swirl-*.tar.gz
+	rm -rf build build-san build-ubsan build-tsan build-fuzz swirl swirl.1 swirl-*.tar.gz

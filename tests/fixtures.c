@@ -73,6 +73,22 @@ bool fx_cloth_finite(const struct cloth *c)
     return true;
 }
 
+bool fx_fluid_finite(const struct fluid *f)
+{
+    size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
+    size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
+    for (size_t i = 0; i < nu; i++)
+        if (!isfinite(f->u[i]))
+            return false;
+    for (size_t i = 0; i < nv; i++)
+        if (!isfinite(f->v[i]))
+            return false;
+    for (size_t i = 0; i < nd; i++)
+        if (!isfinite(f->dye[i]))
+            return false;
+    return true;
+}
+
 int fx_cloth_differences(const struct cloth *a, const struct cloth *b)
 {
     int bad = 0;

@@ -1,15 +1,17 @@
 /*
  * fixtures.h — what several test files set up and compare the same way, in one
- * place (tests/fixtures.c): a nap, a command line, solver states built from the seed presets
- * with a few fields changed, runs of steps, and bit-for-bit comparisons of two
- * runs (cloth), the seed's water and its sanity (pbf), a scene on a terminal's
- * canvas, and images with guard bands.
+ * place (tests/fixtures.c): a nap, a command line, solver states built from the
+ * seed presets with a few fields changed, runs of steps, and bit-for-bit
+ * comparisons of two runs (cloth), the dye solver's fields finite, the seed's
+ * water and its sanity (pbf), a scene on a terminal's canvas, and images with
+ * guard bands.
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
 
 #include "app.h"
 #include "cloth.h"
+#include "fluid.h"
 #include "frame.h"
 #include "image.h"
 #include "pbf.h"
@@ -32,6 +34,9 @@ bool fx_cloth_finite(const struct cloth *c);
 /* How many particles differ between a and b in position or velocity (by
  * value: +0 == -0). */
 int fx_cloth_differences(const struct cloth *a, const struct cloth *b);
+
+/* Every velocity and dye value of the dye solver finite. */
+bool fx_fluid_finite(const struct fluid *f);
 
 /* One cut along the segment (x0,y0)-(x1,y1): what cloth_cut_path cuts. */
 static inline int fx_cloth_cut(struct cloth *c, float x0, float y0, float x1, float y1)

@@ -442,8 +442,9 @@ TEST(app_sets_reach_their_scene_when_it_is_first_built)
     for (int from = 0; from < 2; from++) { /* the config file, the command line */
         struct cli c;
         char err[256];
-        int rc = from == 0 ? cli_parse_config(&c, 1, argv, "set = cloth:tearing=on\n"
-                                              "set = viscosity=3\n", "config", err, sizeof err)
+        static const char config[] = "set = cloth:tearing=on\nset = viscosity=3\n";
+        int rc = from == 0 ? cli_parse_config(&c, 1, argv, config, sizeof config - 1, "config", err,
+                                              sizeof err)
                            : cli_parse(&c, 5, argv, err, sizeof err);
         CHECK_MSG(rc == 0, "%s", err);
         c.o.sync = false;

@@ -27,7 +27,8 @@ static int parse(struct cli *c, const char *config, const char *line)
     char *argv[ARGS_MAX];
     int argc = fx_argv(line, copy, sizeof copy, argv, ARGS_MAX);
     memset(err, 'x', sizeof err);
-    return cli_parse_config(c, argc, argv, config, NAME, err, sizeof err);
+    return cli_parse_config(c, argc, argv, config, config ? strlen(config) : 0, NAME, err,
+                            sizeof err);
 }
 
 #define PARSED(c, config, line)                                                     \
@@ -144,6 +145,53 @@ TEST(config_bad_lines_name_the_file_and_the_line)
     REFUSED(longline, "", NAME ":1: the line is longer than 1023 characters");
     /* The command line's own mistakes come first, and without a file name. */
     REFUSED("colr = 3\n", "--fps 0", "--fps wants a whole number from 1 to 240, not '0'");
+}
+
+/* A config text of n bytes (NUL bytes and all) with the command line `args`:
+ * refused with exactly `says`. */
+static void refused_bytes_at(const char *file, int line, const char *config, size_t n,
+                             const char *args, const char *says)
+{
+    struct cli c;
+    static char copy[1024];
+    char *argv[ARGS_MAX];
+    int argc = fx_argv(args, copy, sizeof copy, argv, ARGS_MAX);
+    memset(err, 'x', sizeof err);
+    int rc = cli_parse_config(&c, argc, argv, config, n, NAME, err, sizeof err);
+    if (rc != -1 || strcmp(err, says) != 0)
+        test_fail(file, line, "%zu bytes, args '%s': rc %d, '%s' (wanted '%s')", n, args, rc,
+                  rc ? err : "", says);
+}
+#define REFUSED_BYTES(config, args, says)                                          \
+    refused_bytes_at(__FILE__, __LINE__, config, sizeof config - 1, args, says)
+
+/* A NUL byte is a problem of its line, whatever follows it on the line or
+ * after; before it, the lines are read as usual. */
+TEST(config_a_nul_byte_is_refused_with_its_line)
+{
+    REFUSED_BYTES("fps = 6\0 0\n", "", NAME ":1: a NUL byte (is it a text file?)");
+    REFUSED_BYTES("fps = 6\nauto\n\0colr = 3\n", "", NAME ":3: a NUL byte (is it a text file?)");
+    REFUSED_BYTES("fps = 6\n# \0\n", "", NAME ":2: a NUL byte (is it a text file?)");
+    REFUSED_BYTES("colr = 3\n\0\n", "", NAME ":1: unknown option 'colr' (did you mean color?)");
+    REFUSED_BYTES("fps = 6\n\0", "", NAME ":2: a NUL byte (is it a text file?)");
+    /* The command line's mistake first, as ever. */
+    REFUSED_BYTES("\0", "--fps 0", "--fps wants a whole number from 1 to 240, not '0'");
+}
+
+/* A UTF-8 byte-order mark before the first line is an editor's, not the
+ * file's; anywhere else it is part of the text. */
+TEST(config_a_byte_order_mark_at_the_top_is_skipped)
+{
+    struct cli c;
+    PARSED(c, "\xef\xbb\xbf" "fps = 20\n", "");
+    CHECK_INT(c.o.fps, 20);
+    PARSED(c, "\xef\xbb\xbf", "");
+    CHECK_INT(c.o.fps, 30);
+    REFUSED("\xef\xbb\xbf" "colr = 3\n", "", NAME ":1: unknown option 'colr' (did you mean color?)");
+    REFUSED("fps = 20\n\xef\xbb\xbf" "auto\n", "",
+            NAME ":2: unknown option '\xef\xbb\xbf" "auto' (did you mean auto?)");
+    REFUSED("\xef\xbb\xbf\xef\xbb\xbf" "auto\n", "",
+            NAME ":1: unknown option '\xef\xbb\xbf" "auto' (did you mean auto?)");
 }
 
 TEST(config_the_command_line_wins)

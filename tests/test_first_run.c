@@ -133,6 +133,37 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     remove_home(home);
 }
 
+/* Hostile config files. What is not a regular file at the path (a FIFO nobody
+ * writes to, a device, a folder) is refused in one line at once: `timeout`
+ * ends a swirl that waits for a writer, which then fails the test with status
+ * 124 instead of hanging it. A NUL byte is refused with its line; bytes that
+ * are not UTF-8 are shown escaped, never written raw to the terminal (0x9b is
+ * CSI to an 8-bit terminal); a byte-order mark at the top is skipped. */
+TEST_E2E(first_config_hostile_files_are_refused_in_one_line)
+{
+    char home[64], env[256], file[128];
+    fresh_home(home, sizeof home);
+    snprintf(env, sizeof env, "HOME=%s XDG_CONFIG_HOME= timeout -s KILL 20", home);
+    snprintf(file, sizeof file, "%s/.config/swirl/config", home);
+    CHECK(e2e_sh("mkdir -p '%s/.config/swirl' && mkfifo '%s'", home, file) == 0);
+    REFUSED(env, "", "swirl: ~/.config/swirl/config: not a regular file");
+    CHECK(e2e_sh("rm -f '%s' && ln -s /dev/null '%s'", file, file) == 0);
+    REFUSED(env, "", "swirl: ~/.config/swirl/config: not a regular file");
+    CHECK(e2e_sh("rm -f '%s' && mkdir '%s'", file, file) == 0);
+    REFUSED(env, "", "swirl: ~/.config/swirl/config: not a regular file");
+    CHECK(e2e_sh("rmdir '%s' && printf 'fps = 6\\000 0\\nfps = 0\\n' > '%s'", file, file) == 0);
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:1: a NUL byte (is it a text file?)");
+    write_config(home, ".config", "scene = \xff\x9b\x80\n");
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:1: unknown scene '\\xff\\x9b\\x80' (dye, "
+                     "pbf or cloth)");
+    write_config(home, ".config", "scene = \xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80 \xc3\xa9\n");
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:1: unknown scene '\\xc0\\xaf\\xed\\xa0"
+                     "\\x80\\xf4\\x90\\x80\\x80 \xc3\xa9' (dye, pbf or cloth)");
+    write_config(home, ".config", "\xef\xbb\xbf" "fps = 60\nfsp = 1\n");
+    REFUSED(env, "", "swirl: ~/.config/swirl/config:2: unknown option 'fsp' (did you mean fps?)");
+    remove_home(home);
+}
+
 /* The last row of the pane (rows tall) holds `needle`. */
 struct last_row {
     int rows;

@@ -3,6 +3,7 @@
  * total, splats, extremes, determinism (run to run, and the same bits with no
  * pool or with 1, 2 or 4 threads), resize.
  */
+#include "fixtures.h"
 #include "fluid_impl.h"
 #include "pool.h"
 #include "swirl.h"
@@ -19,22 +20,6 @@ static void stir(struct fluid *f, struct rng *r, int n)
         fluid_splat(f, x, y, 0.08f * (float)f->dw, (rng_float(r) - 0.5f) * 400.0f,
                     (rng_float(r) - 0.5f) * 400.0f, (rng_float(r) - 0.5f) * 200.0f, rgb);
     }
-}
-
-static bool all_finite(const struct fluid *f)
-{
-    size_t nu = (size_t)(f->nx + 1) * (size_t)f->ny, nv = (size_t)f->nx * (size_t)(f->ny + 1);
-    size_t nd = 3 * (size_t)f->dw * (size_t)f->dh;
-    for (size_t i = 0; i < nu; i++)
-        if (!isfinite(f->u[i]))
-            return false;
-    for (size_t i = 0; i < nv; i++)
-        if (!isfinite(f->v[i]))
-            return false;
-    for (size_t i = 0; i < nd; i++)
-        if (!isfinite(f->dye[i]))
-            return false;
-    return true;
 }
 
 TEST(fluid_projection_reaches_its_target)
@@ -195,7 +180,7 @@ static void run_extreme(struct fluid_params *p, int nx, int ny, int dw, int dh, 
                     -1e7f, 1e7f, rgb);
         fluid_step(&f);
     }
-    CHECK_MSG(all_finite(&f), "non-finite values on a %dx%d grid", nx, ny);
+    CHECK_MSG(fx_fluid_finite(&f), "non-finite values on a %dx%d grid", nx, ny);
     fluid_free(&f);
 }
 

@@ -309,16 +309,26 @@ TEST(input_late_terminal_answers_give_no_key)
         "\x1bP1+r524742=382F382F38\x1b\\",    /* XTGETTCAP, known */
         "\x1bP>|XTerm(379)\x1b\\",            /* XTVERSION */
         "\x1b[?2026;2$y",                      /* DECRQM */
-        "\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c", /* DA1 */
         "\x1bP1$r0;48:2::123:4\x18",          /* cancelled by CAN */
+        "\x1b[?c", "\x1b[?6:2c",               /* no DA1 answer */
     };
     for (size_t i = 0; i < sizeof late / sizeof late[0]; i++)
         check_every_split((const unsigned char *)late[i], strlen(late[i]), IK_NONE);
-    /* DA1's answer, however it is split, is one answer for the flow control. */
-    for (size_t cut = 0; cut <= strlen(late[6]); cut++) {
-        struct input_event ev[8];
-        int ne = feed_split((const unsigned char *)late[6], strlen(late[6]), cut, ev, 8);
-        CHECK_MSG(ne == 1 && ev[0].type == INPUT_ANSWER, "split at %zu: %d events", cut, ne);
+    /* DA1's answer, the last of the start-up questions': no key, but an
+     * event that says the questions are answered, however it is split. */
+    static const char *const da1[] = {"\x1b[?64;1;2;6;9;15;16;17;18;21;22;28c", "\x1b[?1;2c",
+                                      "\x1b[?62c"};
+    for (size_t i = 0; i < sizeof da1 / sizeof da1[0]; i++) {
+        unsigned char b[64];
+        size_t n = strlen(da1[i]);
+        memcpy(b, da1[i], n);
+        b[n] = 'x';
+        for (size_t cut = 0; cut <= n; cut++) {
+            struct input_event ev[8];
+            int ne = feed_split(b, n + 1, cut, ev, 8);
+            CHECK_MSG(ne == 2 && ev[0].type == INPUT_ANSWER && ev[1].type == INPUT_KEY &&
+                          ev[1].key == 'x', "%s split at %zu: %d events", da1[i] + 1, cut, ne);
+        }
     }
     /* A DCS string far longer than a CSI may be: skipped up to its ST. */
     unsigned char b[260];

@@ -148,3 +148,21 @@ TEST_E2E(link_chosen_colours_are_kept_on_a_slow_link)
     line = linkpty("-w 120x40 -d 0.05", 20000, 4.0, "--scene cloth --auto --color truecolor");
     CHECK_MSG(field(line, "sgr256") == 0 && left_screen(line), "--color truecolor: %s", line);
 }
+
+/* Every synchronized update begun is ended, and none ended that was not
+ * begun, whatever ends swirl: q on a slow local link (the pty's queue, with
+ * the update's start, maybe, flushed on the way out), q behind a round trip,
+ * a stalled link, SIGTERM. */
+TEST_E2E(link_synchronized_frames_each_end)
+{
+    static const struct {
+        const char *opts;
+        double rate;
+    } runs[] = {{"-p", 20000}, {"-d 0.1", 200000}, {"-p -s 1.5", 20000}, {"-p -k 15", 20000}};
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        const char *line = linkpty(runs[k].opts, runs[k].rate, 2.0, "--auto");
+        CHECK_MSG(field(line, "frames") > 0 && field(line, "sync_open") == 0.0 &&
+                      field(line, "sync_stray") == 0.0 && left_screen(line),
+                  "linkpty %s: %s", runs[k].opts, line);
+    }
+}

@@ -1,9 +1,10 @@
 /*
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
- * Usage: swirl-test [--unit] [--threads-only] [-j N] [--timeout S] [--times FILE]
- *                   [--fail-fast] [--list] [SUBSTRING...]
+ * Usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] [--timeout S]
+ *                   [--times FILE] [--fail-fast] [--list] [SUBSTRING...]
  *
+ * --unit runs the unit tests only, --e2e the end-to-end ones only (TEST_E2E).
  * Each selected test runs in a child process of its own (a crash or a hang fails
  * that test alone), at most N at once (default: the online CPUs), each killed
  * after S seconds (default 120, or SWIRL_TEST_TIMEOUT). A child's output is held
@@ -116,7 +117,7 @@ static double now(void)
 }
 
 struct opts {
-    bool unit_only, threads_only, list, fail_fast;
+    bool unit_only, e2e_only, threads_only, list, fail_fast;
     int jobs;
     double timeout;
     const char *times;
@@ -127,6 +128,8 @@ struct opts {
 static bool selected(int i, const struct opts *o)
 {
     if (o->unit_only && (tests[i].flags & TEST_FLAG_E2E))
+        return false;
+    if (o->e2e_only && !(tests[i].flags & TEST_FLAG_E2E))
         return false;
     if (o->threads_only && !(tests[i].flags & TEST_FLAG_THREADS))
         return false;
@@ -261,6 +264,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         const char *s = argv[a];
         if (strcmp(s, "--unit") == 0)
             o->unit_only = true;
+        else if (strcmp(s, "--e2e") == 0)
+            o->e2e_only = true;
         else if (strcmp(s, "--threads-only") == 0)
             o->threads_only = true;
         else if (strcmp(s, "--list") == 0)
@@ -276,7 +281,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         else if (strcmp(s, "--times") == 0 && a + 1 < argc)
             o->times = argv[++a];
         else if (s[0] == '-') {
-            fprintf(stderr, "usage: swirl-test [--unit] [--threads-only] [-j N] "
+            fprintf(stderr, "usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] "
                             "[--timeout S] [--times FILE] [--fail-fast] [--list] [SUBSTRING...]\n");
             return 2;
         } else

@@ -2,16 +2,21 @@
  * test_probe.c — asking the terminal (probe.h): the parser fed the answers
  * real terminals gave to PROBE_QUERY (recorded under Xvfb and in tmux, Debian
  * 12 packages), the forms each answer can take, the tmux rule, and the choice
- * of colour depth as a table of environment + answers -> mode; end to end,
- * swirl inside tmux with and without RGB passed on.
+ * of colour depth as a table of environment + answers -> mode; the asking
+ * itself on a pseudo-terminal (what it says it asked, and what came back in
+ * time); end to end, swirl inside tmux with and without RGB passed on.
  */
+#define _XOPEN_SOURCE 700 /* posix_openpt */
+
 #include "e2e.h"
 #include "probe.h"
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 /* ---- recorded answers -------------------------------------------------------- */
@@ -94,6 +99,56 @@ TEST(probe_passes_keys_on_and_keeps_answers_back)
 
 /* The forms a DECRQSS m answer takes: colons with or without the colour space,
  * semicolons; only our three numbers count as kept. */
+/* A pseudo-terminal: its master in *master, its slave (the tty swirl would
+ * have) returned, with echo and canonical input off as curses leaves them
+ * (or on, `cooked`). -1 when there is none to be had. */
+static int pty_open(int *master, bool cooked)
+{
+    *master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (*master < 0 || grantpt(*master) != 0 || unlockpt(*master) != 0)
+        return -1;
+    int slave = open(ptsname(*master), O_RDWR | O_NOCTTY);
+    struct termios tio;
+    if (slave < 0 || tcgetattr(slave, &tio) != 0)
+        return -1;
+    if (!cooked)
+        tio.c_lflag &= ~(tcflag_t)(ECHO | ICANON);
+    tcsetattr(slave, TCSANOW, &tio);
+    return slave;
+}
+
+/* What probe_ask_tty says it did: asked (answered in time, DA1 the fence, or
+ * not: then its answers are owed, term.c's owed.h), or not asked at all where
+ * the tty would echo the answers. */
+TEST(probe_ask_tty_says_what_it_asked)
+{
+    int master, slave = pty_open(&master, false);
+    if (slave < 0)
+        test_skip("no pseudo-terminal");
+    struct probe_answers a = {0};
+    unsigned char rest[16];
+    static const char da1[] = "\x1b[?62;22cq";
+    CHECK(write(master, da1, sizeof da1 - 1) == (ssize_t)sizeof da1 - 1); /* as if quick */
+    size_t n = probe_ask_tty(slave, slave, 5.0, &a, rest, sizeof rest);
+    CHECK(a.asked && a.fence);
+    CHECK(n == 1 && rest[0] == 'q');
+    char asked[sizeof PROBE_QUERY];
+    CHECK(read(master, asked, sizeof asked) == (ssize_t)sizeof PROBE_QUERY - 1);
+    /* Nothing comes back within the wait: asked, and owed. */
+    a = (struct probe_answers){0};
+    n = probe_ask_tty(slave, slave, 0.05, &a, rest, sizeof rest);
+    CHECK(a.asked && !a.fence && n == 0);
+    close(slave);
+    close(master);
+    /* Echo on: not asked. */
+    slave = pty_open(&master, true);
+    a = (struct probe_answers){0};
+    CHECK_INT(probe_ask_tty(slave, slave, 0.05, &a, rest, sizeof rest), 0);
+    CHECK(!a.asked && !a.fence);
+    close(slave);
+    close(master);
+}
+
 TEST(probe_sgr_answer_forms)
 {
     static const struct {

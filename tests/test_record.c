@@ -277,7 +277,9 @@ TEST(record_hud_says_what_the_recording_does)
 }
 
 /* A file created at the path while recording is never clobbered without
- * overwrite: the recording goes beside it, and the message says where. */
+ * overwrite: the recording goes beside it, and the message says where; the
+ * recording is whole all the same (cast_close says so: the exit status is
+ * not a failure's). */
 TEST(record_a_file_that_appears_meanwhile_is_kept)
 {
     struct at d = fresh_at("late");
@@ -293,7 +295,7 @@ TEST(record_a_file_that_appears_meanwhile_is_kept)
         remove(d.path);
         put_file(d.path, "late");
         buf_clear(&msg);
-        CHECK_INT(cast_close(&c, &msg), -1);
+        CHECK_INT(cast_close(&c, &msg), 0); /* whole, beside: done (the message says where) */
         CHECK(file_is(d.path, "late"));
         CHECK(file_is_cast(k ? two : d.one));
         buf_putc(&msg, 0);
@@ -311,7 +313,7 @@ TEST(record_a_file_that_appears_meanwhile_is_kept)
     remove(d.path);
     put_file(d.path, "newer");
     buf_clear(&msg);
-    CHECK_INT(cast_close(&c, &msg), -1);
+    CHECK_INT(cast_close(&c, &msg), 0);
     CHECK(file_is(d.path, "newer"));
     /* With overwrite, whatever is there goes. */
     remove(d.path);
@@ -421,6 +423,16 @@ TEST(record_escaping_shows_what_a_terminal_would_obey)
         {"\xc2\x9b" "2J", "\\xc2\\x9b2J"},                        /* C1 CSI */
         {"\xff\xe0\x80\x80\xed\xa0\x80", "\\xff\\xe0\\x80\\x80\\xed\\xa0\\x80"}, /* not UTF-8 */
         {"\xe2\x96", "\\xe2\\x96"},                               /* cut short */
+        /* Past U+10FFFF (a lead byte F5-FF, F4 then 90 up), overlong forms
+         * (C0, C1, E0 then below A0, F0 then below 90): not UTF-8, and the
+         * bytes after them are judged on their own (9b is C1 CSI). */
+        {"\xff\x9b\x80", "\\xff\\x9b\\x80"},
+        {"\xf7\xbf\xbf\xbf\xf5\x80\x80\x80", "\\xf7\\xbf\\xbf\\xbf\\xf5\\x80\\x80\\x80"},
+        {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},
+        {"\xc0\xaf\xc1\xbf\xe0\x9f\xbf", "\\xc0\\xaf\\xc1\\xbf\\xe0\\x9f\\xbf"},
+        {"\xf0\x8f\xbf\xbf", "\\xf0\\x8f\\xbf\\xbf"},
+        {"\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\xed\x9f\xbf", /* U+10000, U+10FFFF, U+D7FF */
+         "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\xed\x9f\xbf"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct buf b;
@@ -430,6 +442,22 @@ TEST(record_escaping_shows_what_a_terminal_would_obey)
         CHECK_MSG(strcmp(b.p, cases[i].out) == 0, "%zu: %s", i, b.p);
         buf_free(&b);
     }
+}
+
+/* The exit status says how the run ended: 128 + the signal that stopped it,
+ * whatever became of the recording (its messages say that), else the run's. */
+TEST(record_the_exit_status_says_how_the_run_ended)
+{
+    signals_quit = 0;
+    CHECK_INT(signals_exit_status(0), 0);
+    CHECK_INT(signals_exit_status(1), 1);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        signals_quit = sigs[k];
+        CHECK_INT(signals_exit_status(0), 128 + sigs[k]);
+        CHECK_INT(signals_exit_status(1), 128 + sigs[k]);
+    }
+    signals_quit = 0;
 }
 
 /* In a child: a recording, a file at its path meanwhile, then a fatal signal;
@@ -569,22 +597,25 @@ static bool start_recording_in_tmux(const char *path)
 }
 
 /* In a terminal: the HUD shows the recording; a file put at its path
- * meanwhile survives SIGQUIT and q alike, the recording goes beside it and the
- * message says where; SIGUSR1 leaves a whole recording at a free path. The
- * terminal is given back each time. */
+ * meanwhile survives SIGQUIT, q, SIGTERM, SIGHUP and SIGINT alike, the
+ * recording goes beside it and the message says where, while the exit status
+ * says how swirl ended (0 for q, 128 + the signal); SIGUSR1 leaves a whole
+ * recording at a free path. The terminal is given back each time. */
 TEST_E2E(record_in_a_terminal_survives_signals_and_late_files)
 {
     struct at d = fresh_at("tsig");
     char line[256];
-    static const char *const how[] = {"QUIT", "q", "USR1"};
-    static const char *const status[] = {"SWIRL-EXIT=131", "SWIRL-EXIT=1", "SWIRL-EXIT=138"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const how[] = {"QUIT", "q", "TERM", "HUP", "INT", "USR1"};
+    static const char *const status[] = {"SWIRL-EXIT=131", "SWIRL-EXIT=0", "SWIRL-EXIT=143",
+                                         "SWIRL-EXIT=129", "SWIRL-EXIT=130", "SWIRL-EXIT=138"};
+    const int late = 5;
+    for (int k = 0; k < 6; k++) {
         CHECK(start_recording_in_tmux(d.path));
         CHECK_MSG(e2e_wait_for(e2e_plain, " rec "), "no rec on the HUD:\n%s", e2e_plain());
         e2e_line_of(e2e_plain(), 29, line, sizeof line);
         const char *rec = strstr(line, " rec ");
         CHECK_MSG(rec && (strchr("0123456789", rec[5])), "HUD: %s", line);
-        if (k < 2)
+        if (k < late)
             put_file(d.path, "late");
         if (k == 1)
             e2e_send_key("q");
@@ -593,7 +624,7 @@ TEST_E2E(record_in_a_terminal_survives_signals_and_late_files)
         CHECK(e2e_wait_for(swirl_state, "gone"));
         CHECK_MSG(e2e_wait_for(e2e_plain, status[k]), "%s: %s", how[k], e2e_plain());
         CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "%s: modes %s", how[k], e2e_modes());
-        if (k < 2) {
+        if (k < late) {
             CHECK_MSG(file_is(d.path, "late"), "%s: the late file is gone", how[k]);
             CHECK_MSG(file_is_cast(d.one), "%s: no recording beside it", how[k]);
             CHECK_MSG(strstr(e2e_plain(), "the recording is /tmp/") &&

@@ -1,14 +1,17 @@
 /*
- * test_wait.c — input that waits: a step cut short by the stop flag (cloth, pbf),
- * the app dropping the rest of the frame and saying so, the watcher that raises
- * the flag (it must let the flow control's answers pass), and in tmux: keys
- * answered during a step of many seconds, Ctrl-S that no longer freezes swirl.
+ * test_wait.c — input that waits: a step cut short by the stop flag (cloth,
+ * pbf, the dye between its passes), the app dropping the rest of the frame and
+ * saying so, the watcher that raises the flag (it must let the flow control's
+ * answers pass), and in tmux: keys answered during a step of many seconds (the
+ * cloth's extremes, the largest dye grid), Ctrl-S that no longer freezes swirl.
  */
 #include "app.h"
 #include "buf.h"
 #include "compose.h"
 #include "e2e.h"
 #include "fixtures.h"
+#include "../src/scenes/dye_scene.h"
+#include "fluid_impl.h"
 #include "frame.h"
 #include "test.h"
 #include "watch.h"
@@ -315,6 +318,152 @@ TEST(wait_pbf_step_of_seconds_returns_once_raised)
     solver_free(&s);
 }
 
+/* ---- the dye, between its passes ----------------------------------------------- */
+
+/* A dye solver on an n x n velocity grid, the dye twice as fine, stirred by a
+ * splat; variant 1 has viscosity and dye diffusion, so both sweep loops run. */
+static void dye_init(struct fluid *f, int v, int n, const atomic_int *stop)
+{
+    struct fluid_params p;
+    fluid_params_default(&p);
+    p.viscosity = v == 1 ? 0.5f : 0.0f;
+    p.diffusion = v == 1 ? 0.5f : 0.0f;
+    p.stop = stop;
+    CHECK_INT(fluid_init(f, &p, n, n, 2 * n, 2 * n), 0);
+    const float rgb[3] = {1.0f, 0.5f, 0.25f};
+    fluid_splat(f, 1.3f * (float)n, 0.7f * (float)n, 0.3f * (float)n, 3.0f * (float)n,
+                -1.0f * (float)n, (float)n, rgb);
+}
+
+/* The fields of a and b, bit for bit: the velocity, its copies, the dye. */
+static bool dye_same(const struct fluid *a, const struct fluid *b)
+{
+    size_t nu = (size_t)(a->nx + 1) * (size_t)a->ny, nv = (size_t)a->nx * (size_t)(a->ny + 1);
+    size_t nd = 3 * (size_t)a->dw * (size_t)a->dh;
+    return memcmp(a->u, b->u, nu * sizeof(float)) == 0 &&
+           memcmp(a->v, b->v, nv * sizeof(float)) == 0 &&
+           memcmp(a->u0, b->u0, nu * sizeof(float)) == 0 &&
+           memcmp(a->v0, b->v0, nv * sizeof(float)) == 0 &&
+           memcmp(a->dye, b->dye, nd * sizeof(float)) == 0;
+}
+
+TEST(wait_dye_stop_never_raised_changes_no_bit)
+{
+    atomic_int never = 0;
+    for (int v = 0; v < 2; v++) {
+        struct fluid a, b;
+        dye_init(&a, v, 40, NULL);
+        dye_init(&b, v, 40, &never);
+        int cycles = 0, sweeps = 0;
+        for (int k = 0; k < 20; k++) {
+            fluid_step(&a);
+            fluid_step(&b);
+            cycles += a.cycles, sweeps += a.diffuse_sweeps;
+        }
+        CHECK_MSG(cycles > 20 && (v == 0 || sweeps > 20), "variant %d: %d V-cycles, %d sweeps",
+                  v, cycles, sweeps);
+        CHECK_MSG(dye_same(&a, &b), "variant %d: other bits", v);
+        fluid_free(&a);
+        fluid_free(&b);
+    }
+}
+
+/* Raised before the step: the confinement alone (the same bits as that pass
+ * by itself), the dye as it was; a diffusion makes no sweep. */
+TEST(wait_dye_raised_stop_ends_after_the_confinement)
+{
+    atomic_int raised = 1;
+    for (int v = 0; v < 2; v++) {
+        struct fluid a, b;
+        dye_init(&a, v, 40, NULL);
+        dye_init(&b, v, 40, NULL);
+        for (int k = 0; k < 5; k++) {
+            fluid_step(&a);
+            fluid_step(&b);
+        }
+        b.prm.stop = &raised;
+        fluid_confine_and_copy(&a);
+        fluid_step(&b);
+        CHECK_MSG(dye_same(&a, &b), "variant %d: not the confinement alone", v);
+        CHECK(fx_fluid_finite(&b));
+        size_t nd = 3 * (size_t)b.dw * (size_t)b.dh;
+        float *before = malloc(nd * sizeof(float));
+        CHECK(before != NULL);
+        if (before) {
+            memcpy(before, b.dye, nd * sizeof(float));
+            CHECK_INT(fluid_diffuse(&b, b.dye, b.dye0, b.dw, b.dh, 3, 1.0f, false, false), 0);
+            CHECK(memcmp(before, b.dye, nd * sizeof(float)) == 0);
+            free(before);
+        }
+        fluid_free(&a);
+        fluid_free(&b);
+    }
+}
+
+/* A projection of seconds (a tolerance no float residual reaches, thousands
+ * of V-cycles), raised 50 ms in (0.5 s in a sanitizer's build, where the
+ * passes before it take that long): back at once, after some of the V-cycles,
+ * the dye's passes left for the next step; finite. */
+TEST(wait_dye_step_of_seconds_returns_once_raised)
+{
+    atomic_int stop = 0;
+    struct fluid f;
+    dye_init(&f, 0, 384, &stop);
+    f.prm.tolerance = 1e-12f;
+    f.prm.max_cycles = 5000;
+    size_t nd = 3 * (size_t)f.dw * (size_t)f.dh;
+    float *before = malloc(nd * sizeof(float));
+    CHECK(before != NULL);
+    if (before)
+        memcpy(before, f.dye, nd * sizeof(float));
+    struct raiser r;
+    raise_start(&r, &stop, TEST_SANITIZED ? 0.5 : 0.05);
+    fluid_step(&f);
+    double back = buf_now();
+    pthread_join(r.th, NULL);
+    CHECK_MSG(back > r.at, "the step was over before the stop");
+    CHECK_MSG(back - r.at < AFTER_STOP, "the step went on %.3f s after the stop", back - r.at);
+    CHECK_MSG(f.cycles >= 1 && f.cycles < f.prm.max_cycles, "%d V-cycles", f.cycles);
+    CHECK_MSG(before && memcmp(before, f.dye, nd * sizeof(float)) == 0, "the dye moved");
+    CHECK(fx_fluid_finite(&f));
+    free(before);
+    /* The next step, not stopped, is whole. */
+    atomic_store(&stop, 0);
+    f.prm.tolerance = 1e-3f;
+    f.prm.max_cycles = 12;
+    fluid_step(&f);
+    CHECK(f.residual <= 1e-3f || f.cycles == 12);
+    CHECK(fx_fluid_finite(&f));
+    fluid_free(&f);
+}
+
+/* The dye scene hands its stop to the solver: raised, a step leaves the dye
+ * as it was (its passes are left for the next step); lowered, it moves. */
+TEST(wait_dye_scene_passes_the_stop_to_its_solver)
+{
+    atomic_int stop = 1;
+    struct scene_opts o = {.seed = 1, .stop = &stop};
+    struct image im;
+    struct dye *d = fx_scene_create(&scene_dye, &o, 40, 12, &im);
+    if (!d)
+        return;
+    size_t nd = 3 * (size_t)d->f.dw * (size_t)d->f.dh;
+    float *before = malloc(nd * sizeof(float));
+    CHECK(before != NULL);
+    const struct pointer still = {.dt = 1.0f / 30.0f};
+    if (before) {
+        memcpy(before, d->f.dye, nd * sizeof(float));
+        scene_dye.step(d, &still);
+        CHECK_MSG(memcmp(before, d->f.dye, nd * sizeof(float)) == 0, "stopped, the dye moved");
+        atomic_store(&stop, 0);
+        scene_dye.step(d, &still);
+        CHECK_MSG(memcmp(before, d->f.dye, nd * sizeof(float)) != 0, "the dye stood still");
+        free(before);
+    }
+    scene_dye.destroy(d);
+    image_free(&im);
+}
+
 /* ---- the app ------------------------------------------------------------------ */
 
 static double fake_now;
@@ -390,9 +539,9 @@ static void put(int fd, const char *s)
     CHECK(write(fd, s, strlen(s)) == (ssize_t)strlen(s));
 }
 
-/* On a pipe for a terminal: the answers to pings raise nothing; a key, a lone
- * ESC, input that waited before the frame raise the flag, never before the
- * frame is WATCH_AFTER old; what it read comes back whole. */
+/* On a pipe for a terminal: its answers (to pings, to DA1) raise nothing; a
+ * key, a lone ESC, input that waited before the frame raise the flag, never
+ * before the frame is WATCH_AFTER old; what it read comes back whole. */
 TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
 {
     int fd[2];
@@ -405,15 +554,15 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
     watch_arm(&w, t0, false);
     put(fd[1], "\x1b[0n\x1b[0n");
     fx_nap(WATCH_AFTER + 0.15);
-    put(fd[1], "\x1b[0n");
+    put(fd[1], "\x1b[0n\x1b[?62;22c"); /* and DA1's late answer */
     fx_nap(0.05);
     CHECK_MSG(atomic_load(&stop) == 0, "answers to pings raised the flag");
     put(fd[1], "q");
     double at = raised_by(&stop, 2.0);
     CHECK_MSG(at > 0.0, "a key did not raise the flag");
     size_t n = watch_disarm(&w);
-    CHECK_INT(n, 13);
-    CHECK(n == 13 && memcmp(w.got, "\x1b[0n\x1b[0n\x1b[0nq", 13) == 0);
+    CHECK_INT(n, 22);
+    CHECK(n == 22 && memcmp(w.got, "\x1b[0n\x1b[0n\x1b[0n\x1b[?62;22cq", 22) == 0);
     CHECK(atomic_load(&stop) == 0);
 
     static const char *const keys[] = {"x", "\x1b", "\x1b[<0;3;4M"};
@@ -473,6 +622,26 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
             fprintf(stderr, "  %s answered in %.3f s\n", cases[i].key, buf_now() - t);
         e2e_stop();
     }
+}
+
+/* The largest dye grid (--grid 4000x2000 on one thread, every projection its
+ * 12 V-cycles, both diffusions at their most: steps of some ten seconds, each
+ * pass a few tenths): q sent during the first step ends swirl within the
+ * deadline. */
+#define EXTREME_DYE "--grid 4000x2000 --threads 1 --set pressure-accuracy=1e-6 " \
+                    "--set viscosity=20 --set dye-diffusion=20"
+TEST_E2E(wait_q_answers_at_the_largest_dye_grid)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_DYE));
+    CHECK_MSG(e2e_wait_for(e2e_modes, "1 0 1 1 1"), "not started: modes %s", e2e_modes());
+    fx_nap(1.0); /* well into the first step */
+    double t = buf_now();
+    e2e_send_key("q");
+    bool out = e2e_wait(e2e_plain, shows, (void *)"SWIRL-EXIT=0", KEY_DEADLINE);
+    CHECK_MSG(out, "q: no SWIRL-EXIT=0 within %.1f s", KEY_DEADLINE);
+    if (out)
+        fprintf(stderr, "  q answered in %.3f s\n", buf_now() - t);
+    e2e_stop();
 }
 
 /* R during such a step: the frame is cut short (the HUD says so), then the

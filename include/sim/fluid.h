@@ -7,6 +7,8 @@
 #ifndef SWIRL_FLUID_H
 #define SWIRL_FLUID_H
 
+#include <stdatomic.h>
+
 #define FLUID_MAX_LEVELS 12
 
 struct fluid_params {
@@ -18,6 +20,8 @@ struct fluid_params {
     float vorticity;   /* confinement strength (0: off) */
     float tolerance;   /* target relative residual of the pressure solve */
     int max_cycles;    /* V-cycle cap per projection */
+    const atomic_int *stop; /* read between the passes of every step: once
+                        * *stop is non-zero the step ends (NULL: never) */
 };
 
 struct fluid_level {   /* one multigrid level of the pressure solve */
@@ -66,7 +70,13 @@ void fluid_set_pool(struct fluid *f, struct pool *p);
  * (multigrid V-cycles on the pressure Poisson equation until its relative
  * residual is below `tolerance`, warm-started) -> velocity dissipation; then the
  * dye: diffusion (only when non-zero) -> one advection pass that moves all three
- * channels -> decay. */
+ * channels -> decay.
+ * Cut short: once *prm.stop is raised the step ends after the pass under way
+ * (the confinement at least), where every field is whole: a diffusion after
+ * its sweep, the projection after its V-cycle (then its dissipation and bound
+ * as usual), the rest of the passes left for the next step. At the largest
+ * grids a pass takes a few tenths of a second and a step seconds. A stop never
+ * raised changes nothing. */
 void fluid_step(struct fluid *f);
 
 /* Velocity only: pressure projection (exposed for tests). Projection on a MAC

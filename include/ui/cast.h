@@ -96,10 +96,11 @@ void cast_resize(struct cast *c, double t, int w, int h);
 static inline bool cast_running(const struct cast *c) { return c->fd >= 0; }
 void cast_status(const struct cast *c, struct cast_status *s);
 /* Ends it and puts it in place (see above). Returns 0 when the recording is
- * at its path, whole or stopped at its limit; -1 when it stopped on a write
- * error, went beside its path, or could not be put anywhere but its
- * temporary. Each case is told in msg (when not NULL): whole lines "swirl: ...\n",
- * paths escaped, ready for stderr; nothing when all went as asked. */
+ * whole (or stopped at its limit) at its path or beside it (a file appeared
+ * at the path meanwhile); -1 when it stopped on a write error or could not be
+ * put anywhere but its temporary. Each case but the first is told in msg
+ * (when not NULL): whole lines "swirl: ...\n", paths escaped, ready for
+ * stderr; nothing when all went as asked. */
 int cast_close(struct cast *c, struct buf *msg);
 /* From a signal handler (async-signal-safe): the recording in progress, if
  * any, cut back to its whole lines and put in place as cast_close would; what

@@ -59,7 +59,7 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
 
 /*
  * The config file ($XDG_CONFIG_HOME/swirl/config; finding and reading it is
- * the caller's): long options one a line, as "NAME = VALUE", "NAME VALUE" or
+ * the caller's: config.h): long options one a line, as "NAME = VALUE", "NAME VALUE" or
  * a bare "NAME" for a flag, the whole name (a "--" in front is allowed); blank
  * lines, and '#' to the end of the line where it starts the line or follows a
  * blank. Options of the command line alone (--record, --headless, --size,
@@ -76,9 +76,11 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
  * A bad line is refused as "NAME:LINE: problem", config_name being the file's
  * name as the user should read it.
  */
-/* Parses the config file's text (NULL: none) and argv as above. */
+/* Parses the config file's text, config_len bytes (config NULL: no file), and
+ * argv as above. A UTF-8 byte-order mark at its start is skipped; a NUL byte
+ * is refused as a problem of its line. */
 int cli_parse_config(struct cli *c, int argc, char *const *argv, const char *config,
-                     const char *config_name, char *err, size_t n);
+                     size_t config_len, const char *config_name, char *err, size_t n);
 /* --set help: the first scene's parameters, each with its value, its range and
  * whether it restarts the scene, appended to out. Those sized to the terminal
  * show the value for --size, else for a cols x rows terminal, else (cols 0:

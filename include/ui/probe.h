@@ -33,6 +33,7 @@ enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_YES, PROBE_NO };
 
 /* What the terminal answered; all zero: nothing. */
 struct probe_answers {
+    bool asked;                /* the questions went out (probe_ask_tty) */
     bool fence;                /* DA1's answer came: nothing else will */
     enum probe_verdict sgr;    /* DECRQSS m: YES our colour came back exactly,
                                 * NO another background came back */

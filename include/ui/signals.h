@@ -22,6 +22,11 @@
 /* The SIGINT, SIGTERM or SIGHUP that asked swirl to stop, 0 if none. */
 extern volatile sig_atomic_t signals_quit;
 
+/* A run's exit status: 128 + the signal that asked it to stop (the shell's
+ * convention, whatever else went wrong: the status says how it ended, its
+ * messages what became of the rest), else `status`. */
+int signals_exit_status(int status);
+
 /* restore (or NULL) runs first in the handler of a fatal signal, so it may
  * make only async-signal-safe calls. */
 void signals_install(void (*restore)(void));

@@ -120,6 +120,7 @@ static void *dye_create(const struct scene_opts *o, int w, int h)
     fp.decay = 0.5f; /* the scene's look: trails that fade within seconds, */
     fp.dissipation = 0.2f;
     fp.vorticity = 12.0f; /* and lively swirls */
+    fp.stop = o->stop; /* input waiting ends a step between its passes */
     int nx, ny, dw, dh;
     grid_for(d, w, h, &nx, &ny, &dw, &dh);
     if (fluid_init(&d->f, &fp, nx, ny, dw, dh) != 0) {

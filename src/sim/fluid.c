@@ -23,6 +23,7 @@ void fluid_params_default(struct fluid_params *p)
     p->vorticity = 8.0f;
     p->tolerance = 1e-3f;
     p->max_cycles = 12;
+    p->stop = NULL;
 }
 
 static void levels_free(struct fluid *f)
@@ -104,28 +105,49 @@ void fluid_clear(struct fluid *f)
 
 void fluid_set_pool(struct fluid *f, struct pool *p) { f->pool = p; }
 
-void fluid_step(struct fluid *f)
+/* The passes of a step that follow the confinement, in order. */
+static void viscosity_pass(struct fluid *f)
+{
+    if (!(f->prm.viscosity > 0.0f))
+        return;
+    float a = f->prm.viscosity * f->prm.dt;
+    fluid_diffuse(f, f->u, f->u0, f->nx + 1, f->ny, 1, a, true, false);
+    fluid_diffuse(f, f->v, f->v0, f->nx, f->ny + 1, 1, a, false, true);
+}
+
+/* Projection, then dissipation and a bound in the same pass: nothing crosses
+ * more than the box in one step (a run-away vorticity or force setting
+ * saturates instead of overflowing). */
+static void projection_pass(struct fluid *f)
 {
     const struct fluid_params *p = &f->prm;
-    float dt = p->dt;
-    fluid_confine_and_copy(f);
-    fluid_advect_velocity(f);
-    if (p->viscosity > 0.0f) {
-        float a = p->viscosity * dt;
-        fluid_diffuse(f, f->u, f->u0, f->nx + 1, f->ny, 1, a, true, false);
-        fluid_diffuse(f, f->v, f->v0, f->nx, f->ny + 1, 1, a, false, true);
-    }
-    /* Projection, then dissipation and a bound in the same pass: nothing crosses
-     * more than the box in one step (a run-away vorticity or force setting
-     * saturates instead of overflowing). */
-    float keep = p->dissipation > 0.0f ? 1.0f / (1.0f + p->dissipation * dt) : 1.0f;
-    float vmax = (float)(f->nx > f->ny ? f->nx : f->ny) / fmaxf(dt, 1e-6f);
+    float keep = p->dissipation > 0.0f ? 1.0f / (1.0f + p->dissipation * p->dt) : 1.0f;
+    float vmax = (float)(f->nx > f->ny ? f->nx : f->ny) / fmaxf(p->dt, 1e-6f);
     fluid_project_with(f, true, keep, vmax);
+}
+
+static void dye_diffusion_pass(struct fluid *f)
+{
     f->diffuse_sweeps = 0;
-    if (p->diffusion > 0.0f)
+    if (f->prm.diffusion > 0.0f)
         f->diffuse_sweeps = fluid_diffuse(f, f->dye, f->dye0, f->dw, f->dh, 3,
-                                          p->diffusion * dt, false, false);
-    fluid_advect_dye(f);
+                                          f->prm.diffusion * f->prm.dt, false, false);
+}
+
+static void (*const step_passes[])(struct fluid *) = {
+    fluid_confine_and_copy, fluid_advect_velocity, viscosity_pass, projection_pass,
+    dye_diffusion_pass, fluid_advect_dye,
+};
+
+/* The passes in order; between two, a raised stop ends the step (fluid.h). */
+void fluid_step(struct fluid *f)
+{
+    const int n = (int)(sizeof step_passes / sizeof step_passes[0]);
+    for (int k = 0; k < n; k++) {
+        if (k > 0 && sim_stopped(f->prm.stop))
+            return;
+        step_passes[k](f);
+    }
 }
 
 /* ---- splats, resize, statistics ------------------------------------------ */

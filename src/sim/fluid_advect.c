@@ -258,7 +258,7 @@ int fluid_diffuse(const struct fluid *f, float *x, float *x0, int w, int h, int 
     fluid_bands(f, cells, diffuse_prep_band, &d);
     float scale = fmaxf(1e-6f, band_max(d.out));
     int sweeps = 0;
-    for (; sweeps < DIFFUSE_MAX_SWEEPS; sweeps++) {
+    for (; sweeps < DIFFUSE_MAX_SWEEPS && !sim_stopped(f->prm.stop); sweeps++) {
         float change = 0.0f;
         for (d.colour = 0; d.colour < 2; d.colour++) {
             fluid_bands(f, cells, diffuse_sweep_band, &d);

@@ -9,6 +9,7 @@
 
 #include "fluid.h"
 #include "pool.h"
+#include "sim_common.h"
 #include "simd.h"
 #include "swirl.h"
 
@@ -111,7 +112,8 @@ static inline struct dye_taps fluid_dye_taps(int dw, int dh, float fx, float fy)
 void fluid_confine_and_copy(struct fluid *f);  /* u0,v0 = u,v (+ confinement force dt) */
 void fluid_advect_velocity(struct fluid *f);   /* u,v from u0,v0 */
 /* Implicit diffusion by red-black Gauss-Seidel of a w x h grid of nc interleaved
- * channels (see fluid_advect.c); returns the sweeps taken. */
+ * channels (see fluid_advect.c); returns the sweeps taken (none once
+ * f->prm.stop is raised: it is read before each). */
 int fluid_diffuse(const struct fluid *f, float *x, float *x0, int w, int h, int nc, float a,
                   bool fix_cols, bool fix_rows);
 void fluid_advect_dye(struct fluid *f);        /* dye moved, scaled back, decayed */

@@ -333,7 +333,9 @@ void fluid_project_with(struct fluid *f, bool dissipate, float keep, float vmax)
         res = (float)(sqrt(residual_norm2(f, L, 0.0f)) / bnorm);
     }
     f->residual0 = res;
-    while (res > f->prm.tolerance && f->cycles < f->prm.max_cycles) {
+    /* A raised stop ends it after the V-cycle under way (fluid_step). */
+    while (res > f->prm.tolerance && f->cycles < f->prm.max_cycles &&
+           !sim_stopped(f->prm.stop)) {
         vcycle(f, 0, 0.0f);
         f->cycles++;
         res = (float)(sqrt(residual_norm2(f, L, 0.0f)) / bnorm);

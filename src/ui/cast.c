@@ -438,7 +438,9 @@ int cast_close(struct cast *c, struct buf *msg)
         else if (w == AT_TMP)
             say(msg, "writing %s failed: %s (the recording is in %s)", c->path, e, c->tmp);
     }
-    int rc = w == AT_PATH && c->stop != CAST_FAILED ? 0 : -1;
+    /* Whole, under its name or a name beside it (the message says which):
+     * done. Cut short by a write error, or left in the temporary file: not. */
+    int rc = (w == AT_PATH || w == AT_BESIDE) && c->stop != CAST_FAILED ? 0 : -1;
     if (c->held >= 0)
         close(c->held);
     c->held = -1;

@@ -408,22 +408,27 @@ static int config_line(struct parse *p, char *s)
     return option(p, id, val);
 }
 
-/* Every line of the config file's text, up to the first problem. */
-static int config_lines(struct parse *p, const char *text)
+/* Every line of the config file's n bytes of text, up to the first problem. A
+ * UTF-8 byte-order mark before the first line is not part of it (an editor's
+ * mark); a NUL byte anywhere is a problem of its line. */
+static int config_lines(struct parse *p, const char *text, size_t n)
 {
+    static const char bom[] = "\xef\xbb\xbf";
+    if (n >= sizeof bom - 1 && memcmp(text, bom, sizeof bom - 1) == 0)
+        text += sizeof bom - 1, n -= sizeof bom - 1;
     int line = 0;
-    for (const char *at = text; *at;) {
-        const char *eol = strchr(at, '\n');
-        size_t len = eol ? (size_t)(eol - at) : strlen(at);
+    for (size_t at = 0; at < n;) {
+        const char *s = text + at, *eol = memchr(s, '\n', n - at);
+        size_t len = eol ? (size_t)(eol - s) : n - at;
         char buf[1024];
         line++;
+        if (memchr(s, 0, len))
+            return fail(p, "%s:%d: a NUL byte (is it a text file?)", p->config_name, line);
         if (len >= sizeof buf)
             return fail(p, "%s:%d: the line is longer than %zu characters", p->config_name,
                         line, sizeof buf - 1);
-        memcpy(buf, at, len);
+        memcpy(buf, s, len);
         buf[len] = 0;
-        if (memchr(at, 0, len))
-            return fail(p, "%s:%d: a NUL byte (is it a text file?)", p->config_name, line);
         p->line = line;
         int rc = config_line(p, buf);
         p->line = 0;
@@ -590,7 +595,7 @@ static int choose_run(struct parse *p)
  * option (combinations, --set against its scene, the headless run) come
  * after, in that order, so a given command line always gets the same message. */
 static int parse_all(struct cli *c, int argc, char *const *argv, const char *config,
-                     const char *config_name, char *err, size_t n)
+                     size_t config_len, const char *config_name, char *err, size_t n)
 {
     struct parse p = {.c = c, .err = err, .n = n,
                       .config_name = config_name ? config_name : "config"};
@@ -602,7 +607,7 @@ static int parse_all(struct cli *c, int argc, char *const *argv, const char *con
     c->steps = -1, c->seconds = -1.0;
     if (n > 0)
         err[0] = 0;
-    if (config && config_lines(&p, config) != 0)
+    if (config && config_lines(&p, config, config_len) != 0)
         return -1;
     if (parse_options(&p, argc, argv) != 0)
         return -1;
@@ -612,20 +617,20 @@ static int parse_all(struct cli *c, int argc, char *const *argv, const char *con
 }
 
 int cli_parse_config(struct cli *c, int argc, char *const *argv, const char *config,
-                     const char *config_name, char *err, size_t n)
+                     size_t config_len, const char *config_name, char *err, size_t n)
 {
-    if (parse_all(c, argc, argv, NULL, NULL, err, n) != 0)
+    if (parse_all(c, argc, argv, NULL, 0, NULL, err, n) != 0)
         return -1;
     if (!config || !cli_wants_config(c))
         return 0;
-    return parse_all(c, argc, argv, config, config_name, err, n);
+    return parse_all(c, argc, argv, config, config_len, config_name, err, n);
 }
 
 bool cli_wants_config(const struct cli *c) { return c->run == CLI_TERM && !c->no_config; }
 
 int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
 {
-    return cli_parse_config(c, argc, argv, NULL, NULL, err, n);
+    return cli_parse_config(c, argc, argv, NULL, 0, NULL, err, n);
 }
 
 /* The first scene as --set help shows it, for a cols x rows terminal. */

@@ -109,7 +109,7 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
     buf_free(&naive);
     frame_free(&fr);
     app_free(&a);
-    return signals_quit ? 128 + signals_quit : rc != 0 ? 1 : 0;
+    return signals_exit_status(rc != 0 ? 1 : 0);
 }
 
 /* The summary counts the bytes of every frame and what a naive full redraw of

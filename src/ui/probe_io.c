@@ -40,6 +40,7 @@ size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
         return 0; /* the answers would be echoed, or not be readable yet */
     double end = buf_now() + seconds;
     static const char query[] = PROBE_QUERY;
+    a->asked = true; /* from here some of it may be out, and answered */
     if (!buf_write_fd(out, query, sizeof query - 1, seconds))
         return 0;
     unsigned char buf[ANSWER_BYTES];

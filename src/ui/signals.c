@@ -22,6 +22,8 @@
 
 volatile sig_atomic_t signals_quit;
 
+int signals_exit_status(int status) { return signals_quit ? 128 + signals_quit : status; }
+
 static void (*restore_fn)(void);
 static pthread_t main_thread; /* the one that installed the handlers: the loop's */
 

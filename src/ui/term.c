@@ -20,23 +20,30 @@
  *
  * Pacing: frames on an absolute CLOCK_MONOTONIC schedule; between frames the loop
  * sleeps in poll() on stdin, so keys answer at once. Flow control (flow.h):
- * what is written is followed by a DSR request (CSI 5 n), which the terminal
- * answers only once it has processed everything before it; what is not yet
- * answered is kept within a window that adapts to the link, a frame larger than
- * it is written in pieces, and a frame is encoded only when the last is written
- * and the window has room (else skipped: the simulation still runs, and the
- * next frame shows the newest state). So over a slow link (e.g. SSH) a key, q
- * included, waits behind a tenth of a second of output, not seconds.
+ * each piece of what is written is followed by a ping (CSI 5 n, now and then
+ * CSI 6 n), which the terminal answers only once it has processed everything
+ * before it; from the answers the flow control tells the link's base round
+ * trip from queueing and measures its rate, keeps what is unanswered within
+ * the window those give, and plans what the next frame may cost (a byte
+ * budget for the encoder, 256 colours, a lower frame rate). A frame is
+ * composed only when the last is written, the window has room and the plan's
+ * frame rate allows (else skipped: the simulation still runs, and the next
+ * frame shows the newest state). So at any round trip the frames keep coming,
+ * and a key, q included, waits behind about a tenth of a second of them.
  *
  * Whatever the link and the settings do, q, Esc, Ctrl-C and R answer within a
- * few tenths of a second. Frames go out through a non-blocking file
- * description of the tty of our own, queued where the terminal takes no more,
- * so a link that stops draining never blocks the loop; on leaving, what is
- * still queued is flushed (TCOFLUSH) and no answer that cannot come is waited
- * for. While a frame is made a watcher (watch.h) looks at the input: a key
- * that waits raises the solvers' stop flag, the step under way ends early and
- * the loop reads the key; SIGINT/TERM/HUP/TSTP raise it too. IXON and IXOFF
- * are off while swirl has the terminal, so Ctrl-S cannot freeze its output.
+ * round trip and a few tenths of a second. Frames go out through a
+ * non-blocking file description of the tty of our own, queued where the
+ * terminal takes no more, so a link that stops draining never blocks the
+ * loop; on leaving, what is still queued is flushed (TCOFLUSH), the screen is
+ * left at once, and then, while the tty still does not echo, the answers the
+ * terminal still owes are read back up to a last DA1 (for as long as the
+ * flow control says the link needs, at most FLOW_DRAIN_MAX; not at all once
+ * it has stopped), so none reaches the shell. While a frame is made a watcher
+ * (watch.h) looks at the input: a key that waits raises the solvers' stop
+ * flag, the step under way ends early and the loop reads the key;
+ * SIGINT/TERM/HUP/TSTP raise it too. IXON and IXOFF are off while swirl has
+ * the terminal, so Ctrl-S cannot freeze its output.
  *
  * Before the first frame the terminal (and tmux) is asked what it shows
  * (probe.h, ask_terminal below): the colour depth and whether frames are
@@ -76,7 +83,11 @@
 #define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
-#define CUT_SYNC "\x18\x1b[?2026l" /* and, after a CAN for a sequence cut short, its end */
+/* ... and, after a CAN for a sequence cut short, its end: begun once more
+ * first, as a flush may have dropped the start (the mode does not nest: an
+ * update begun twice ends at once), so the terminal never sees an end it did
+ * not see begin. */
+#define CUT_SYNC "\x18\x1b[?2026h\x1b[?2026l"
 #define PROBE_WAIT 0.15    /* s: the most the terminal's answers are waited for */
 #define TMUX_WAIT 0.5      /* s: the most one tmux command may take */
 
@@ -351,6 +362,14 @@ static void read_input(struct term *t, double now)
     }
 }
 
+/* The synchronized update of the frame being sent has begun: its CSI ?2026h
+ * is written (frame_at is LLONG_MAX until a frame is: q_out minus it is then
+ * far below zero, never an overflow). */
+static bool sync_begun(const struct term *t)
+{
+    return t->fr.enc.sync && t->q_out - t->frame_at >= (long long)(sizeof BSU - 1);
+}
+
 /* Writes what the terminal takes of the queue now (all of it, where the
  * output is blocking); true when nothing is left. */
 static bool q_flush(struct term *t)
@@ -366,8 +385,7 @@ static bool q_flush(struct term *t)
         t->q_out += (long long)n;
     }
     /* A synchronized frame's start is out and its end is not. */
-    sync_open = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1) &&
-                t->q_out < t->frame_end;
+    sync_open = sync_begun(t) && t->q_out < t->frame_end;
     if (t->q_off < t->q.len)
         return false;
     buf_clear(&t->q);
@@ -381,13 +399,6 @@ static void q_put(struct term *t, const char *p, size_t n)
     t->q_in += (long long)n;
 }
 
-/* How long leaving may wait for the answers on their way: none when the
- * link has stopped (the terminal takes no more, or answers nothing). */
-static double drain_wait(const struct term *t, double now)
-{
-    return t->q_off < t->q.len ? 0.0 : flow_drain_wait(&t->flow, now);
-}
-
 /* A frame cut short (Ctrl-Z, quit): what is queued for the terminal, ours and
  * the tty's, is dropped (a stopped link would keep everything after it
  * waiting), a CAN ends any sequence that stopped in, the synchronized update
@@ -395,7 +406,7 @@ static double drain_wait(const struct term *t, double now)
  * whole on return). */
 static void cut_frame(struct term *t)
 {
-    bool began = t->fr.enc.sync && t->q_out >= t->frame_at + (long long)(sizeof BSU - 1);
+    bool began = sync_begun(t);
     buf_clear(&t->q);
     t->q_off = 0;
     t->q_in = t->q_out;
@@ -411,7 +422,7 @@ static void suspend(struct term *t)
     signals_stop_taken();
     if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
-    double wait = drain_wait(t, frame_now());
+    double wait = flow_drain_wait(&t->flow, frame_now());
     cut_frame(t);
     screen_leave(wait);
     signals_set(SIGTSTP, SIG_DFL, NULL);
@@ -583,12 +594,14 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     bool console = (e.term && strcmp(e.term, "linux") == 0) || probe_screen_nearest(&e);
     t->probe_t0 = t->probe_t1 = -1.0;
     if ((color_auto || o->sync) && !console) {
-        t->probe_t0 = frame_now();
+        double asked = frame_now();
         t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
                                   sizeof t->typed);
+        if (e.ans.asked) /* what it did not answer in time, it owes */
+            t->probe_t0 = asked;
         if (e.ans.fence)
             t->probe_t1 = frame_now();
-        else
+        else if (e.ans.asked)
             fences_due = 2; /* its DA1 answer may be on its way */
     }
     t->sync_late = o->sync && t->probe_t0 >= 0.0 && t->probe_t1 < 0.0;
@@ -680,7 +693,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
 static int term_close(struct term *t)
 {
     watch_end(&t->watch);
-    double wait = drain_wait(t, frame_now());
+    double wait = flow_drain_wait(&t->flow, frame_now());
     cut_frame(t);
     screen_leave(wait);
     close_output();
@@ -696,10 +709,9 @@ static int term_close(struct term *t)
         int rc = cast_close(&t->cast, &msg);
         fwrite(msg.p ? msg.p : "", 1, msg.len, stderr);
         buf_free(&msg);
-        if (rc != 0)
-            return 1;
+        return signals_exit_status(rc != 0 ? 1 : 0);
     }
-    return signals_quit ? 128 + signals_quit : 0; /* the shell's convention for a signal */
+    return signals_exit_status(0);
 }
 
 int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *record)
@@ -726,7 +738,10 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
             q_put(&t, WHERE, sizeof WHERE - 1);
             flow_probed(&t.flow, now);
         }
-        drain_ms = (sig_atomic_t)(drain_wait(&t, now) * 1000.0);
+        /* How long leaving may wait for answers: none once they stopped coming (a
+         * tty that takes no output for now is no sign: on a fast link it fills
+         * for a moment as the terminal draws) */
+        drain_ms = (sig_atomic_t)(flow_drain_wait(&t.flow, now) * 1000.0);
         send_pending(&t, now);
         frame_due(&t, now);
         if (!wait_next(&t))

@@ -66,7 +66,8 @@ static bool still_armed(struct watch *w)
     return armed;
 }
 
-/* Bytes from the terminal: true when they hold more than answers to pings. */
+/* Bytes from the terminal: true when they hold more than its answers (to
+ * pings, to DA1). */
 static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
 {
     size_t room = WATCH_BYTES - w->ngot;

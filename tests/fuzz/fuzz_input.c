@@ -9,13 +9,14 @@
  * called only at the very end. Checked, abort() on any failure:
  *  (a) every slicing gives exactly the event list of the one-piece parse;
  *  (b) no event the bytes cannot account for. Every event comes from its own ESC
- *      byte (Esc key, Alt+key, CSI/SS3 keys, mouse reports, pongs) or its own
- *      key byte, so: for each ASCII key k, the events with key k are at most the
- *      bytes that map to k (the byte k itself; '\r' also from '\n', Backspace
- *      127 also from 8; no key '\n' or 8 at all); the ESC-derived events are at
- *      most the ESC bytes; a key >= 0x80 is either an IK_ code from a sequence
- *      (never with alt) or a Unicode scalar value (no surrogate, <= U+10FFFF)
- *      whose shortest UTF-8 form is in the input; mouse fields are in range.
+ *      byte (Esc key, Alt+key, CSI/SS3 keys, mouse reports, pongs, DA1's
+ *      answers) or its own key byte, so: for each ASCII key k, the events with
+ *      key k are at most the bytes that map to k (the byte k itself; '\r' also
+ *      from '\n', Backspace 127 also from 8; no key '\n' or 8 at all); the
+ *      ESC-derived events are at most the ESC bytes; a key >= 0x80 is either
+ *      an IK_ code from a sequence (never with alt) or a Unicode scalar value
+ *      (no surrogate, <= U+10FFFF) whose shortest UTF-8 form is in the input;
+ *      mouse fields are in range.
  * A last pass feeds random slices with too little room for events (bytes and
  * events may then be lost, by design) just to exercise those paths under ASan;
  * after every final flush nothing is pending and a fresh report parses intact.

@@ -40,7 +40,9 @@
  * first_frame (s from the start to the first frame seen), quit_latency (q
  * typed to the screen left, s), bytes_after_quit, left_screen, exit_latency
  * (the q's arrival to the command's exit, s), echoed, drained, sgr256 (how
- * many 256-colour SGRs it was sent: a picture given fewer colours). Exit status 0
+ * many 256-colour SGRs it was sent: a picture given fewer colours), sync_open
+ * (1: a synchronized update was left open) and sync_stray (ends of updates
+ * never begun). Exit status 0
  * when the command left the screen and ended, 1 otherwise.
  */
 #define _GNU_SOURCE
@@ -119,11 +121,12 @@ static void usage(void)
 /* The terminal's side: what it does with each byte that arrives. */
 struct terminal {
     bool silent;
-    struct matcher ping, where, da1, decrqm, sync_end, left;
+    struct matcher ping, where, da1, decrqm, sync_begin, sync_end, left;
     struct matcher echoes[5]; /* what the tty shows of an answer it echoes */
     struct matcher sgr256[2]; /* a 256-colour foreground or background */
     long long colours256;
-    long long frames, frames_in_span, processed, at_quit, at_left, echoed;
+    long long frames, frames_in_span, processed, at_quit, at_left, echoed, stray_ends;
+    bool in_sync;      /* a synchronized update is open */
     double t_first, t_left;
 };
 
@@ -140,7 +143,11 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
         fifo_push(up, da1_answer, sizeof da1_answer - 1, t);
     if (match(&tm->decrqm, c) && !tm->silent)
         fifo_push(up, decrqm_answer, sizeof decrqm_answer - 1, t);
+    if (match(&tm->sync_begin, c))
+        tm->in_sync = true;
     if (match(&tm->sync_end, c)) {
+        tm->stray_ends += !tm->in_sync; /* an end never begun */
+        tm->in_sync = false;
         if (tm->frames++ == 0)
             tm->t_first = t;
         if (span0 >= 0 && t >= span0 && (t_quit < 0 || t < t_quit))
@@ -162,7 +169,8 @@ int main(int argc, char **argv)
     bool pty_queue = false;
     struct terminal tm = {
         .ping = {"\x1b[5n", 0}, .where = {"\x1b[6n", 0}, .da1 = {"\x1b[c", 0},
-        .decrqm = {"\x1b[?2026$p", 0}, .sync_end = {"\x1b[?2026l", 0},
+        .decrqm = {"\x1b[?2026$p", 0}, .sync_begin = {"\x1b[?2026h", 0},
+        .sync_end = {"\x1b[?2026l", 0},
         .left = {"\x1b[?1049l", 0},
         .echoes = {{"^[[", 0}, {"\x1b[0n", 0}, {"\x1b[1;1R", 0}, {"\x1b[?62;22c", 0},
                    {"\x1b[?2026;2$y", 0}},
@@ -200,6 +208,7 @@ int main(int argc, char **argv)
     fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK);
     struct fifo queue = {0}, wire = {0}, up = {0};
     double t0 = now(), t_quit = -1, t_exit = -1, t_end = -1, credit = 0, span0 = -1, span1 = -1;
+    double t_prev = t0;
     double qd_sum = 0, qd_max = 0;
     long long sent_in_span = 0, drained = 0;
     int status = 0;
@@ -235,7 +244,8 @@ int main(int argc, char **argv)
         /* The queue onto the wire at the rate (a stalled link sends nothing;
          * once the command has gone after a stall, everything at once). */
         if (rate > 0 && !stalled)
-            credit += rate * TICK;
+            credit += rate * (t - t_prev); /* by the clock: a turn of the loop may be short */
+        t_prev = t;
         bool flood = rate <= 0 || (stall >= 0 && t_exit >= 0);
         while (queue.n && !stalled && (flood || credit >= 1.0)) {
             double tq;
@@ -276,13 +286,13 @@ int main(int argc, char **argv)
     printf("{\"rate\":%.0f,\"delay\":%.3f,\"fps\":%.2f,\"frames\":%lld,\"util\":%.3f,"
            "\"qdelay_max\":%.3f,\"qdelay_mean\":%.3f,\"first_frame\":%.3f,"
            "\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
-           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld,\"sgr256\":%lld}\n",
+           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld,\"sgr256\":%lld,\"sync_open\":%d,\"sync_stray\":%lld}\n",
            rate, delay, span > 0 ? (double)tm.frames_in_span / span : 0.0, tm.frames,
            rate > 0 && span > 0 ? (double)sent_in_span / (rate * span) : -1.0, qd_max,
            sent_in_span ? qd_sum / (double)sent_in_span : 0.0,
            tm.t_first >= 0 ? tm.t_first - t0 : -1.0, tm.t_left >= 0 ? tm.t_left - t_quit : -1.0,
            tm.t_left >= 0 ? tm.at_left - tm.at_quit : -1LL, tm.t_left >= 0 ? "true" : "false",
            t_exit >= 0 && t_quit >= 0 ? t_exit - t_quit - (sig ? 0.0 : delay) : -1.0, tm.echoed,
-           drained, tm.colours256);
+           drained, tm.colours256, tm.in_sync, tm.stray_ends);
     return tm.t_left >= 0 && t_exit >= 0 ? 0 : 1;
 }
