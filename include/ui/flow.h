@@ -9,22 +9,27 @@
  * its rate. What a ping takes beyond the base is time spent queued, and that
  * is what a key press waits behind. So the flow control keeps
  *  - the base round trip: the least round trip seen over the last
- *    FLOW_BASE_SLOTS x FLOW_BASE_SLOT seconds (as LEDBAT and BBR keep theirs),
- *    from pings sent when nothing was in flight; when none has been for
- *    FLOW_PROBE seconds, the next frame waits until the link is empty, once;
+ *    FLOW_BASE_SLOTS x FLOW_BASE_SLOT seconds (as LEDBAT and BBR keep theirs):
+ *    the frames' budgets leave the link idle now and then, and a ping sent
+ *    then waits behind nothing but its own piece;
  *  - the rate: what the terminal took in between answers while bytes stood
  *    in the queue all along (the link was the limit), the most of the last
  *    FLOW_RATE_MEMORY seconds (or 8 base round trips); a link that has not
- *    been the limit that long has no known rate, and frames are not cut to
- *    fit it;
- *  - a window of bytes in flight: the rate x (base round trip + FLOW_QUEUE),
- *    so the link stays busy and no more than FLOW_QUEUE of it is queued;
- *    while no rate is known the window grows with every quick answer (by
- *    twice what it acknowledged: a slow start; beyond the window the last
- *    rate gave, by a quarter of it, as the link may not have changed).
- * A frame larger than the room left is written a piece at a time, each cut
+ *    been the limit that long has no known rate;
+ *  - a window of bytes in flight: while the link is loaded, the rate x (base
+ *    round trip + FLOW_QUEUE), so it stays busy and no more than FLOW_QUEUE
+ *    of it is queued; while nothing stands in line and the window is what
+ *    holds the frames back, it grows with every answer (by twice what was
+ *    acknowledged below the window the last rate gave, a slow start; by what
+ *    was acknowledged above it).
+ * A frame larger than the room left is written a piece at a time (at most a
+ * FLOW_PIECES-th of the window, so many pings measure a round trip), each cut
  * where a ping may follow (before an escape sequence, never inside one or
- * inside a UTF-8 character).
+ * inside a UTF-8 character). Every FLOW_RESYNC s the ping is a position
+ * request instead: answers carry no number, and a position answer says which
+ * status requests before it went unanswered (lost), so the rest are matched
+ * to their own pings again; an answer late by far brings a position request
+ * of its own (flow_probe_due).
  *
  * The plan (flow_plan) turns this into what the frames may cost: where the
  * link cannot carry whole frames at the frame rate asked for, each frame gets
@@ -41,8 +46,10 @@
  * many each FLOW_OFF_EVERY while it may yet be only far (a link that is far,
  * not silent, is not flooded before its first answer comes), then once it has
  * been silent FLOW_SILENT, twice as many each FLOW_GIVE_UP; pings still
- * follow, so one that answers late is paced from its first answer on. An answer that
- * never comes is given up after FLOW_LOST (or a few round trips, if longer).
+ * follow, so one that answers late is paced from its first answer on. An
+ * answer that never comes is given up after FLOW_LOST (or a few round trips,
+ * if longer), and the answers still to come for what was given up are let
+ * pass up to the next position answer.
  *
  * All byte counts are cumulative since the start; times are seconds on any
  * monotonic clock, passed in (no clock read here). No I/O: the terminal loop
@@ -92,7 +99,6 @@ struct flow {
     struct {
         long long at;    /* sent when it went out */
         long long before; /* in flight before the piece it follows */
-        long long len;   /* that piece's bytes */
         double t;
         bool where;      /* a position request (else a status request) */
     } ping[FLOW_PINGS];

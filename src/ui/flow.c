@@ -127,7 +127,7 @@ enum flow_ping flow_wrote(struct flow *f, size_t n, double now)
         drop_oldest(f);
     bool where = f->where_t < 0.0 || now - f->where_t >= FLOW_RESYNC;
     int i = (f->head + f->n) % FLOW_PINGS;
-    f->ping[i].at = f->sent, f->ping[i].before = before, f->ping[i].len = (long long)n;
+    f->ping[i].at = f->sent, f->ping[i].before = before;
     f->ping[i].t = now, f->ping[i].where = where;
     f->n++;
     f->wheres += where;
