@@ -102,7 +102,7 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The bench: a program of its own, on the product's objects; never installed.
-$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o
+$(B)/swirl-bench: $(OBJ) $(patsubst src/%.c,$(B)/%.o,$(wildcard src/bench/*.c))
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # A slow link for the tests and the bench (tests/slowpty/slowpty.c).

@@ -15,6 +15,13 @@
 #include "compose.h"
 #include "encode.h"
 
+/* Seconds the parts of the last frame took on frame_next's clock: its steps,
+ * the scene's drawing, the blit (the fit of quadrants and sextants), and the
+ * overlays with the encoding; 0 for a part it did not run. */
+struct frame_times {
+    double step, draw, fit, encode;
+};
+
 struct frame {
     struct image img;    /* the canvas */
     struct cells cells;  /* the screen as composed */
@@ -23,6 +30,7 @@ struct frame {
     unsigned picture;    /* the app's picture count at the last frame sent */
     double fps_t0;       /* the fps measurement's window */
     int fps_frames;
+    struct frame_times t; /* the last frame's */
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */

@@ -293,18 +293,21 @@ static void too_small(const struct app *a, struct cells *cells)
                    COLOR_DEFAULT);
 }
 
-void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
-                   struct cells *cells)
+void compose_draw(const struct app *a, struct image *img)
 {
-    if (app_too_small(a)) {
-        too_small(a, cells);
-        return;
-    }
     const int k = cells_scale(a->o.glyphs); /* image pixels a canvas pixel */
     if (img->w != k * app_canvas_w(a) || img->h != k * app_canvas_h(a)) /* the status */
         image_resize(img, k * app_canvas_w(a), k * app_canvas_h(a)); /* line came or went */
     app_scene(a)->draw(a->st[a->cur], img);
+}
+
+void compose_blit(const struct app *a, const struct image *img, struct cells *cells)
+{
     cells_blit(img, cells, a->o.color, a->o.glyphs);
+}
+
+void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells)
+{
     hint(a, cells);
     caption(a, cells);
     kbd_pointer(a, cells);
@@ -314,4 +317,16 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         help_overlay(a, fs, cells);
     if (!a->status_off)
         hud(a, fs, cells);
+}
+
+void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
+                   struct cells *cells)
+{
+    if (app_too_small(a)) {
+        too_small(a, cells);
+        return;
+    }
+    compose_draw(a, img);
+    compose_blit(a, img, cells);
+    compose_over(a, fs, cells);
 }

@@ -60,8 +60,11 @@ static void count_fps(struct frame *f, double now)
 size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
                   struct buf *out)
 {
+    double t0 = clock();
     if (dt > 0.0) /* on a real clock, the steps may take most of the frame, no more */
         app_advance_within(a, dt, clock, f->st.simulated ? 0.0 : FRAME_STEP_BUDGET * dt);
+    double t1 = clock();
+    f->t = (struct frame_times){t1 - t0, 0.0, 0.0, 0.0};
     if (a->picture != f->picture) {
         f->picture = a->picture;
         encode_invalidate(&f->enc);
@@ -74,10 +77,21 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     }
     if (!a->paused)
         count_fps(f, clock());
-    compose_frame(a, &f->st, &f->img, &f->cells);
+    if (app_too_small(a)) {
+        compose_frame(a, &f->st, &f->img, &f->cells);
+    } else {
+        compose_draw(a, &f->img);
+        double t2 = clock();
+        compose_blit(a, &f->img, &f->cells);
+        double t3 = clock();
+        compose_over(a, &f->st, &f->cells);
+        f->t.draw = t2 - t1, f->t.fit = t3 - t2;
+        t1 = t3;
+    }
     size_t before = out->len;
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     encode_frame(&f->enc, &f->cells, out);
+    f->t.encode = clock() - t1;
     size_t n = out->len - before;
     f->st.frames++;
     f->st.bytes += n;
