@@ -359,6 +359,13 @@ static int64_t isqrt(int64_t v)
 
 struct fit fit_cell(const rgb_t *s, int n)
 {
+    /* One colour: a space, as fit_pick finds it (the glyph pixels' means are
+     * that colour), without the search. */
+    bool flat = true;
+    for (int i = 1; i < FIT_SAMPLES; i++)
+        flat &= s[i] == s[0];
+    if (flat)
+        return (struct fit){' ', s[0], s[0]};
     rgb_t px[FIT_SEXTANT];
     fit_pixels(s, n, px);
     unsigned fg;

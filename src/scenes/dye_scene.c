@@ -136,7 +136,8 @@ static void dye_destroy(void *s)
 {
     struct dye *d = s;
     fluid_free(&d->f);
-    free(d->lit);
+    free(d->col);
+    free(d->scratch);
     free(d);
 }
 

@@ -6,6 +6,7 @@
  * is written from the app's key table, so it can never disagree with the keys.
  */
 #include "compose.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -301,9 +302,29 @@ void compose_draw(const struct app *a, struct image *img)
     app_scene(a)->draw(a->st[a->cur], img);
 }
 
+/* The blit's bands of cell rows, on the app's threads when it has more than
+ * one (every band gives the cells the whole blit would). */
+#define BLIT_BANDS 16
+
+struct blit_job {
+    const struct app *a;
+    const struct image *img;
+    struct cells *cells;
+    int rows;
+};
+
+static void blit_band(void *arg, int part, int nparts)
+{
+    const struct blit_job *j = arg;
+    int r0, r1;
+    pool_span(j->rows, part, nparts, &r0, &r1);
+    cells_blit_band(j->img, j->cells, j->a->o.color, j->a->o.glyphs, r0, r1);
+}
+
 void compose_blit(const struct app *a, const struct image *img, struct cells *cells)
 {
-    cells_blit(img, cells, a->o.color, a->o.glyphs);
+    struct blit_job j = {a, img, cells, cells_blit_rows(img, cells, a->o.glyphs)};
+    pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
 }
 
 void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells)
