@@ -18,7 +18,12 @@
 #define MIN_COLS 40         /* the seed's grid, the least off the preset */
 #define MIN_ROWS 30
 #define MAX_SIDE 300        /* the panel's largest width or height */
-#define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room */
+#define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room, */
+#define POINTS_MAX 12000    /* ... in a grid of at most this many particles (about
+                             * 47,000 links; as pbf's water stops at 10,000: the
+                             * step's cost grows with the particles times the
+                             * substeps the width takes, and a full screen on a large
+                             * monitor would be 25,000 of them and 101,000 links) */
 #define FILL_H 0.74f        /* the rest height as a share of the canvas's height */
 #define FILL_W 0.8f         /* ... and the most of its width */
 #define TOP_PX 1.5f         /* the pins' distance from the top of the canvas */
@@ -76,7 +81,13 @@ static void size_for_canvas(struct cloth_params *p, int w, int h)
         cols = clampi(cols_room, MIN_COLS, MAX_SIDE);
         rows = clampi((int)lrintf((float)(cols - 1) * 29.0f / 39.0f) + 1, MIN_ROWS, MAX_SIDE);
     }
-    p->w = clampi(cols, MIN_COLS, MAX_SIDE);
+    cols = clampi(cols, MIN_COLS, MAX_SIDE);
+    if (cols * rows > POINTS_MAX) { /* both sides shrunk alike: the same shape */
+        const float f = sqrtf((float)POINTS_MAX / (float)(cols * rows));
+        cols = clampi((int)((float)cols * f), MIN_COLS, MAX_SIDE);
+        rows = clampi((int)((float)rows * f), MIN_ROWS, MAX_SIDE);
+    }
+    p->w = cols;
     p->h = rows;
     p->spacing = SEED_WIDTH_M / (float)(p->w - 1);
     p->substeps = (p->w - 2) / (MIN_COLS - 1) + 1; /* 1 up to 40 across, 2 to 79 ... */
