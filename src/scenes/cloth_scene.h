@@ -46,7 +46,9 @@ struct cloth_scene {
     struct node *node;   /* drawing scratch, one per particle: */
     unsigned char *edges; /* cloth_edges */
     float *tan;          /* cloth_tangents, then smoothed */
-    int *tri;            /* cloth_triangles, and their edges' uses */
+    int *tri;            /* cloth_triangles (ntri of them), and their edges' uses */
+    int ntri;
+    float weave;         /* how much of the weave shows (0..1) */
     unsigned char *uses;
     size_t node_cap;
     bool cutting;        /* the right button is down: draw the blade */
