@@ -118,6 +118,13 @@ bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir);
 /* The parameter with the command line's name (see param_name), or -1. */
 int scene_param_find(const struct scene_ops *ops, const char *name);
 
+/* Drawing over rows [0, n) that comes out the same however the rows are cut
+ * (each pixel a function of what the drawing reads, written by one band
+ * alone): fn(arg, y0, y1) for bands that cover the rows, on the pool's threads
+ * (a few bands a thread, so that one done early takes over another's), or
+ * all at once on this thread without a pool. */
+void scene_bands(struct pool *p, int n, void (*fn)(void *arg, int y0, int y1), void *arg);
+
 /* Image pixels a canvas pixel, for a scene whose canvas is canvas_w wide
  * drawing into im: 1, or the whole number of times im is finer. */
 static inline int scene_image_scale(int canvas_w, const struct image *im)
