@@ -46,6 +46,8 @@ struct scene_opts {
     int px_scale;        /* image pixels a canvas pixel the scene is drawn at
                           * (cells_scale: 2 for quadrants and sextants); the
                           * dye's grid is that fine. 0 counts as 1. */
+    bool smaller;        /* simulated smaller (about half the work): frames
+                          * could not be made in time (the frame loop's detail) */
 };
 
 struct scene_ops {
@@ -63,6 +65,12 @@ struct scene_ops {
     /* Draws into im: the canvas, or a whole number of times as fine each way
      * (scene_image_scale; quadrants and sextants draw at twice the canvas). */
     void (*draw)(void *s, struct image *im);
+    /* The frame loop's detail: the scale the scene is now drawn at (as
+     * scene_opts' px_scale) and whether it is to be simulated smaller. The
+     * dye regrids at once; the water and the cloth, which cannot change
+     * their particles without a jump, take it at their next start (r).
+     * Returns whether the simulation is now at the size asked. */
+    bool (*detail)(void *s, int px_scale, bool smaller);
     /* Wheel clicks (+ up) at canvas pixel (x,y). May be NULL. */
     void (*zoom)(void *s, float x, float y, int clicks);
     /* Scene keys; returns true when the key was the scene's. */

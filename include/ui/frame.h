@@ -14,6 +14,7 @@
 #include "app.h"
 #include "compose.h"
 #include "encode.h"
+#include "tune.h"
 
 /* Seconds the parts of the last frame took on frame_next's clock: its steps,
  * the scene's drawing, the blit (the fit of quadrants and sextants), and the
@@ -31,6 +32,7 @@ struct frame {
     double fps_t0;       /* the fps measurement's window */
     int fps_frames;
     struct frame_times t; /* the last frame's */
+    struct tune tune;    /* on a real clock: the threads in use and the detail */
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */

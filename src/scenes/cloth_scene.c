@@ -71,8 +71,9 @@ static const struct param_def cloth_params[] = {
 
 /* Off the preset: the grid for a w x h canvas (the seed's 39:29 spacings, at
  * least 40 x 30), its spacing (the seed's width of cloth) and substeps. */
-static void size_for_canvas(struct cloth_params *p, int w, int h)
+static void size_for_canvas(struct cloth_params *p, int w, int h, bool smaller)
 {
+    const int most = smaller ? POINTS_MAX / 2 : POINTS_MAX;
     int rows = (int)(FILL_H * (float)h / PX_TARGET) + 1;
     int cols_room = (int)(FILL_W * (float)w / PX_TARGET) + 1;
     rows = clampi(rows, MIN_ROWS, MAX_SIDE);
@@ -82,8 +83,8 @@ static void size_for_canvas(struct cloth_params *p, int w, int h)
         rows = clampi((int)lrintf((float)(cols - 1) * 29.0f / 39.0f) + 1, MIN_ROWS, MAX_SIDE);
     }
     cols = clampi(cols, MIN_COLS, MAX_SIDE);
-    if (cols * rows > POINTS_MAX) { /* both sides shrunk alike: the same shape */
-        const float f = sqrtf((float)POINTS_MAX / (float)(cols * rows));
+    if (cols * rows > most) { /* both sides shrunk alike: the same shape */
+        const float f = sqrtf((float)most / (float)(cols * rows));
         cols = clampi((int)((float)cols * f), MIN_COLS, MAX_SIDE);
         rows = clampi((int)((float)rows * f), MIN_ROWS, MAX_SIDE);
     }
@@ -118,6 +119,7 @@ static int build(struct cloth_scene *s)
     cloth_free(&s->c);
     s->c = fresh;
     cloth_set_pool(&s->c, s->opt.pool);
+    s->built_smaller = s->opt.smaller;
     fit_view(s);
     return 0;
 }
@@ -133,7 +135,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     s->c.prm.stop = o->stop;
     s->auto_size = !o->preset_seed;
     if (s->auto_size)
-        size_for_canvas(&s->c.prm, w, h);
+        size_for_canvas(&s->c.prm, w, h, o->smaller);
     s->throw_release = !o->preset_seed;
     s->c.prm.upright = !o->preset_seed; /* thrown over its pins, it falls open */
     s->strain_look = o->preset_seed;
@@ -162,6 +164,14 @@ static void cloth_resize(void *p, int w, int h)
     s->w = w, s->h = h, fit_view(s);
 }
 
+static bool cloth_detail(void *p, int px_scale, bool smaller)
+{
+    struct cloth_scene *s = p;
+    (void)px_scale; /* the drawing follows the image it is given */
+    s->opt.smaller = smaller;
+    return !s->auto_size || s->built_smaller == smaller;
+}
+
 /* r: a whole cloth again. Sized to the canvas as it is now, unless the width or
  * height was set by hand (the other parameters stay as they are). */
 static void cloth_restart(void *p)
@@ -169,7 +179,7 @@ static void cloth_restart(void *p)
     struct cloth_scene *s = p;
     struct cloth_params keep = s->c.prm, want = s->c.prm;
     if (s->auto_size) {
-        size_for_canvas(&want, s->w, s->h);
+        size_for_canvas(&want, s->w, s->h, s->opt.smaller);
         if (want.w == keep.w && want.h == keep.h)
             want = keep;
     }
@@ -364,6 +374,7 @@ const struct scene_ops scene_cloth = {
     .create = cloth_create,
     .destroy = cloth_destroy,
     .resize = cloth_resize,
+    .detail = cloth_detail,
     .restart = cloth_restart,
     .steps_per_frame = cloth_steps_per_frame,
     .step = cloth_scene_step,

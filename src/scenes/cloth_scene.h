@@ -40,6 +40,7 @@ struct cloth_scene {
     bool throw_release;  /* release with the pointer's velocity */
     bool strain_look;    /* draw the net coloured by strain, not the fabric */
     bool auto_size;      /* the grid follows the canvas at a restart */
+    bool built_smaller;  /* the grid was built for opt.smaller (half the particles) */
     int w, h;
     struct view view;
     float k;             /* drawing: image pixels a canvas pixel this frame */

@@ -91,10 +91,14 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     else if (app_slow_shown(a))
         snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
                  a->dropped_of - a->dropped, a->dropped_of);
+    /* Frames could not be made in time at full detail (tune.h). */
+    const char *coarse = a->detail == TUNE_FULL ? "" : a->smaller_waits ? "[coarse: r smaller] "
+                                                                         : "[coarse] ";
     /* What is never cut: the name and what the scene is doing. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(head, sizeof head, " %s %s%s%s", s->name, rec, a->paused ? "[paused] " : "", slow);
+    snprintf(head, sizeof head, " %s %s%s%s%s", s->name, rec, a->paused ? "[paused] " : "", slow,
+             coarse);
     snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
     size_t keep = strlen(head);
     while (keep > 0 && head[keep - 1] == ' ')
@@ -296,7 +300,7 @@ static void too_small(const struct app *a, struct cells *cells)
 
 void compose_draw(const struct app *a, struct image *img)
 {
-    const int k = cells_scale(a->o.glyphs); /* image pixels a canvas pixel */
+    const int k = app_draw_scale(a); /* image pixels a canvas pixel */
     if (img->w != k * app_canvas_w(a) || img->h != k * app_canvas_h(a)) /* the status */
         image_resize(img, k * app_canvas_w(a), k * app_canvas_h(a)); /* line came or went */
     app_scene(a)->draw(a->st[a->cur], img);
@@ -318,12 +322,12 @@ static void blit_band(void *arg, int part, int nparts)
     const struct blit_job *j = arg;
     int r0, r1;
     pool_span(j->rows, part, nparts, &r0, &r1);
-    cells_blit_band(j->img, j->cells, j->a->o.color, j->a->o.glyphs, r0, r1);
+    cells_blit_band(j->img, j->cells, j->a->o.color, app_blit_glyphs(j->a), r0, r1);
 }
 
 void compose_blit(const struct app *a, const struct image *img, struct cells *cells)
 {
-    struct blit_job j = {a, img, cells, cells_blit_rows(img, cells, a->o.glyphs)};
+    struct blit_job j = {a, img, cells, cells_blit_rows(img, cells, app_blit_glyphs(a))};
     pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
 }
 
