@@ -552,13 +552,15 @@ static const struct {
 } parts[] = {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs}, {"screens", bench_screens},
+    {"pictures", bench_pictures},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
- * (dye, frames, bandwidth, pbf, cloth, glyphs, screens) run only those. */
+ * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures) run only
+ * those. */
 int main(int argc, char **argv)
 {
     const int nparts = (int)(sizeof parts / sizeof parts[0]);
@@ -574,7 +576,7 @@ int main(int argc, char **argv)
                 p++;
             if (p == nparts) {
                 fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH] "
-                                "[dye|frames|bandwidth|pbf|cloth|glyphs|screens...]\n");
+                                "[dye|frames|bandwidth|pbf|cloth|glyphs|screens|pictures...]\n");
                 return 2;
             }
             only[p] = some = true;

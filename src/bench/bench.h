@@ -21,6 +21,9 @@ double bench_frame_parts(int sc, int cols, int rows, int threads, int warm, int 
 /* Full-screen sizes (screens.c): each scene, size, glyph set and thread
  * count, the parts of a frame apart, against the targets. */
 void bench_screens(void);
+/* How draw + fit grow from half-blocks to quadrants and sextants, against the
+ * pixels drawn (screens.c). */
+void bench_pictures(void);
 
 /* Glyph sets: error against a supersampled reference, fit time, bytes. */
 void bench_glyphs(void);

@@ -125,6 +125,14 @@ struct split {
     int64_t err;
 };
 
+/* |S|^2 / m for a group of m pixels summing to S: in 32 bits, the same
+ * quotient as in 64 (at most FIT_SEXTANT pixels: |S|^2 < 2^23) for a
+ * fraction of the cost. */
+static int64_t group_share(const int32_t *sum, int m)
+{
+    return (uint32_t)norm2(sum) / (uint32_t)m;
+}
+
 static struct split split_of(const struct px3 *p, int n, unsigned mask)
 {
     struct split g = {mask, 0, {0, 0, 0}, {0, 0, 0}, 0};
@@ -138,7 +146,7 @@ static struct split split_of(const struct px3 *p, int n, unsigned mask)
     }
     const int nb = n - g.na;
     /* sum |p - mean|^2 = sum |p|^2 - |S|^2 / m, for each group */
-    g.err = q - (g.na ? norm2(g.sa) / g.na : 0) - (nb ? norm2(g.sb) / nb : 0);
+    g.err = q - (g.na ? group_share(g.sa, g.na) : 0) - (nb ? group_share(g.sb, nb) : 0);
     return g;
 }
 
@@ -234,12 +242,23 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
             order[j] = order[j - 1];
         order[j] = i;
     }
-    /* The split of the ranking with the least error: the upper run inked. */
+    /* The split of the ranking with the least error: the upper run inked.
+     * Each split is the last with one more pixel inked, so its sums follow
+     * from the last's (split_of's figures, exactly: integers). */
     struct split best = {.err = INT64_MAX};
-    unsigned mask = 0;
+    int64_t q = 0;
+    for (int i = 0; i < n; i++)
+        q += norm2(p[i].c);
+    struct split g = {0, 0, {0, 0, 0}, {all[0], all[1], all[2]}, 0};
     for (int s = n - 1; s >= 1; s--) {
-        mask |= 1u << order[s];
-        consider(p, n, mask, &best);
+        const int i = order[s];
+        g.mask |= 1u << i;
+        g.na++;
+        for (int k = 0; k < 3; k++)
+            g.sa[k] += p[i].c[k], g.sb[k] -= p[i].c[k];
+        g.err = q - group_share(g.sa, g.na) - group_share(g.sb, n - g.na);
+        if (g.err < best.err)
+            best = g;
     }
     /* One step of Lloyd's: each pixel to the nearer of the two means, kept
      * where that is better (the ranking's line may cut a cluster of noise
@@ -349,7 +368,7 @@ static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, st
 
 static int64_t isqrt(int64_t v)
 {
-    int64_t r = (int64_t)sqrt((double)v);
+    int64_t r = (int64_t)sqrtf((float)v); /* v < 2^18: near enough, then put right */
     while (r * r > v)
         r--;
     while ((r + 1) * (r + 1) <= v)
@@ -396,14 +415,19 @@ struct fit fit_cell(const rgb_t *s, int n)
                     continue;
                 const int32_t d[3] = {p[i].c[0] - c.c[0], p[i].c[1] - c.c[1], p[i].c[2] - c.c[2]};
                 const int64_t dist = isqrt(norm2(d));
-                const int64_t w = (int64_t)share * 65536 / (dist > 1 ? dist : 1);
+                /* in 32 bits (share * 65536 and the distance fit): the same
+                 * quotient, at a fraction of a 64-bit division's cost */
+                const int64_t w = (uint32_t)share * 65536u / (uint32_t)(dist > 1 ? dist : 1);
                 wsum += w;
                 for (int k = 0; k < 3; k++)
                     sum[k] += w * p[i].c[k];
             }
-            if (wsum > 0)
-                *col[g] = RGB((int)((sum[0] + wsum / 2) / wsum), (int)((sum[1] + wsum / 2) / wsum),
-                              (int)((sum[2] + wsum / 2) / wsum));
+            if (wsum > 0) { /* sums under 2^32 (8 samples, weights under 2^18, 255 at most) */
+                const uint32_t ws = (uint32_t)wsum, mid = ws / 2;
+                *col[g] = RGB((int)(((uint32_t)sum[0] + mid) / ws),
+                              (int)(((uint32_t)sum[1] + mid) / ws),
+                              (int)(((uint32_t)sum[2] + mid) / ws));
+            }
         }
     return f;
 }
