@@ -183,6 +183,15 @@ static int64_t sextant_half(const struct px3 *p, rgb_t *fg, rgb_t *bg)
  * row; 0 for a space). */
 #define FIT_HALF_SEXTANT (1u << 31)
 
+/* ▀ in colours hf over hb (a space where they are one), its fg pixels. */
+static struct fit half_fit(int n, rgb_t hf, rgb_t hb, unsigned *fg)
+{
+    if (hf == hb)
+        return (struct fit){' ', hf, hb};
+    *fg = n == FIT_QUAD ? 3u : FIT_HALF_SEXTANT;
+    return (struct fit){0x2580u, hf, hb};
+}
+
 static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
 {
     *fg = 0;
@@ -206,15 +215,28 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
             all[k] += p[i].c[k];
     if (far <= 3) /* one colour, to a level */
         return (struct fit){' ', mean_of(all, n), mean_of(all, n)};
+    /* ▀ where it does nearly as well as the best split (below). No split's
+     * error is below 0, so where ▀'s is within FIT_HALF_KEEP of 0 it is ▀
+     * whatever the search would find, and the search is left out. */
+    rgb_t hf, hb;
+    int64_t half;
+    if (n == FIT_QUAD) {
+        const struct split h = split_of(p, n, 3u);
+        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
+    } else {
+        half = sextant_half(p, &hf, &hb);
+    }
+    if (half <= FIT_HALF_KEEP)
+        return half_fit(n, hf, hb, fg);
     /* Rank along the principal axis: from b -> a, a few steps of the power
      * iteration on the pixels' scatter (integers, kept under 2^20). */
     int64_t cov[3][3];
     for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
+        for (int c = r; c < 3; c++) { /* symmetric: the other half is the same */
             int64_t s2 = 0;
             for (int i = 0; i < n; i++)
                 s2 += (int64_t)p[i].c[r] * p[i].c[c];
-            cov[r][c] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
+            cov[r][c] = cov[c][r] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
         }
     int64_t v[3] = {p[a].c[0] - p[b].c[0], p[a].c[1] - p[b].c[1], p[a].c[2] - p[b].c[2]};
     for (int it = 0; it < 3; it++) {
@@ -276,21 +298,8 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
     }
     if (again != 0 && again != (1u << n) - 1u)
         consider(p, n, again, &best);
-    /* ▀ where it does nearly as well. */
-    rgb_t hf, hb;
-    int64_t half;
-    if (n == FIT_QUAD) {
-        const struct split h = split_of(p, n, 3u);
-        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
-    } else {
-        half = sextant_half(p, &hf, &hb);
-    }
-    if (half <= best.err + FIT_HALF_KEEP) {
-        if (hf == hb)
-            return (struct fit){' ', hf, hb};
-        *fg = n == FIT_QUAD ? 3u : FIT_HALF_SEXTANT;
-        return (struct fit){0x2580u, hf, hb};
-    }
+    if (half <= best.err + FIT_HALF_KEEP)
+        return half_fit(n, hf, hb, fg);
     bool swap;
     const uint32_t ch = fit_glyph(best.mask, n, &swap);
     *fg = swap ? best.mask ^ ((1u << n) - 1u) : best.mask;
@@ -344,9 +353,11 @@ static int fg_thirds(unsigned fg, int n, int i)
 
 /* A sextant cell's pixels cannot show an edge across the middle of its
  * middle row, which ▀ draws exactly; its samples s can. Is ▀ (each half its
- * samples' mean, into *half) within FIT_HALF_KEEP of glyph f, fg its inked
- * pixels, on the samples (in ninths: a sample is shown in thirds)? */
-static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, struct fit *half)
+ * samples' mean, into *half) within FIT_HALF_KEEP of glyph f, third[i] the
+ * share of sample i its fg shows, on the samples (in ninths: a sample is
+ * shown in thirds)? */
+static bool sextant_half_wins(const struct px3 *s, struct fit f, const int *third,
+                              struct fit *half)
 {
     const struct px3 a = unpack(f.fg), b = unpack(f.bg);
     int64_t e9 = 0, e = 0;
@@ -355,7 +366,7 @@ static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, st
         for (int k = 0; k < 3; k++)
             sum[i / (FIT_SAMPLES / 2)][k] += s[i].c[k];
         e += norm2(s[i].c);
-        const int t = fg_thirds(fg, FIT_SEXTANT, i);
+        const int t = third[i];
         for (int k = 0; k < 3; k++) {
             const int64_t d = 3 * s[i].c[k] - t * a.c[k] - (3 - t) * b.c[k];
             e9 += d * d;
@@ -394,16 +405,19 @@ struct fit fit_cell(const rgb_t *s, int n)
     struct px3 p[FIT_SAMPLES];
     for (int i = 0; i < FIT_SAMPLES; i++)
         p[i] = unpack(s[i]);
+    int third[FIT_SAMPLES];
+    for (int i = 0; i < FIT_SAMPLES; i++)
+        third[i] = fg_thirds(fg, n, i);
     struct fit half;
-    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(p, f, fg, &half))
+    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(p, f, third, &half)) {
         f = half, fg = FIT_HALF_SEXTANT;
+        for (int i = 0; i < FIT_SAMPLES; i++)
+            third[i] = fg_thirds(fg, n, i);
+    }
     /* Each colour moved towards the geometric median of the samples it
      * shows (Weiszfeld's steps, each sample weighed by its share): a speck
      * of the other colour, or the sliver of it a sextant row takes from a
      * sample, no longer greys the colour the rest agree on. */
-    int third[FIT_SAMPLES];
-    for (int i = 0; i < FIT_SAMPLES; i++)
-        third[i] = fg_thirds(fg, n, i);
     rgb_t *col[2] = {&f.fg, &f.bg};
     for (int step = 0; step < FIT_MEDIAN_STEPS; step++)
         for (int g = 0; g < 2; g++) {
