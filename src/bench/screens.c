@@ -51,12 +51,12 @@ void bench_screens(void)
            CASE_RUNS);
     printf("  %-5s %-8s %-7s | %-36s | %-36s | target (2 threads)\n", "scene", "size", "glyphs",
            "1 thread:  step   draw   fit   enc   total", "2 threads: step   draw   fit   enc   total");
-    struct frame_times one;
+    struct frame_times one = {0.0, 0.0, 0.0, 0.0};
     int over = 0, cases = 0;
     for (int sc = 0; sc < SCENE_COUNT; sc++)
         for (int z = 0; z < NSIZES; z++)
             for (int g = 0; g < NSETS; g++) {
-                struct frame_times two;
+                struct frame_times two = {0.0, 0.0, 0.0, 0.0};
                 double t1 = 1e9, t2 = 1e9;
                 for (int r = 0; r < CASE_RUNS; r++) { /* one and two threads in turn */
                     struct frame_times a, b;
