@@ -366,7 +366,7 @@ static void splat_body(struct pbf_scene *s, int w, int h)
     int count[SPLAT_ROWS] = {0};
     for (int i = 0; i < s->sim.nfluid; i++) {
         const float y = view_py(&s->draw.at, s->sim.y[i]) * (float)SPLAT_ROWS / (float)h;
-        count[clampi(y > 0.0f ? (int)y : 0, 0, SPLAT_ROWS - 1)]++;
+        count[y > 0.0f ? (int)fminf(y, (float)(SPLAT_ROWS - 1)) : 0]++; /* far off, or NaN: an end */
     }
     int b = 1, run = 0;
     for (int r = 0; r < SPLAT_ROWS && b < nb; r++) {
