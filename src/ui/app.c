@@ -534,6 +534,7 @@ static void demo_tour(struct app *a, double t)
     if (want != a->cur) {
         app_switch(a, want);
         app_scene(a)->restart(a->st[a->cur]);
+        tell_detail(a);
     }
 }
 
@@ -594,6 +595,7 @@ static double run_steps(struct app *a, double dt, int n, double (*clock)(void), 
     double ms = wall * 1000.0 / n;
     a->step_ms = a->step_ms > 0 ? 0.9 * a->step_ms + 0.1 * ms : ms;
     a->steps[a->cur] += n;
+    tell_detail(a); /* a scene may rebuild itself (the cloth mends when it fell away) */
     path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
     a->ptr.pressed = false;
     a->ptr.held = a->ptr.down;
