@@ -318,23 +318,43 @@ struct fit fit_block(const rgb_t *px, int n)
  * cell high. */
 static const int sextant_w[3][FIT_SAMPLE_ROWS] = {{3, 1, 0, 0}, {0, 2, 2, 0}, {0, 0, 1, 3}};
 
+/* A colour's channels a 16-bit lane each (r, g, b from the top), so that
+ * weighted sums of a few take one multiply-add each; and back. */
+#define LANES3 ((uint64_t)1 << 32 | (uint64_t)1 << 16 | 1u)
+static uint64_t lanes_of(rgb_t p)
+{
+    return (uint64_t)rgb_r(p) << 32 | (uint64_t)rgb_g(p) << 16 | (uint64_t)rgb_b(p);
+}
+
+static rgb_t rgb_of_lanes(uint64_t v)
+{
+    return RGB((int)(v >> 32 & 0xFFFFu), (int)(v >> 16 & 0xFFFFu), (int)(v & 0xFFFFu));
+}
+
+/* Each channel of v / 2^k rounded down, lane by lane (every lane under
+ * 2^14 once shifted: a bit from the lane above is masked away). */
+static uint64_t lanes_shift(uint64_t v, int k)
+{
+    return v >> k & (0x3FFFu * LANES3);
+}
+
 void fit_pixels(const rgb_t *s, int n, rgb_t *px)
 {
-    const int rows = n == FIT_QUAD ? 2 : 3;
-    for (int j = 0; j < rows; j++)
-        for (int i = 0; i < 2; i++) {
-            int sum[3] = {0, 0, 0}, wsum = 0;
-            for (int y = 0; y < FIT_SAMPLE_ROWS; y++) {
-                const int w = n == FIT_QUAD ? (y / 2 == j) : sextant_w[j][y];
-                if (!w)
-                    continue;
-                const rgb_t p = s[2 * y + i];
-                sum[0] += w * rgb_r(p), sum[1] += w * rgb_g(p), sum[2] += w * rgb_b(p);
-                wsum += w;
-            }
-            px[2 * j + i] = RGB((sum[0] + wsum / 2) / wsum, (sum[1] + wsum / 2) / wsum,
-                                (sum[2] + wsum / 2) / wsum);
+    /* Each glyph pixel the mean of the samples it covers by their weights
+     * (sextant_w, in quarters; quadrants: two rows of samples), rounded
+     * half up: (sum + 2) / 4, (sum + 1) / 2, in every channel at once. */
+    for (int i = 0; i < 2; i++) {
+        const uint64_t a = lanes_of(s[i]), b = lanes_of(s[2 + i]);
+        const uint64_t c = lanes_of(s[4 + i]), d = lanes_of(s[6 + i]);
+        if (n == FIT_QUAD) {
+            px[i] = rgb_of_lanes(lanes_shift(a + b + LANES3, 1));
+            px[2 + i] = rgb_of_lanes(lanes_shift(c + d + LANES3, 1));
+            continue;
         }
+        px[i] = rgb_of_lanes(lanes_shift(3 * a + b + 2 * LANES3, 2));
+        px[2 + i] = rgb_of_lanes(lanes_shift(2 * b + 2 * c + 2 * LANES3, 2));
+        px[4 + i] = rgb_of_lanes(lanes_shift(c + 3 * d + 2 * LANES3, 2));
+    }
 }
 
 /* The share of sample i (of FIT_SAMPLES) shown in the fg colour, in thirds. */
