@@ -280,6 +280,16 @@ static void splat_run(float *restrict cov, float *restrict vx, float *restrict v
     }
 }
 
+/* The taps of pixels [lo, hi) alone, in their order (a run stays a run). */
+static void taps_within(struct taps *t, int lo, int hi)
+{
+    int m = 0;
+    for (int a = 0; a < t->n; a++)
+        if (t->idx[a] >= lo && t->idx[a] < hi)
+            t->idx[m] = t->idx[a], t->wt[m] = t->wt[a], m++;
+    t->n = m;
+}
+
 /* Might a streak's places along y (c0 - p step, p < np) put weight in rows
  * [r0, r1)? Their taps reach 2 sc + 1 rows about them, folded back at the
  * walls (lo and hi) where they cross one: never a row outside the answer. */
@@ -313,20 +323,21 @@ static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
     memset(d->cov + at, 0, rows * sizeof *d->cov);
     for (size_t p = 0; p < 3; p++)
         memset(d->vel + p * n + at, 0, rows * sizeof *d->vel);
+    const bool whole = r0 == 0 && r1 == h;
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
         if (!streak_of(s, i, w, h, reach, &st) ||
-            !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1))
+            (!whole && !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1)))
             continue;
         const float m = d_px * d_px / (float)st.n;
         streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
         streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
+        for (int k = 0; k < st.n && !whole; k++)
+            taps_within(&ty[k], r0, r1);
         for (int k = 0; k < st.n; k++) {
             const int *ix = tx[k].idx, nx = tx[k].n;
             const float *wx = tx[k].wt;
             for (int a = 0; a < ty[k].n; a++) {
-                if (ty[k].idx[a] < r0 || ty[k].idx[a] >= r1)
-                    continue;
                 float *cov = d->cov + (size_t)ty[k].idx[a] * (size_t)w;
                 float *vel = d->vel + (size_t)ty[k].idx[a] * (size_t)w;
                 const float wa = m * ty[k].wt[a];
