@@ -438,9 +438,13 @@ struct fit fit_cell(const rgb_t *s, int n)
      * of the other colour, or the sliver of it a sextant row takes from a
      * sample, no longer greys the colour the rest agree on. */
     rgb_t *col[2] = {&f.fg, &f.bg};
+    bool still[2] = {false, false}; /* the last step left it where it was: so would the next */
     for (int step = 0; step < FIT_MEDIAN_STEPS; step++)
         for (int g = 0; g < 2; g++) {
-            const struct px3 c = unpack(*col[g]);
+            if (still[g])
+                continue;
+            const rgb_t before = *col[g];
+            const struct px3 c = unpack(before);
             int64_t wsum = 0, sum[3] = {0, 0, 0};
             for (int i = 0; i < FIT_SAMPLES; i++) {
                 const int share = g == 0 ? third[i] : 3 - third[i];
@@ -461,6 +465,7 @@ struct fit fit_cell(const rgb_t *s, int n)
                               (int)(((uint32_t)sum[1] + mid) / ws),
                               (int)(((uint32_t)sum[2] + mid) / ws));
             }
+            still[g] = *col[g] == before;
         }
     return f;
 }
