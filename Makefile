@@ -142,7 +142,7 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
 
 # The bench: a program of its own, on the product's objects; never installed.
 # Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c).
-$(B)/swirl-bench: $(OBJ) $(B)/bench/bench.o $(B)/bench/glyphs.o $(B)/bench/link.o \
+$(B)/swirl-bench: $(OBJ) $(patsubst src/%.c,$(B)/%.o,$(wildcard src/bench/*.c)) \
                   $(B)/tests/simlink.o $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 

@@ -87,6 +87,7 @@ int main(int argc, char **argv)
     if (!c.threads_given) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         c.o.threads = cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
+        c.o.threads_auto = true; /* of those, as many as run fastest */
     }
     if (c.glyphs_auto) { /* in a terminal, what it draws decides the rest */
         const char *cs = nl_langinfo(CODESET);

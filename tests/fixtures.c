@@ -152,7 +152,7 @@ void fx_image_guarded(struct image *im, int w, int h)
     CHECK(all != NULL);
     for (size_t i = 0; all && i < (size_t)w * (size_t)h + 2 * GUARD_PX; i++)
         all[i] = GUARD_VALUE;
-    im->w = w, im->h = h;
+    im->w = w, im->h = h, im->banded = false;
     im->px = all ? all + GUARD_PX : NULL;
     if (all)
         image_fill(im, 0);

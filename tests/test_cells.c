@@ -267,7 +267,7 @@ static struct image guarded_image(void)
 {
     for (size_t i = 0; i < sizeof guarded / sizeof guarded[0]; i++)
         guarded[i] = GUARD_PX;
-    struct image im = {10, 10, guarded + GUARD};
+    struct image im = {10, 10, guarded + GUARD, false, 0, 0};
     image_fill(&im, RGB(0, 0, 40));
     image_disc(&im, 5.0f, 5.0f, 2.0f, RGB(0, 255, 0), 1.0f); /* something to keep */
     return im;
@@ -318,7 +318,7 @@ TEST(image_nan_and_infinite_draws_leave_the_image_as_it_was)
     CHECK(rgb_mix(RGB(1, 2, 3), RGB(200, 200, 200), qnan) == RGB(1, 2, 3));
     CHECK(rgb_scale(RGB(100, 100, 100), qnan) == 0);
     /* The blit of what is left is the blit of the untouched picture. */
-    struct image ref = {10, 10, before};
+    struct image ref = {10, 10, before, false, 0, 0};
     struct cells a, b;
     cells_init(&a, 10, 5);
     cells_init(&b, 10, 5);

@@ -465,6 +465,26 @@ TEST(cloth_scene_grid_follows_the_terminal)
     }
 }
 
+TEST(cloth_scene_stops_growing_at_a_full_screen)
+{
+    /* A full screen on a large monitor, wide or tall: at most 12,000
+     * particles, the grid the seed's shape (39:29 spacings) where the height
+     * decides, and as many as the cap allows (not far fewer). */
+    static const int sizes[][2] = {{400, 110}, {500, 140}, {300, 200}, {800, 150}};
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+        struct fixture f;
+        CHECK(open_scene(&f, sizes[t][0], sizes[t][1], false));
+        const int w = (int)param(&f, "width"), h = (int)param(&f, "height");
+        CHECK_MSG(w * h <= 12000 && w * h >= 11000, "%dx%d: a %dx%d cloth", sizes[t][0],
+                  sizes[t][1], w, h);
+        CHECK_INT((int)stat(&f, "particles"), w * h);
+        if (sizes[t][0] > 2 * sizes[t][1])
+            CHECK_MSG(fabsf((float)(w - 1) / (float)(h - 1) - 39.0f / 29.0f) < 0.03f,
+                      "%dx%d: a %dx%d cloth", sizes[t][0], sizes[t][1], w, h);
+        close_scene(&f);
+    }
+}
+
 /* The first letter of a string statistic. */
 static int stat_letter(const struct fixture *f, const char *field) { return (int)stat(f, field); }
 

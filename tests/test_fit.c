@@ -259,6 +259,50 @@ TEST(fit_pixels_weigh_the_samples_by_area)
     CHECK(px[0] == RGB(191, 191, 191) && px[1] == px[0] && px[2] == BLACK && px[5] == BLACK);
 }
 
+/* A glyph pixel's channel as fit_pixels must make it: the samples' mean by
+ * their weights (wsum in all), rounded half up. */
+static int weighed(const rgb_t *s, int col, const int *w, int shift)
+{
+    int sum = 0, wsum = 0;
+    for (int y = 0; y < FIT_SAMPLE_ROWS; y++)
+        sum += w[y] * (int)((s[2 * y + col] >> shift) & 255u), wsum += w[y];
+    return (sum + wsum / 2) / wsum;
+}
+
+TEST(fit_pixels_round_each_channel_half_up)
+{
+    /* Random samples: every channel of every glyph pixel the weighted mean
+     * rounded half up (a quarter of a level decides), each channel apart. */
+    static const int quad_w[2][4] = {{1, 1, 0, 0}, {0, 0, 1, 1}};
+    static const int sext_w[3][4] = {{3, 1, 0, 0}, {0, 2, 2, 0}, {0, 0, 1, 3}};
+    struct rng r = {77};
+    int bad = 0;
+    for (int t = 0; t < 2000; t++) {
+        rgb_t s[FIT_SAMPLES], px[FIT_SEXTANT];
+        for (int i = 0; i < FIT_SAMPLES; i++) /* small values too: remainders of every kind */
+            s[i] = t % 2 ? (rgb_t)(rng_next(&r) & 0xFFFFFFu) : (rgb_t)(rng_next(&r) & 0x030303u);
+        fit_pixels(s, FIT_QUAD, px);
+        for (int j = 0; j < 4; j++)
+            for (int sh = 0; sh < 24; sh += 8)
+                bad += (int)((px[j] >> sh) & 255u) != weighed(s, j % 2, quad_w[j / 2], sh);
+        fit_pixels(s, FIT_SEXTANT, px);
+        for (int j = 0; j < 6; j++)
+            for (int sh = 0; sh < 24; sh += 8)
+                bad += (int)((px[j] >> sh) & 255u) != weighed(s, j % 2, sext_w[j / 2], sh);
+    }
+    CHECK_INT(bad, 0);
+}
+
+TEST(fit_half_block_gives_way_to_a_split_that_is_better_by_more_than_the_margin)
+{
+    /* Two columns a little apart: the left/right split is exact, ▀ is off
+     * by 10 (more than FIT_HALF_KEEP, less than four times it): not ▀. */
+    const rgb_t a = RGB(100, 100, 100), b = RGB(103, 100, 100);
+    const rgb_t cols[4] = {a, b, a, b};
+    const struct fit f = fit_block(cols, FIT_QUAD);
+    CHECK_MSG(f.ch == 0x258C || f.ch == 0x2590, "U+%04X", (unsigned)f.ch);
+}
+
 TEST(fit_cell_colours_are_what_most_of_each_part_shows)
 {
     /* Two colours split along the glyph pixels: fit_cell is fit_block. */

@@ -271,3 +271,75 @@ TEST(pool_span_tiles_the_rows)
             CHECK_MSG(ok && next == ns[a], "n %d in %d parts", ns[a], nparts);
         }
 }
+
+/* Which thread ran each part. */
+struct who {
+    pthread_t by[64];
+};
+
+static void note_thread(void *arg, int part, int nparts)
+{
+    struct who *w = arg;
+    (void)nparts;
+    for (volatile int k = 0; k < 20000; k++) /* long enough for the others to join in */
+        ;
+    w->by[part] = pthread_self();
+}
+
+TEST_THREADS(pool_use_lets_some_threads_take_parts_and_the_rest_sleep)
+{
+    /* Fewer threads in use: every part still runs once, with the same
+     * results; with one in use only the caller runs them; all of them again
+     * afterwards, and the count clamped into range. */
+    struct pool *p = pool_create(4);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    CHECK_INT(pool_used(p), 4);
+    struct sums ref, got;
+    pool_run(NULL, slow_part, &ref, 64);
+    for (int n = 4; n >= 1; n--) {
+        pool_use(p, n);
+        CHECK_INT(pool_used(p), n);
+        for (int rep = 0; rep < 10; rep++) {
+            check_once(p, 1 + 17 * rep);
+            memset(&got, 0, sizeof got);
+            pool_run(p, slow_part, &got, 64);
+            CHECK_MSG(memcmp(&got, &ref, sizeof ref) == 0, "%d threads in use", n);
+        }
+    }
+    struct who w;
+    pool_run(p, note_thread, &w, 64);
+    int others = 0;
+    for (int i = 0; i < 64; i++)
+        others += !pthread_equal(w.by[i], pthread_self());
+    CHECK_MSG(others == 0, "one thread in use: %d parts ran on workers", others);
+    /* Two of four in use: once a job has run (a worker asleep or waiting
+     * then sees the new count), two threads at most run a job's parts. */
+    pool_use(p, 2);
+    pool_run(p, note_thread, &w, 64);
+    int most = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        pool_run(p, note_thread, &w, 64);
+        pthread_t seen[64];
+        int nseen = 0;
+        for (int i = 0; i < 64; i++) {
+            int k = 0;
+            while (k < nseen && !pthread_equal(seen[k], w.by[i]))
+                k++;
+            if (k == nseen)
+                seen[nseen++] = w.by[i];
+        }
+        most = nseen > most ? nseen : most;
+    }
+    CHECK_MSG(most <= 2, "two threads in use: a job's parts ran on %d", most);
+    pool_use(p, 99);
+    CHECK_INT(pool_used(p), 4);
+    pool_use(p, 0);
+    CHECK_INT(pool_used(p), 1);
+    pool_use(p, 3);
+    for (int rep = 0; rep < 20; rep++)
+        check_once(p, 64);
+    pool_destroy(p);
+    CHECK_INT(pool_used(NULL), 1);
+}

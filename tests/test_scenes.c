@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct scene_opts opts = {1, false, 0, 0, NULL, NULL, 1};
+static const struct scene_opts opts = {1, false, 0, 0, NULL, NULL, 1, false};
 
 /* A pointer held at (x,y) for one step (pressed on the first). */
 static struct pointer held(float x, float y, bool first, int button, float *path)

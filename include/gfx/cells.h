@@ -71,5 +71,12 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
  */
 void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs);
+/* The cell rows the blit writes (as many as the image and the cells both
+ * have), and the blit of rows [row0, row1) of them alone: each cell is a
+ * function of its own pixels and place, so bands blitted apart (on threads)
+ * give the cells cells_blit gives. */
+int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs);
+void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mode,
+                     enum glyph_set glyphs, int row0, int row1);
 
 #endif

@@ -14,16 +14,36 @@
 struct image {
     int w, h;
     rgb_t *px;
+    /* A band (image_band): drawing writes rows [band0, band1) alone, so that
+     * bands of one image are drawn apart (on threads), each shape clipped to
+     * its band, every pixel written as drawing the whole would write it. */
+    bool banded;
+    int band0, band1;
 };
+
+/* The rows drawing into im writes: [image_row0, image_row1). */
+static inline int image_row0(const struct image *im) { return im->banded ? im->band0 : 0; }
+static inline int image_row1(const struct image *im) { return im->banded ? im->band1 : im->h; }
+/* im (the same pixels) with drawing kept to rows [y0, y1) of what it may write. */
+static inline struct image image_band(const struct image *im, int y0, int y1)
+{
+    struct image b = *im;
+    b.banded = true;
+    b.band0 = y0 > image_row0(im) ? y0 : image_row0(im);
+    b.band1 = y1 < image_row1(im) ? y1 : image_row1(im);
+    b.band1 = b.band1 > b.band0 ? b.band1 : b.band0;
+    return b;
+}
 
 void image_init(struct image *im, int w, int h);
 void image_free(struct image *im);
 void image_resize(struct image *im, int w, int h);
+/* Every pixel it may write (see image_band) to c. */
 void image_fill(struct image *im, rgb_t c);
 
 static inline void image_put(struct image *im, int x, int y, rgb_t c)
 {
-    if (x >= 0 && y >= 0 && x < im->w && y < im->h)
+    if (x >= 0 && y >= image_row0(im) && x < im->w && y < image_row1(im))
         im->px[(size_t)y * (size_t)im->w + (size_t)x] = c;
 }
 static inline rgb_t image_get(const struct image *im, int x, int y)
@@ -36,6 +56,12 @@ static inline rgb_t image_get(const struct image *im, int x, int y)
 static inline int image_clip(float v, int n)
 {
     return (int)clampf(v, 0.0f, (float)n);
+}
+
+/* The same for a row, clamped to the rows drawing writes (image_band). */
+static inline int image_clip_rows(float v, const struct image *im)
+{
+    return (int)clampf(v, (float)image_row0(im), (float)image_row1(im));
 }
 
 /* Mixes c into pixel (x,y) with weight a in [0,1]. */

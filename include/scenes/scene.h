@@ -46,6 +46,8 @@ struct scene_opts {
     int px_scale;        /* image pixels a canvas pixel the scene is drawn at
                           * (cells_scale: 2 for quadrants and sextants); the
                           * dye's grid is that fine. 0 counts as 1. */
+    bool smaller;        /* simulated smaller (about half the work): frames
+                          * could not be made in time (the frame loop's detail) */
 };
 
 struct scene_ops {
@@ -63,6 +65,12 @@ struct scene_ops {
     /* Draws into im: the canvas, or a whole number of times as fine each way
      * (scene_image_scale; quadrants and sextants draw at twice the canvas). */
     void (*draw)(void *s, struct image *im);
+    /* The frame loop's detail: the scale the scene is now drawn at (as
+     * scene_opts' px_scale) and whether it is to be simulated smaller. The
+     * dye regrids at once; the water and the cloth, which cannot change
+     * their particles without a jump, take it at their next start (r).
+     * Returns whether the simulation is now at the size asked. */
+    bool (*detail)(void *s, int px_scale, bool smaller);
     /* Wheel clicks (+ up) at canvas pixel (x,y). May be NULL. */
     void (*zoom)(void *s, float x, float y, int clicks);
     /* Scene keys; returns true when the key was the scene's. */
@@ -117,6 +125,13 @@ int scene_param_set(const struct scene_ops *ops, void *st, int i, double v);
 bool scene_param_step(const struct scene_ops *ops, void *st, int i, int dir);
 /* The parameter with the command line's name (see param_name), or -1. */
 int scene_param_find(const struct scene_ops *ops, const char *name);
+
+/* Drawing over rows [0, n) that comes out the same however the rows are cut
+ * (each pixel a function of what the drawing reads, written by one band
+ * alone): fn(arg, y0, y1) for bands that cover the rows, on the pool's threads
+ * (a few bands a thread, so that one done early takes over another's), or
+ * all at once on this thread without a pool. */
+void scene_bands(struct pool *p, int n, void (*fn)(void *arg, int y0, int y1), void *arg);
 
 /* Image pixels a canvas pixel, for a scene whose canvas is canvas_w wide
  * drawing into im: 1, or the whole number of times im is finer. */

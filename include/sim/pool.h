@@ -23,6 +23,15 @@ struct pool *pool_create(int threads);
 void pool_destroy(struct pool *p);
 /* 1 for a NULL pool. */
 int pool_threads(const struct pool *p);
+/* How many of its threads take parts from the next pool_run on: the caller
+ * and the first n - 1 workers (n clamped to 1 .. pool_threads; all at the
+ * start); the others sleep until they are let in again. The parts and what
+ * they compute are the same, so a solver's bits are too: a frame loop may
+ * pick the count that runs fastest on a machine it shares. One thread at a
+ * time calls it, between jobs (as pool_run). pool_used: the count (1 for a
+ * NULL pool). */
+void pool_use(struct pool *p, int n);
+int pool_used(const struct pool *p);
 /* fn(arg, part, nparts) for part = 0 .. nparts-1, in any order and on any
  * thread; returns when every part has run. Never allocates. A solver that
  * writes each part's results to its own place and combines them in part order

@@ -18,6 +18,7 @@
 #include "input.h"
 #include "path.h"
 #include "scene.h"
+#include "tune.h"
 
 #define APP_MIN_COLS 20
 #define APP_MIN_ROWS 6
@@ -64,6 +65,8 @@ struct app_opts {
     int grid_w, grid_h;
     int scene;           /* index of the first scene */
     int threads;         /* solver threads, the caller's included (--threads) */
+    bool threads_auto;   /* in a terminal, use as many of them as make frames
+                          * cheapest (no --threads: tune.h) */
     struct app_set sets[APP_SETS_MAX]; /* each applied to its scene when that is first
                                         * built: the first scene before its first step,
                                         * another when it is first switched to */
@@ -125,6 +128,8 @@ struct app {
     bool demo;
     struct cast_status rec; /* the recording, as the HUD shows it (the terminal
                              * loop keeps it up to date; off when not recording) */
+    int detail;          /* the frame loop's detail (tune.h; app_set_detail) */
+    bool smaller_waits;  /* ... the current scene takes its smaller simulation at r */
 };
 
 /* A key binding, as the key handler runs it and the help lists it. */
@@ -156,6 +161,15 @@ double app_run_steps(struct app *a, double dt, int n, double (*clock)(void));
 /* Shows scene i (creating it on first use); returns 0, or -1 when it cannot be
  * created (the current scene stays). */
 int app_switch(struct app *a, int i);
+/* The detail the frame loop chose (tune.h): TUNE_FULL; TUNE_COARSE, the
+ * scene drawn at the canvas's resolution and blitted as half-blocks (where
+ * the glyphs draw finer); TUNE_SMALLER, its simulation smaller too (the
+ * scenes made from now on too). The HUD says so. */
+void app_set_detail(struct app *a, int level);
+/* Image pixels a canvas pixel the scene is drawn at, and the glyphs its
+ * picture is blitted in, at the detail in use. */
+int app_draw_scale(const struct app *a);
+enum glyph_set app_blit_glyphs(const struct app *a);
 /* Statistics of the current scene as one JSON object (no newline); ms is the
  * step time to report. */
 void app_json(const struct app *a, struct buf *out, double ms);

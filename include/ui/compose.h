@@ -38,6 +38,15 @@ static inline enum color_mode compose_mode(const struct app *a, const struct fra
 }
 
 
+/* A frame's picture in its three parts, as compose_frame runs them (the frame
+ * loop times each): the scene drawn into img (sized first to the canvas at the
+ * glyphs' scale), img blitted into the cells, and what goes over them. Not for
+ * a window too small (app_too_small): compose_frame says so instead. */
+void compose_draw(const struct app *a, struct image *img);
+void compose_blit(const struct app *a, const struct frame_stats *fs, const struct image *img,
+                  struct cells *cells);
+void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells);
+
 /* img is the canvas (app_canvas_w x app_canvas_h: resized to it when it is not,
  * as after the status line was hidden or shown), cells the screen (cols x rows). */
 void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,

@@ -14,6 +14,14 @@
 #include "app.h"
 #include "compose.h"
 #include "encode.h"
+#include "tune.h"
+
+/* Seconds the parts of the last frame took on frame_next's clock: its steps,
+ * the scene's drawing, the blit (the fit of quadrants and sextants), and the
+ * overlays with the encoding; 0 for a part it did not run. */
+struct frame_times {
+    double step, draw, fit, encode;
+};
 
 struct frame {
     struct image img;    /* the canvas */
@@ -23,6 +31,8 @@ struct frame {
     unsigned picture;    /* the app's picture count at the last frame sent */
     double fps_t0;       /* the fps measurement's window */
     int fps_frames;
+    struct frame_times t; /* the last frame's */
+    struct tune tune;    /* on a real clock: the threads in use and the detail */
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */

@@ -305,7 +305,8 @@ static void bench_dye(void)
            "20 Gauss-Seidel sweeps leave ~0.6)\n", (double)worst, 2 * THREAD_REPEATS * steps);
 }
 
-double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum glyph_set g)
+double bench_frame_parts(int sc, int cols, int rows, int threads, int warm, int frames,
+                         enum glyph_set g, struct frame_times *mean)
 {
     struct app_opts o;
     app_opts_default(&o);
@@ -314,13 +315,14 @@ double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum 
     o.threads = threads;
     o.glyphs = g;
     struct app a;
+    *mean = (struct frame_times){0.0, 0.0, 0.0, 0.0};
     if (app_init(&a, &o, cols, rows) != 0)
         return -1.0;
     struct frame fr;
     frame_init(&fr, &a, true);
     struct buf out;
     buf_init(&out);
-    for (int k = 0; k < 15; k++) {
+    for (int k = 0; k < warm; k++) {
         buf_clear(&out);
         frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
     }
@@ -328,12 +330,20 @@ double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum 
     for (int k = 0; k < frames; k++) {
         buf_clear(&out);
         frame_next(&fr, &a, 1.0 / 30, frame_now, false, &out);
+        mean->step += fr.t.step * 1000.0 / frames, mean->draw += fr.t.draw * 1000.0 / frames;
+        mean->fit += fr.t.fit * 1000.0 / frames, mean->encode += fr.t.encode * 1000.0 / frames;
     }
     double ms = ms_since(t0) / frames;
     frame_free(&fr);
     app_free(&a);
     buf_free(&out);
     return ms;
+}
+
+double bench_frame_ms(int sc, int cols, int rows, int threads, int frames, enum glyph_set g)
+{
+    struct frame_times parts;
+    return bench_frame_parts(sc, cols, rows, threads, 15, frames, g, &parts);
 }
 
 static void bench_frames(void)
@@ -542,14 +552,15 @@ static const struct {
 } parts[] = {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
-    {"link", bench_link},
+    {"screens", bench_screens}, {"pictures", bench_pictures}, {"link", bench_link},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
- * (dye, frames, bandwidth, pbf, cloth, glyphs, link) run only those. */
+ * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures, link) run
+ * only those. */
 int main(int argc, char **argv)
 {
     const int nparts = (int)(sizeof parts / sizeof parts[0]);
@@ -565,7 +576,7 @@ int main(int argc, char **argv)
                 p++;
             if (p == nparts) {
                 fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH] "
-                                "[dye|frames|bandwidth|pbf|cloth|glyphs|link...]\n");
+                                "[dye|frames|bandwidth|pbf|cloth|glyphs|screens|pictures|link...]\n");
                 return 2;
             }
             only[p] = some = true;

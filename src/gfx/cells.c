@@ -104,9 +104,9 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
 }
 
 static void blit_half(const struct image *im, struct cells *s, enum color_mode mode,
-                      int rows)
+                      int row0, int rows)
 {
-    for (int r = 0; r < rows; r++) {
+    for (int r = row0; r < rows; r++) {
         const rgb_t *up = im->px + (size_t)(2 * r) * (size_t)im->w;
         const rgb_t *lo = up + im->w;
         struct cell *out = cells_at(s, 0, r);
@@ -134,10 +134,10 @@ static void blit_half(const struct image *im, struct cells *s, enum color_mode m
 }
 
 static void blit_ascii(const struct image *im, struct cells *s, enum color_mode mode,
-                       int rows)
+                       int row0, int rows)
 {
     const int nramp = (int)sizeof ascii_ramp - 1;
-    for (int r = 0; r < rows; r++) {
+    for (int r = row0; r < rows; r++) {
         struct cell *out = cells_at(s, 0, r);
         for (int x = 0; x < s->cols; x++) {
             if (x >= im->w) {
@@ -169,11 +169,11 @@ static void blit_ascii(const struct image *im, struct cells *s, enum color_mode 
 /* Quadrants or sextants (n glyph pixels a cell), fitted; the two colours
  * mapped to the mode as the half-blocks' are. Mono: each glyph pixel inked or
  * not, in reverse video where the glyph must be the complement's. */
-static void blit_fit(const struct image *im, struct cells *s, enum color_mode mode, int rows,
-                     int n)
+static void blit_fit(const struct image *im, struct cells *s, enum color_mode mode, int row0,
+                     int rows, int n)
 {
     const int cols = im->w / 2 < s->cols ? im->w / 2 : s->cols;
-    for (int r = 0; r < rows; r++) {
+    for (int r = row0; r < rows; r++) {
         struct cell *out = cells_at(s, 0, r);
         for (int x = cols; x < s->cols; x++)
             out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
@@ -202,15 +202,27 @@ static void blit_fit(const struct image *im, struct cells *s, enum color_mode mo
     }
 }
 
+int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs)
+{
+    const int per_row = 2 * cells_scale(glyphs);
+    return im->h / per_row < s->rows ? im->h / per_row : s->rows;
+}
+
+void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mode,
+                     enum glyph_set glyphs, int row0, int row1)
+{
+    row0 = row0 < 0 ? 0 : row0;
+    const int rows = cells_blit_rows(im, s, glyphs), end = row1 < rows ? row1 : rows;
+    if (glyphs == GLYPHS_ASCII)
+        blit_ascii(im, s, mode, row0, end);
+    else if (glyphs == GLYPHS_QUAD || glyphs == GLYPHS_SEXTANT)
+        blit_fit(im, s, mode, row0, end, glyphs == GLYPHS_QUAD ? FIT_QUAD : FIT_SEXTANT);
+    else
+        blit_half(im, s, mode, row0, end);
+}
+
 void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs)
 {
-    const int per_row = 2 * cells_scale(glyphs);
-    int rows = im->h / per_row < s->rows ? im->h / per_row : s->rows;
-    if (glyphs == GLYPHS_ASCII)
-        blit_ascii(im, s, mode, rows);
-    else if (glyphs == GLYPHS_QUAD || glyphs == GLYPHS_SEXTANT)
-        blit_fit(im, s, mode, rows, glyphs == GLYPHS_QUAD ? FIT_QUAD : FIT_SEXTANT);
-    else
-        blit_half(im, s, mode, rows);
+    cells_blit_band(im, s, mode, glyphs, 0, s->rows);
 }

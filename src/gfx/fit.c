@@ -125,6 +125,14 @@ struct split {
     int64_t err;
 };
 
+/* |S|^2 / m for a group of m pixels summing to S: in 32 bits, the same
+ * quotient as in 64 (at most FIT_SEXTANT pixels: |S|^2 < 2^23) for a
+ * fraction of the cost. */
+static int64_t group_share(const int32_t *sum, int m)
+{
+    return (uint32_t)norm2(sum) / (uint32_t)m;
+}
+
 static struct split split_of(const struct px3 *p, int n, unsigned mask)
 {
     struct split g = {mask, 0, {0, 0, 0}, {0, 0, 0}, 0};
@@ -138,7 +146,7 @@ static struct split split_of(const struct px3 *p, int n, unsigned mask)
     }
     const int nb = n - g.na;
     /* sum |p - mean|^2 = sum |p|^2 - |S|^2 / m, for each group */
-    g.err = q - (g.na ? norm2(g.sa) / g.na : 0) - (nb ? norm2(g.sb) / nb : 0);
+    g.err = q - (g.na ? group_share(g.sa, g.na) : 0) - (nb ? group_share(g.sb, nb) : 0);
     return g;
 }
 
@@ -175,6 +183,15 @@ static int64_t sextant_half(const struct px3 *p, rgb_t *fg, rgb_t *bg)
  * row; 0 for a space). */
 #define FIT_HALF_SEXTANT (1u << 31)
 
+/* ▀ in colours hf over hb (a space where they are one), its fg pixels. */
+static struct fit half_fit(int n, rgb_t hf, rgb_t hb, unsigned *fg)
+{
+    if (hf == hb)
+        return (struct fit){' ', hf, hb};
+    *fg = n == FIT_QUAD ? 3u : FIT_HALF_SEXTANT;
+    return (struct fit){0x2580u, hf, hb};
+}
+
 static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
 {
     *fg = 0;
@@ -198,15 +215,28 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
             all[k] += p[i].c[k];
     if (far <= 3) /* one colour, to a level */
         return (struct fit){' ', mean_of(all, n), mean_of(all, n)};
+    /* ▀ where it does nearly as well as the best split (below). No split's
+     * error is below 0, so where ▀'s is within FIT_HALF_KEEP of 0 it is ▀
+     * whatever the search would find, and the search is left out. */
+    rgb_t hf, hb;
+    int64_t half;
+    if (n == FIT_QUAD) {
+        const struct split h = split_of(p, n, 3u);
+        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
+    } else {
+        half = sextant_half(p, &hf, &hb);
+    }
+    if (half <= FIT_HALF_KEEP)
+        return half_fit(n, hf, hb, fg);
     /* Rank along the principal axis: from b -> a, a few steps of the power
      * iteration on the pixels' scatter (integers, kept under 2^20). */
     int64_t cov[3][3];
     for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
+        for (int c = r; c < 3; c++) { /* symmetric: the other half is the same */
             int64_t s2 = 0;
             for (int i = 0; i < n; i++)
                 s2 += (int64_t)p[i].c[r] * p[i].c[c];
-            cov[r][c] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
+            cov[r][c] = cov[c][r] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
         }
     int64_t v[3] = {p[a].c[0] - p[b].c[0], p[a].c[1] - p[b].c[1], p[a].c[2] - p[b].c[2]};
     for (int it = 0; it < 3; it++) {
@@ -234,12 +264,23 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
             order[j] = order[j - 1];
         order[j] = i;
     }
-    /* The split of the ranking with the least error: the upper run inked. */
+    /* The split of the ranking with the least error: the upper run inked.
+     * Each split is the last with one more pixel inked, so its sums follow
+     * from the last's (split_of's figures, exactly: integers). */
     struct split best = {.err = INT64_MAX};
-    unsigned mask = 0;
+    int64_t q = 0;
+    for (int i = 0; i < n; i++)
+        q += norm2(p[i].c);
+    struct split g = {0, 0, {0, 0, 0}, {all[0], all[1], all[2]}, 0};
     for (int s = n - 1; s >= 1; s--) {
-        mask |= 1u << order[s];
-        consider(p, n, mask, &best);
+        const int i = order[s];
+        g.mask |= 1u << i;
+        g.na++;
+        for (int k = 0; k < 3; k++)
+            g.sa[k] += p[i].c[k], g.sb[k] -= p[i].c[k];
+        g.err = q - group_share(g.sa, g.na) - group_share(g.sb, n - g.na);
+        if (g.err < best.err)
+            best = g;
     }
     /* One step of Lloyd's: each pixel to the nearer of the two means, kept
      * where that is better (the ranking's line may cut a cluster of noise
@@ -257,21 +298,8 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
     }
     if (again != 0 && again != (1u << n) - 1u)
         consider(p, n, again, &best);
-    /* ▀ where it does nearly as well. */
-    rgb_t hf, hb;
-    int64_t half;
-    if (n == FIT_QUAD) {
-        const struct split h = split_of(p, n, 3u);
-        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
-    } else {
-        half = sextant_half(p, &hf, &hb);
-    }
-    if (half <= best.err + FIT_HALF_KEEP) {
-        if (hf == hb)
-            return (struct fit){' ', hf, hb};
-        *fg = n == FIT_QUAD ? 3u : FIT_HALF_SEXTANT;
-        return (struct fit){0x2580u, hf, hb};
-    }
+    if (half <= best.err + FIT_HALF_KEEP)
+        return half_fit(n, hf, hb, fg);
     bool swap;
     const uint32_t ch = fit_glyph(best.mask, n, &swap);
     *fg = swap ? best.mask ^ ((1u << n) - 1u) : best.mask;
@@ -290,23 +318,43 @@ struct fit fit_block(const rgb_t *px, int n)
  * cell high. */
 static const int sextant_w[3][FIT_SAMPLE_ROWS] = {{3, 1, 0, 0}, {0, 2, 2, 0}, {0, 0, 1, 3}};
 
+/* A colour's channels a 16-bit lane each (r, g, b from the top), so that
+ * weighted sums of a few take one multiply-add each; and back. */
+#define LANES3 ((uint64_t)1 << 32 | (uint64_t)1 << 16 | 1u)
+static uint64_t lanes_of(rgb_t p)
+{
+    return (uint64_t)rgb_r(p) << 32 | (uint64_t)rgb_g(p) << 16 | (uint64_t)rgb_b(p);
+}
+
+static rgb_t rgb_of_lanes(uint64_t v)
+{
+    return RGB((int)(v >> 32 & 0xFFFFu), (int)(v >> 16 & 0xFFFFu), (int)(v & 0xFFFFu));
+}
+
+/* Each channel of v / 2^k rounded down, lane by lane (every lane under
+ * 2^14 once shifted: a bit from the lane above is masked away). */
+static uint64_t lanes_shift(uint64_t v, int k)
+{
+    return v >> k & (0x3FFFu * LANES3);
+}
+
 void fit_pixels(const rgb_t *s, int n, rgb_t *px)
 {
-    const int rows = n == FIT_QUAD ? 2 : 3;
-    for (int j = 0; j < rows; j++)
-        for (int i = 0; i < 2; i++) {
-            int sum[3] = {0, 0, 0}, wsum = 0;
-            for (int y = 0; y < FIT_SAMPLE_ROWS; y++) {
-                const int w = n == FIT_QUAD ? (y / 2 == j) : sextant_w[j][y];
-                if (!w)
-                    continue;
-                const rgb_t p = s[2 * y + i];
-                sum[0] += w * rgb_r(p), sum[1] += w * rgb_g(p), sum[2] += w * rgb_b(p);
-                wsum += w;
-            }
-            px[2 * j + i] = RGB((sum[0] + wsum / 2) / wsum, (sum[1] + wsum / 2) / wsum,
-                                (sum[2] + wsum / 2) / wsum);
+    /* Each glyph pixel the mean of the samples it covers by their weights
+     * (sextant_w, in quarters; quadrants: two rows of samples), rounded
+     * half up: (sum + 2) / 4, (sum + 1) / 2, in every channel at once. */
+    for (int i = 0; i < 2; i++) {
+        const uint64_t a = lanes_of(s[i]), b = lanes_of(s[2 + i]);
+        const uint64_t c = lanes_of(s[4 + i]), d = lanes_of(s[6 + i]);
+        if (n == FIT_QUAD) {
+            px[i] = rgb_of_lanes(lanes_shift(a + b + LANES3, 1));
+            px[2 + i] = rgb_of_lanes(lanes_shift(c + d + LANES3, 1));
+            continue;
         }
+        px[i] = rgb_of_lanes(lanes_shift(3 * a + b + 2 * LANES3, 2));
+        px[2 + i] = rgb_of_lanes(lanes_shift(2 * b + 2 * c + 2 * LANES3, 2));
+        px[4 + i] = rgb_of_lanes(lanes_shift(c + 3 * d + 2 * LANES3, 2));
+    }
 }
 
 /* The share of sample i (of FIT_SAMPLES) shown in the fg colour, in thirds. */
@@ -325,9 +373,11 @@ static int fg_thirds(unsigned fg, int n, int i)
 
 /* A sextant cell's pixels cannot show an edge across the middle of its
  * middle row, which ▀ draws exactly; its samples s can. Is ▀ (each half its
- * samples' mean, into *half) within FIT_HALF_KEEP of glyph f, fg its inked
- * pixels, on the samples (in ninths: a sample is shown in thirds)? */
-static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, struct fit *half)
+ * samples' mean, into *half) within FIT_HALF_KEEP of glyph f, third[i] the
+ * share of sample i its fg shows, on the samples (in ninths: a sample is
+ * shown in thirds)? */
+static bool sextant_half_wins(const struct px3 *s, struct fit f, const int *third,
+                              struct fit *half)
 {
     const struct px3 a = unpack(f.fg), b = unpack(f.bg);
     int64_t e9 = 0, e = 0;
@@ -336,7 +386,7 @@ static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, st
         for (int k = 0; k < 3; k++)
             sum[i / (FIT_SAMPLES / 2)][k] += s[i].c[k];
         e += norm2(s[i].c);
-        const int t = fg_thirds(fg, FIT_SEXTANT, i);
+        const int t = third[i];
         for (int k = 0; k < 3; k++) {
             const int64_t d = 3 * s[i].c[k] - t * a.c[k] - (3 - t) * b.c[k];
             e9 += d * d;
@@ -347,18 +397,24 @@ static bool sextant_half_wins(const struct px3 *s, struct fit f, unsigned fg, st
     return 9 * e <= e9 + 9 * FIT_HALF_KEEP;
 }
 
+/* floor(sqrt(v)) for a squared distance of two colours (v < 3 * 256^2 <
+ * 2^18): sqrtf rounds correctly, sqrt(k^2) is k and no square root of a v
+ * below (k + 1)^2 comes within a float's spacing of k + 1 (the gap is over
+ * 1/900, the spacing under 1/16000 there), so the truncation is exact. */
 static int64_t isqrt(int64_t v)
 {
-    int64_t r = (int64_t)sqrt((double)v);
-    while (r * r > v)
-        r--;
-    while ((r + 1) * (r + 1) <= v)
-        r++;
-    return r;
+    return (int64_t)sqrtf((float)v);
 }
 
 struct fit fit_cell(const rgb_t *s, int n)
 {
+    /* One colour: a space, as fit_pick finds it (the glyph pixels' means are
+     * that colour), without the search. */
+    bool flat = true;
+    for (int i = 1; i < FIT_SAMPLES; i++)
+        flat &= s[i] == s[0];
+    if (flat)
+        return (struct fit){' ', s[0], s[0]};
     rgb_t px[FIT_SEXTANT];
     fit_pixels(s, n, px);
     unsigned fg;
@@ -368,20 +424,27 @@ struct fit fit_cell(const rgb_t *s, int n)
     struct px3 p[FIT_SAMPLES];
     for (int i = 0; i < FIT_SAMPLES; i++)
         p[i] = unpack(s[i]);
+    int third[FIT_SAMPLES];
+    for (int i = 0; i < FIT_SAMPLES; i++)
+        third[i] = fg_thirds(fg, n, i);
     struct fit half;
-    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(p, f, fg, &half))
+    if (n == FIT_SEXTANT && fg != FIT_HALF_SEXTANT && sextant_half_wins(p, f, third, &half)) {
         f = half, fg = FIT_HALF_SEXTANT;
+        for (int i = 0; i < FIT_SAMPLES; i++)
+            third[i] = fg_thirds(fg, n, i);
+    }
     /* Each colour moved towards the geometric median of the samples it
      * shows (Weiszfeld's steps, each sample weighed by its share): a speck
      * of the other colour, or the sliver of it a sextant row takes from a
      * sample, no longer greys the colour the rest agree on. */
-    int third[FIT_SAMPLES];
-    for (int i = 0; i < FIT_SAMPLES; i++)
-        third[i] = fg_thirds(fg, n, i);
     rgb_t *col[2] = {&f.fg, &f.bg};
+    bool still[2] = {false, false}; /* the last step left it where it was: so would the next */
     for (int step = 0; step < FIT_MEDIAN_STEPS; step++)
         for (int g = 0; g < 2; g++) {
-            const struct px3 c = unpack(*col[g]);
+            if (still[g])
+                continue;
+            const rgb_t before = *col[g];
+            const struct px3 c = unpack(before);
             int64_t wsum = 0, sum[3] = {0, 0, 0};
             for (int i = 0; i < FIT_SAMPLES; i++) {
                 const int share = g == 0 ? third[i] : 3 - third[i];
@@ -389,14 +452,20 @@ struct fit fit_cell(const rgb_t *s, int n)
                     continue;
                 const int32_t d[3] = {p[i].c[0] - c.c[0], p[i].c[1] - c.c[1], p[i].c[2] - c.c[2]};
                 const int64_t dist = isqrt(norm2(d));
-                const int64_t w = (int64_t)share * 65536 / (dist > 1 ? dist : 1);
+                /* in 32 bits (share * 65536 and the distance fit): the same
+                 * quotient, at a fraction of a 64-bit division's cost */
+                const int64_t w = (uint32_t)share * 65536u / (uint32_t)(dist > 1 ? dist : 1);
                 wsum += w;
                 for (int k = 0; k < 3; k++)
                     sum[k] += w * p[i].c[k];
             }
-            if (wsum > 0)
-                *col[g] = RGB((int)((sum[0] + wsum / 2) / wsum), (int)((sum[1] + wsum / 2) / wsum),
-                              (int)((sum[2] + wsum / 2) / wsum));
+            if (wsum > 0) { /* sums under 2^32 (8 samples, weights under 2^18, 255 at most) */
+                const uint32_t ws = (uint32_t)wsum, mid = ws / 2;
+                *col[g] = RGB((int)(((uint32_t)sum[0] + mid) / ws),
+                              (int)(((uint32_t)sum[1] + mid) / ws),
+                              (int)(((uint32_t)sum[2] + mid) / ws));
+            }
+            still[g] = *col[g] == before;
         }
     return f;
 }

@@ -17,8 +17,7 @@
 
 void image_init(struct image *im, int w, int h)
 {
-    im->w = im->h = 0;
-    im->px = NULL;
+    *im = (struct image){0, 0, NULL, false, 0, 0};
     image_resize(im, w, h);
 }
 
@@ -40,19 +39,20 @@ void image_resize(struct image *im, int w, int h)
     im->px = buf_xrealloc(im->px, (size_t)w * (size_t)h * sizeof *im->px);
     im->w = w;
     im->h = h;
+    im->banded = false;
     image_fill(im, 0);
 }
 
 void image_fill(struct image *im, rgb_t c)
 {
-    size_t n = (size_t)im->w * (size_t)im->h;
-    for (size_t i = 0; i < n; i++)
+    const size_t end = (size_t)image_row1(im) * (size_t)im->w;
+    for (size_t i = (size_t)image_row0(im) * (size_t)im->w; i < end; i++)
         im->px[i] = c;
 }
 
 void image_blend(struct image *im, int x, int y, rgb_t c, float a)
 {
-    if (x < 0 || y < 0 || x >= im->w || y >= im->h || !(a > 0.0f))
+    if (x < 0 || y < image_row0(im) || x >= im->w || y >= image_row1(im) || !(a > 0.0f))
         return;
     rgb_t *p = &im->px[(size_t)y * (size_t)im->w + (size_t)x];
     *p = a >= 1.0f ? c : rgb_mix(*p, c, a);
@@ -153,8 +153,8 @@ void image_disc(struct image *im, float cx, float cy, float r, rgb_t c, float a)
     float area_scale = r < 0.5f ? (r * r) / (0.25f) : 1.0f;
     int x0 = image_clip(floorf(cx - rr - 0.5f), im->w);
     int x1 = image_clip(ceilf(cx + rr + 0.5f), im->w);
-    int y0 = image_clip(floorf(cy - rr - 0.5f), im->h);
-    int y1 = image_clip(ceilf(cy + rr + 0.5f), im->h);
+    int y0 = image_clip_rows(floorf(cy - rr - 0.5f), im);
+    int y1 = image_clip_rows(ceilf(cy + rr + 0.5f), im);
     for (int y = y0; y < y1; y++)
         for (int x = x0; x < x1; x++) {
             float dx = (float)x + 0.5f - cx, dy = (float)y + 0.5f - cy;
@@ -193,8 +193,8 @@ void image_triangle(struct image *im, float x0, float y0, float x1, float y1, fl
     }
     int xa = image_clip(floorf(fminf(x0, fminf(x1, x2))), im->w);
     int xb = image_clip(ceilf(fmaxf(x0, fmaxf(x1, x2))), im->w);
-    int ya = image_clip(floorf(fminf(y0, fminf(y1, y2))), im->h);
-    int yb = image_clip(ceilf(fmaxf(y0, fmaxf(y1, y2))), im->h);
+    int ya = image_clip_rows(floorf(fminf(y0, fminf(y1, y2))), im);
+    int yb = image_clip_rows(ceilf(fmaxf(y0, fmaxf(y1, y2))), im);
     bool t0 = top_left(x1, y1, x2, y2), t1 = top_left(x2, y2, x0, y0);
     bool t2 = top_left(x0, y0, x1, y1);
     for (int y = ya; y < yb; y++)
@@ -223,8 +223,8 @@ void image_thick_line(struct image *im, float x0, float y0, float x1, float y1, 
     const float dx = x1 - x0, dy = y1 - y0, len2 = dx * dx + dy * dy;
     int xa = image_clip(floorf(fminf(x0, x1) - m), im->w);
     int xb = image_clip(ceilf(fmaxf(x0, x1) + m), im->w);
-    int ya = image_clip(floorf(fminf(y0, y1) - m), im->h);
-    int yb = image_clip(ceilf(fmaxf(y0, y1) + m), im->h);
+    int ya = image_clip_rows(floorf(fminf(y0, y1) - m), im);
+    int yb = image_clip_rows(ceilf(fmaxf(y0, y1) + m), im);
     for (int y = ya; y < yb; y++)
         for (int x = xa; x < xb; x++) {
             /* Coverage by the distance of the pixel's centre from the segment. */

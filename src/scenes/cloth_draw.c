@@ -4,6 +4,7 @@
  * the net coloured by strain; pins yellow, the grabbed particle red.
  */
 #include "cloth_scene.h"
+#include "pool.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -205,8 +206,8 @@ static void fabric_triangle(struct cloth_scene *s, struct image *im, const int *
      * zoom) must not overflow an int. */
     int xa = image_clip(floorf(min3(a->x, b->x, c->x)), im->w);
     int xb = image_clip(ceilf(max3(a->x, b->x, c->x)), im->w);
-    int ya = image_clip(floorf(min3(a->y, b->y, c->y)), im->h);
-    int yb = image_clip(ceilf(max3(a->y, b->y, c->y)), im->h);
+    int ya = image_clip_rows(floorf(min3(a->y, b->y, c->y)), im);
+    int yb = image_clip_rows(ceilf(max3(a->y, b->y, c->y)), im);
     bool t0 = top_left(b->x, b->y, c->x, c->y), t1 = top_left(c->x, c->y, a->x, a->y);
     bool t2 = top_left(a->x, a->y, b->x, b->y);
     float inv = 1.0f / area;
@@ -247,19 +248,25 @@ static void hems(struct cloth_scene *s, struct image *im)
         }
 }
 
-static void draw_fabric(struct cloth_scene *s, struct image *im)
+/* What the fabric's bands share, worked out once a frame: each particle's
+ * shading, the triangles (in s->tri, s->ntri) and how much weave shows. */
+static void fabric_prepare(struct cloth_scene *s)
 {
     const struct cloth *c = &s->c;
     cloth_tangents(c, s->edges, s->tan, s->tan + 4 * (size_t)c->n);
     for (int i = 0; i < c->n; i++)
         shade_vertex(s, i);
     float px = c->prm.spacing * s->view.zoom;
-    float weave = clampf((px - WEAVE_PX0) / (WEAVE_PX1 - WEAVE_PX0), 0.0f, 1.0f);
+    s->weave = clampf((px - WEAVE_PX0) / (WEAVE_PX1 - WEAVE_PX0), 0.0f, 1.0f);
+    s->ntri = cloth_triangles(c, s->edges, s->tri, s->uses);
+}
+
+static void draw_fabric(struct cloth_scene *s, struct image *im)
+{
     /* What turned over lies on top (a lifted hem folds towards us). */
-    int nt = cloth_triangles(c, s->edges, s->tri, s->uses);
     for (int turned = 0; turned < 2; turned++)
-        for (int t = 0; t < nt; t++)
-            fabric_triangle(s, im, &s->tri[3 * t], weave, turned);
+        for (int t = 0; t < s->ntri; t++)
+            fabric_triangle(s, im, &s->tri[3 * t], s->weave, turned);
     hems(s, im);
 }
 
@@ -329,23 +336,57 @@ static void draw_strain(struct cloth_scene *s, struct image *im)
  * coloured by strain instead (the seed preset starts so). Pins are yellow, the
  * grabbed particle red.
  */
+/* Bands of rows a thread draws apart: a few a thread, so that one that
+ * finishes early takes over another's (the cloth covers some rows and not
+ * others); every pixel is drawn as the whole image would draw it. */
+#define BANDS_A_THREAD 3
+
+struct cloth_job {
+    struct cloth_scene *s;
+    struct image *im;
+    int y0, y1;          /* the rows the cloth lies across, shared out */
+};
+
+static void draw_band(void *arg, int part, int nparts)
+{
+    const struct cloth_job *j = arg;
+    struct cloth_scene *s = j->s;
+    const struct cloth *c = &s->c;
+    int y0, y1;
+    pool_span(j->y1 - j->y0, part, nparts, &y0, &y1);
+    /* the first and last bands take the rows above and below the cloth too */
+    struct image b = image_band(j->im, part == 0 ? 0 : j->y0 + y0,
+                                part == nparts - 1 ? j->im->h : j->y0 + y1);
+    image_fill(&b, BACKGROUND);
+    if (s->strain_look)
+        draw_strain(s, &b);
+    else
+        draw_fabric(s, &b);
+    for (int i = 0; i < c->n; i++)
+        if (c->fixed[i])
+            image_disc(&b, s->node[i].x, s->node[i].y, 1.2f * s->k, PIN, 1.0f);
+    if (c->grabbed >= 0)
+        image_disc(&b, s->node[c->grabbed].x, s->node[c->grabbed].y, 1.5f * s->k, GRABBED, 1.0f);
+    if (s->cutting)
+        image_disc(&b, s->k * s->blade_x, s->k * s->blade_y, s->k, BLADE, 0.9f);
+}
+
 void cloth_draw(void *p, struct image *im)
 {
     struct cloth_scene *s = p;
-    image_fill(im, BACKGROUND);
     const struct cloth *c = &s->c;
     s->k = (float)scene_image_scale(s->w, im);
     mesh_nodes(s);
-    if (s->strain_look)
-        draw_strain(s, im);
-    else
-        draw_fabric(s, im);
+    if (!s->strain_look)
+        fabric_prepare(s);
+    /* The rows the particles span, a few pixels more (hems, pins). */
+    float lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < c->n; i++)
-        if (c->fixed[i])
-            image_disc(im, s->node[i].x, s->node[i].y, 1.2f * s->k, PIN, 1.0f);
-    if (c->grabbed >= 0)
-        image_disc(im, s->node[c->grabbed].x, s->node[c->grabbed].y, 1.5f * s->k, GRABBED, 1.0f);
-    if (s->cutting)
-        image_disc(im, s->k * s->blade_x, s->k * s->blade_y, s->k, BLADE, 0.9f);
+        lo = fminf(lo, s->node[i].y), hi = fmaxf(hi, s->node[i].y);
+    const float m = 4.0f * s->k;
+    struct cloth_job j = {s, im, image_clip(floorf(lo - m), im->h), image_clip(ceilf(hi + m), im->h)};
+    if (j.y1 < j.y0)
+        j.y1 = j.y0;
+    const int threads = pool_threads(s->opt.pool);
+    pool_run(s->opt.pool, draw_band, &j, threads > 1 ? BANDS_A_THREAD * threads : 1);
 }
-

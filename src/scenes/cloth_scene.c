@@ -18,7 +18,12 @@
 #define MIN_COLS 40         /* the seed's grid, the least off the preset */
 #define MIN_ROWS 30
 #define MAX_SIDE 300        /* the panel's largest width or height */
-#define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room */
+#define PX_TARGET 1.5f      /* canvas pixels between neighbours where there is room, */
+#define POINTS_MAX 12000    /* ... in a grid of at most this many particles (about
+                             * 47,000 links; as pbf's water stops at 10,000: the
+                             * step's cost grows with the particles times the
+                             * substeps the width takes, and a full screen on a large
+                             * monitor would be 25,000 of them and 101,000 links) */
 #define FILL_H 0.74f        /* the rest height as a share of the canvas's height */
 #define FILL_W 0.8f         /* ... and the most of its width */
 #define TOP_PX 1.5f         /* the pins' distance from the top of the canvas */
@@ -66,8 +71,9 @@ static const struct param_def cloth_params[] = {
 
 /* Off the preset: the grid for a w x h canvas (the seed's 39:29 spacings, at
  * least 40 x 30), its spacing (the seed's width of cloth) and substeps. */
-static void size_for_canvas(struct cloth_params *p, int w, int h)
+static void size_for_canvas(struct cloth_params *p, int w, int h, bool smaller)
 {
+    const int most = smaller ? POINTS_MAX / 2 : POINTS_MAX;
     int rows = (int)(FILL_H * (float)h / PX_TARGET) + 1;
     int cols_room = (int)(FILL_W * (float)w / PX_TARGET) + 1;
     rows = clampi(rows, MIN_ROWS, MAX_SIDE);
@@ -76,7 +82,13 @@ static void size_for_canvas(struct cloth_params *p, int w, int h)
         cols = clampi(cols_room, MIN_COLS, MAX_SIDE);
         rows = clampi((int)lrintf((float)(cols - 1) * 29.0f / 39.0f) + 1, MIN_ROWS, MAX_SIDE);
     }
-    p->w = clampi(cols, MIN_COLS, MAX_SIDE);
+    cols = clampi(cols, MIN_COLS, MAX_SIDE);
+    if (cols * rows > most) { /* both sides shrunk alike: the same shape */
+        const float f = sqrtf((float)most / (float)(cols * rows));
+        cols = clampi((int)((float)cols * f), MIN_COLS, MAX_SIDE);
+        rows = clampi((int)((float)rows * f), MIN_ROWS, MAX_SIDE);
+    }
+    p->w = cols;
     p->h = rows;
     p->spacing = SEED_WIDTH_M / (float)(p->w - 1);
     p->substeps = (p->w - 2) / (MIN_COLS - 1) + 1; /* 1 up to 40 across, 2 to 79 ... */
@@ -107,6 +119,7 @@ static int build(struct cloth_scene *s)
     cloth_free(&s->c);
     s->c = fresh;
     cloth_set_pool(&s->c, s->opt.pool);
+    s->built_smaller = s->opt.smaller;
     fit_view(s);
     return 0;
 }
@@ -122,7 +135,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
     s->c.prm.stop = o->stop;
     s->auto_size = !o->preset_seed;
     if (s->auto_size)
-        size_for_canvas(&s->c.prm, w, h);
+        size_for_canvas(&s->c.prm, w, h, o->smaller);
     s->throw_release = !o->preset_seed;
     s->c.prm.upright = !o->preset_seed; /* thrown over its pins, it falls open */
     s->strain_look = o->preset_seed;
@@ -151,6 +164,14 @@ static void cloth_resize(void *p, int w, int h)
     s->w = w, s->h = h, fit_view(s);
 }
 
+static bool cloth_detail(void *p, int px_scale, bool smaller)
+{
+    struct cloth_scene *s = p;
+    (void)px_scale; /* the drawing follows the image it is given */
+    s->opt.smaller = smaller;
+    return !s->auto_size || s->built_smaller == smaller;
+}
+
 /* r: a whole cloth again. Sized to the canvas as it is now, unless the width or
  * height was set by hand (the other parameters stay as they are). */
 static void cloth_restart(void *p)
@@ -158,7 +179,7 @@ static void cloth_restart(void *p)
     struct cloth_scene *s = p;
     struct cloth_params keep = s->c.prm, want = s->c.prm;
     if (s->auto_size) {
-        size_for_canvas(&want, s->w, s->h);
+        size_for_canvas(&want, s->w, s->h, s->opt.smaller);
         if (want.w == keep.w && want.h == keep.h)
             want = keep;
     }
@@ -353,6 +374,7 @@ const struct scene_ops scene_cloth = {
     .create = cloth_create,
     .destroy = cloth_destroy,
     .resize = cloth_resize,
+    .detail = cloth_detail,
     .restart = cloth_restart,
     .steps_per_frame = cloth_steps_per_frame,
     .step = cloth_scene_step,

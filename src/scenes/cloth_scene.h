@@ -40,13 +40,16 @@ struct cloth_scene {
     bool throw_release;  /* release with the pointer's velocity */
     bool strain_look;    /* draw the net coloured by strain, not the fabric */
     bool auto_size;      /* the grid follows the canvas at a restart */
+    bool built_smaller;  /* the grid was built for opt.smaller (half the particles) */
     int w, h;
     struct view view;
     float k;             /* drawing: image pixels a canvas pixel this frame */
     struct node *node;   /* drawing scratch, one per particle: */
     unsigned char *edges; /* cloth_edges */
     float *tan;          /* cloth_tangents, then smoothed */
-    int *tri;            /* cloth_triangles, and their edges' uses */
+    int *tri;            /* cloth_triangles (ntri of them), and their edges' uses */
+    int ntri;
+    float weave;         /* how much of the weave shows (0..1) */
     unsigned char *uses;
     size_t node_cap;
     bool cutting;        /* the right button is down: draw the blade */

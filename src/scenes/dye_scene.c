@@ -65,6 +65,8 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
     while (k > 1 && (long)k * k * w * h > DYE_FINE_MAX)
         k--;
     *dw = k * w, *dh = k * h; /* the dye as fine as the picture, within reason */
+    if (d->opt.smaller) /* half the cells each way, drawn between them */
+        *dw = (w + 1) / 2, *dh = (h + 1) / 2, s *= 2;
     *nx = (w + s - 1) / s, *ny = (h + s - 1) / s;
 }
 
@@ -137,7 +139,8 @@ static void dye_destroy(void *s)
 {
     struct dye *d = s;
     fluid_free(&d->f);
-    free(d->lit);
+    free(d->col);
+    free(d->scratch);
     free(d);
 }
 
@@ -153,6 +156,16 @@ static int regrid(struct dye *d, int w, int h)
 }
 
 static void dye_resize(void *s, int w, int h) { regrid(s, w, h); }
+
+static bool dye_detail(void *s, int px_scale, bool smaller)
+{
+    struct dye *d = s;
+    if (d->opt.px_scale != px_scale || d->opt.smaller != smaller) {
+        d->opt.px_scale = px_scale, d->opt.smaller = smaller;
+        regrid(d, d->w, d->h);
+    }
+    return true;
+}
 
 static void dye_restart(void *s)
 {
@@ -342,6 +355,7 @@ const struct scene_ops scene_dye = {
     .create = dye_create,
     .destroy = dye_destroy,
     .resize = dye_resize,
+    .detail = dye_detail,
     .restart = dye_restart,
     .steps_per_frame = dye_steps_per_frame,
     .step = dye_step,

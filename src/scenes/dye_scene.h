@@ -13,6 +13,14 @@
 
 #define TONE_STEPS 512      /* the tone curve's table: steps up to TONE_TOP */
 
+/* One axis of the picture's map onto the dye grid (dye_draw.c): pixel p takes
+ * cells i0 and i1 by weights 1 - t and t (between cells), cells [i0, i0 + the
+ * ratio) (over them), or cell i0 (under it). */
+struct dye_tap {
+    int i0, i1;
+    float t;
+};
+
 struct dye {
     struct scene_opts opt;
     struct fluid f;     /* f.prm holds the solver's parameters: the panel's too */
@@ -27,8 +35,12 @@ struct dye {
     float hue;          /* the stroke's hue, turns */
     float held;         /* seconds the button has been held still */
     float tone[TONE_STEPS + 1]; /* the tone curve (tone_init) */
-    float *lit;         /* the brightness of each pixel drawn, for shading */
-    size_t nlit;
+    /* Drawing (dye_draw.c), kept from frame to frame: where each column and
+     * row of the image takes its dye from, and each band's scratch. */
+    struct dye_tap *col, *row; /* col: ntaps of them, row: the rest */
+    size_t ntaps;
+    float *scratch;
+    size_t nscratch;
 };
 
 /* The tone curve's table (dye_draw.c), made once at creation. */

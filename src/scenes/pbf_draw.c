@@ -5,6 +5,7 @@
  * preset's dots are draw_seed's.
  */
 #include "pbf_scene.h"
+#include "pool.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -279,10 +280,37 @@ static void splat_run(float *restrict cov, float *restrict vx, float *restrict v
     }
 }
 
+/* The taps of pixels [lo, hi) alone, in their order (a run stays a run). */
+static void taps_within(struct taps *t, int lo, int hi)
+{
+    int m = 0;
+    for (int a = 0; a < t->n; a++)
+        if (t->idx[a] >= lo && t->idx[a] < hi)
+            t->idx[m] = t->idx[a], t->wt[m] = t->wt[a], m++;
+    t->n = m;
+}
+
+/* Might a streak's places along y (c0 - p step, p < np) put weight in rows
+ * [r0, r1)? Their taps reach 2 sc + 1 rows about them, folded back at the
+ * walls (lo and hi) where they cross one: never a row outside the answer. */
+static bool streak_meets(float c0, float step, int np, float sc, int lo, int hi, int n, int r0,
+                         int r1)
+{
+    const float c1 = c0 - (float)(np - 1) * step, reach = 2.0f * sc + 1.0f;
+    float a = fminf(c0, c1) - reach, b = fmaxf(c0, c1) + reach;
+    if (lo >= 0 && a < (float)lo)
+        b = fmaxf(b, 2.0f * (float)lo - a);
+    if (hi < n && b > (float)hi)
+        a = fminf(a, 2.0f * (float)hi + 1.0f - b);
+    return !(b < (float)r0 || a >= (float)r1);
+}
+
 /* The body: every particle's area (a diameter squared: dense water covers its
  * pixels once) spread over the pixels about it by the cubic B-spline, at least
- * a pixel wide, into cov; the velocity and its square times that into vel. */
-static void splat_body(struct pbf_scene *s, int w, int h)
+ * a pixel wide, into cov; the velocity and its square times that into vel.
+ * Rows [r0, r1) alone: each pixel's sum is the particles' in their order
+ * whatever the rows drawn with it (splat_body's bands). */
+static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
 {
     struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
@@ -290,16 +318,22 @@ static void splat_body(struct pbf_scene *s, int w, int h)
     const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX);
     const float reach = 2.0f * sc + d->k * STREAK_MAX;
     struct taps tx[STREAK_TAPS], ty[STREAK_TAPS];
-    memset(d->cov, 0, (size_t)w * (size_t)h * sizeof *d->cov);
-    const size_t n = (size_t)w * (size_t)h;
-    memset(d->vel, 0, 3 * n * sizeof *d->vel);
+    const size_t n = (size_t)w * (size_t)h, at = (size_t)r0 * (size_t)w;
+    const size_t rows = (size_t)(r1 - r0) * (size_t)w;
+    memset(d->cov + at, 0, rows * sizeof *d->cov);
+    for (size_t p = 0; p < 3; p++)
+        memset(d->vel + p * n + at, 0, rows * sizeof *d->vel);
+    const bool whole = r0 == 0 && r1 == h;
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
-        if (!streak_of(s, i, w, h, reach, &st))
+        if (!streak_of(s, i, w, h, reach, &st) ||
+            (!whole && !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1)))
             continue;
         const float m = d_px * d_px / (float)st.n;
         streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
         streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
+        for (int k = 0; k < st.n && !whole; k++)
+            taps_within(&ty[k], r0, r1);
         for (int k = 0; k < st.n; k++) {
             const int *ix = tx[k].idx, nx = tx[k].n;
             const float *wx = tx[k].wt;
@@ -315,6 +349,45 @@ static void splat_body(struct pbf_scene *s, int w, int h)
             }
         }
     }
+}
+
+/* The body's bands: a few a thread, cut where they hold about as many
+ * particles (the water lies at the bottom), at rows a multiple of h /
+ * SPLAT_ROWS. */
+#define SPLAT_ROWS 256
+
+struct splat_job {
+    struct pbf_scene *s;
+    int w, h;
+    int cut[3 * POOL_MAX_THREADS + 1]; /* band b: rows [cut[b], cut[b + 1]) */
+};
+
+static void splat_band(void *arg, int part, int nparts)
+{
+    const struct splat_job *j = arg;
+    (void)nparts;
+    if (j->cut[part] < j->cut[part + 1])
+        splat_rows(j->s, j->w, j->h, j->cut[part], j->cut[part + 1]);
+}
+
+static void splat_body(struct pbf_scene *s, int w, int h)
+{
+    const int threads = pool_threads(s->opt.pool), nb = threads > 1 ? 3 * threads : 1;
+    struct splat_job j = {s, w, h, {0}};
+    int count[SPLAT_ROWS] = {0};
+    for (int i = 0; i < s->sim.nfluid; i++) {
+        const float y = view_py(&s->draw.at, s->sim.y[i]) * (float)SPLAT_ROWS / (float)h;
+        count[y > 0.0f ? (int)fminf(y, (float)(SPLAT_ROWS - 1)) : 0]++; /* far off, or NaN: an end */
+    }
+    int b = 1, run = 0;
+    for (int r = 0; r < SPLAT_ROWS && b < nb; r++) {
+        run += count[r];
+        while (b < nb && (long long)run * nb >= (long long)s->sim.nfluid * b)
+            j.cut[b++] = (int)((long long)(r + 1) * h / SPLAT_ROWS);
+    }
+    while (b <= nb)
+        j.cut[b++] = h;
+    pool_run(s->opt.pool, splat_band, &j, nb);
 }
 
 /* Pixel i takes what pixel j has (coverage and velocities) when j has more. */
@@ -537,6 +610,32 @@ static void fill_enclosed_air(struct water_draw *d, int w, int h)
         }
 }
 
+/* The pixels of rows [y0, y1) from the fields (shade_water's last pass). */
+struct colour_job {
+    struct pbf_scene *s;
+    struct image *im;
+    float part;          /* particle_px */
+};
+
+static void colour_rows(void *arg, int y0, int y1)
+{
+    const struct colour_job *j = arg;
+    const struct water_draw *d = &j->s->draw;
+    const size_t end = (size_t)y1 * (size_t)j->im->w;
+    for (size_t i = (size_t)y0 * (size_t)j->im->w; i < end; i++) {
+        const float body = d->cov[i], drop = d->spr[i];
+        const float alpha = body > drop ? body : drop;
+        rgb_t out = BACKGROUND;
+        if (alpha > 0.0f) {
+            rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, j->part, d->vel[i]);
+            if (drop > body)
+                c = rgb_mix(c, SPRAY, (drop - body) / drop);
+            out = over(d, BACKGROUND, c, alpha);
+        }
+        j->im->px[i] = out;
+    }
+}
+
 /* The water's pixels: the body's coverage sharpened to a one-pixel edge (the
  * anti-aliased surface), the drops' coverage where it is more, over the
  * background. Both are kept with play, and all else (depth, the bright line)
@@ -564,18 +663,8 @@ static void shade_water(struct pbf_scene *s, struct image *im)
     }
     fill_enclosed_air(d, w, h);
     water_depth(d, w, h, d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f); /* lid off: no bright line */
-    for (size_t i = 0; i < n; i++) {
-        const float body = d->cov[i], drop = d->spr[i];
-        const float alpha = body > drop ? body : drop;
-        rgb_t out = BACKGROUND;
-        if (alpha > 0.0f) {
-            rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, part, d->vel[i]);
-            if (drop > body)
-                c = rgb_mix(c, SPRAY, (drop - body) / drop);
-            out = over(d, BACKGROUND, c, alpha);
-        }
-        im->px[i] = out;
-    }
+    struct colour_job j = {s, im, part};
+    scene_bands(s->opt.pool, h, colour_rows, &j);
     d->kept_ok = true;
 }
 

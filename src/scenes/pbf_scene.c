@@ -78,7 +78,8 @@ static void size_for_canvas(struct pbf_scene *s)
         return;
     }
     const float area = (float)s->w * (float)s->h;
-    const float px = fmaxf(1.0f, sqrtf(area / 3.0f / (float)WATER_MAX));
+    const int most = s->opt.smaller ? WATER_MAX / 2 : WATER_MAX;
+    const float px = fmaxf(1.0f, sqrtf(area / 3.0f / (float)most));
     s->box_w = clampi((int)((float)s->w / px), 9, 600);
     s->box_h = clampi((int)((float)s->h / px), 9, 600);
 }
@@ -95,6 +96,7 @@ static int build_into(struct pbf_scene *s, struct pbf *sim, const struct pbf_par
     if (pbf_init(sim, p, s->block_w, s->block_h, s->box_w, s->box_h) != 0)
         return -1;
     pbf_set_pool(sim, s->opt.pool);
+    s->built_smaller = s->opt.smaller;
     s->start_water = sim->nfluid;
     s->pour_left = 0;
     s->trail_n = 0;
@@ -170,6 +172,14 @@ static int pbf_rebuild(struct pbf_scene *s)
 }
 
 static void pbf_restart(void *p) { pbf_rebuild(p); }
+
+static bool pbf_detail(void *p, int px_scale, bool smaller)
+{
+    struct pbf_scene *s = p;
+    (void)px_scale; /* the drawing follows the image it is given */
+    s->opt.smaller = smaller;
+    return s->opt.preset_seed || s->built_smaller == smaller;
+}
 
 static int pbf_steps_per_frame(void *p)
 {
@@ -443,6 +453,7 @@ const struct scene_ops scene_pbf = {
     .destroy = pbf_destroy,
     .resize = pbf_resize,
     .restart = pbf_restart,
+    .detail = pbf_detail,
     .steps_per_frame = pbf_steps_per_frame,
     .step = pbf_scene_step,
     .draw = pbf_draw,

@@ -48,6 +48,7 @@ struct pbf_scene {
     int w, h;
     int box_w, box_h;
     int start_water;     /* particles at the start (the pour cap's measure) */
+    bool built_smaller;  /* the box was built for opt.smaller (half the water) */
     float pour_x;        /* where the next pour falls (metres; the pointer's x) */
     float ptr_x, ptr_y;  /* the pointer the last step saw (canvas pixels), */
     bool ptr_seen;       /* ... once there was a step */

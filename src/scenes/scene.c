@@ -7,6 +7,7 @@
  * definition, written into the scene's own field, and the scene is told.
  */
 #include "scene.h"
+#include "pool.h"
 
 #include <string.h>
 
@@ -65,4 +66,29 @@ int scene_param_find(const struct scene_ops *ops, const char *name)
             return i;
     }
     return -1;
+}
+
+/* Bands a thread: a few, so that a thread done early takes over another's. */
+#define BANDS_A_THREAD 3
+
+struct bands {
+    int n, nbands;
+    void (*fn)(void *arg, int y0, int y1);
+    void *arg;
+};
+
+static void run_band(void *arg, int part, int nparts)
+{
+    const struct bands *b = arg;
+    int y0, y1;
+    pool_span(b->n, part, nparts, &y0, &y1);
+    if (y0 < y1)
+        b->fn(b->arg, y0, y1);
+}
+
+void scene_bands(struct pool *p, int n, void (*fn)(void *arg, int y0, int y1), void *arg)
+{
+    const int threads = pool_threads(p);
+    struct bands b = {n, threads > 1 ? BANDS_A_THREAD * threads : 1, fn, arg};
+    pool_run(p, run_band, &b, b.nbands);
 }

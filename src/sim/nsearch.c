@@ -221,15 +221,15 @@ int nsearch_candidates(const struct nsearch *ns, int i)
 }
 
 /* The matches among sorted positions [k0, k1) (self: the query's own place),
- * appended to out; returns how many. In chunks: first the criterion for every
- * candidate (a loop over contiguous coordinates, vectorized), then a
- * branch-free compaction (always write, advance on a match: out has room for
- * every candidate). */
+ * appended to out; returns how many, and adds to *below those of them below
+ * split. In chunks: first the criterion for every candidate (a loop over
+ * contiguous coordinates, vectorized), then a branch-free compaction (always
+ * write, advance on a match: out has room for every candidate). */
 static int match_run(const float *restrict sx, const float *restrict sy,
                      const int *restrict sorted, int k0, int k1, float xi, float yi,
-                     float radius2, int self, int *restrict out)
+                     float radius2, int self, int split, int *restrict out, int *below)
 {
-    int len = 0;
+    int len = 0, lo = 0;
     for (int c0 = k0; c0 < k1; c0 += NSEARCH_CHUNK) {
         const int c1 = c0 + NSEARCH_CHUNK < k1 ? c0 + NSEARCH_CHUNK : k1;
         int ok[NSEARCH_CHUNK];
@@ -238,26 +238,58 @@ static int match_run(const float *restrict sx, const float *restrict sy,
             ok[k - c0] = (k != self) & (dx * dx + dy * dy - radius2 < NSEARCH_SLACK);
         }
         for (int k = c0; k < c1; k++) {
-            out[len] = sorted[k];
+            const int j = sorted[k];
+            out[len] = j;
             len += ok[k - c0];
+            lo += ok[k - c0] & (j < split);
         }
     }
+    *below += lo;
     return len;
 }
 
-/* A query lists the neighbours of one point in cell-scan order (rows bottom
- * to top, cells left to right, then point index). */
-int nsearch_query(const struct nsearch *ns, int i, int *out)
+/* A point's 3x3 block of cells as the runs of sorted positions of its rows
+ * (bottom to top; fewer at the grid's edges), and how many they hold. */
+struct runs {
+    int nrow, total;
+    int k0[3], k1[3];
+};
+
+static void runs_of(const struct nsearch *ns, int i, struct runs *r)
 {
     const int *cs = ns->cell_start;
     const struct block b = block_of(ns, i);
+    r->nrow = r->total = 0;
+    for (int row = b.y0; row <= b.y1; row++, r->nrow++) {
+        r->k0[r->nrow] = cs[row * ns->gw + b.x0];
+        r->k1[r->nrow] = cs[row * ns->gw + b.x1 + 1];
+        r->total += r->k1[r->nrow] - r->k0[r->nrow];
+    }
+}
+
+/* The matches of point i among its runs into out; returns how many, *below
+ * getting those below split (cell-scan order: rows bottom to top, cells left
+ * to right, then point index). */
+static int query_runs(const struct nsearch *ns, const struct runs *r, int i, int split,
+                      int *out, int *below)
+{
     const int self = ns->rank[i];
     const float xi = ns->sx[self], yi = ns->sy[self], radius2 = ns->radius * ns->radius;
     int len = 0;
-    for (int row = b.y0; row <= b.y1; row++)
-        len += match_run(ns->sx, ns->sy, ns->sorted, cs[row * ns->gw + b.x0],
-                         cs[row * ns->gw + b.x1 + 1], xi, yi, radius2, self, out + len);
+    *below = 0;
+    for (int m = 0; m < r->nrow; m++)
+        len += match_run(ns->sx, ns->sy, ns->sorted, r->k0[m], r->k1[m], xi, yi, radius2, self,
+                         split, out + len, below);
     return len;
+}
+
+/* A query lists the neighbours of one point in cell-scan order. */
+int nsearch_query(const struct nsearch *ns, int i, int *out)
+{
+    struct runs r;
+    int below;
+    runs_of(ns, i, &r);
+    return query_runs(ns, &r, i, 0, out, &below);
 }
 
 /* Grows an int array to at least need entries (doubling); 0 or -1. */
@@ -272,24 +304,31 @@ static int grow_doubling(int **p, int *cap, long long need)
 }
 
 /* The group's queries into ln->scratch: lane l's at scratch[at[l] ..] (cnt[l]
- * of them, nlo[l] below split). 0 or -1. */
+ * of them, nlo[l] below split). Each lane's block is found once, and a lane
+ * in the cell of the one before (the points are sorted by cell) takes its
+ * runs. 0 or -1. */
 static int query_lanes(const struct nsearch *ns, int i0, int lanes, int nquery, int split,
                        struct nsearch_lanes *ln, int *at, int *cnt, int *nlo)
 {
+    struct runs r[NSEARCH_MAX_LANES];
     long long need = 0;
     for (int l = 0; l < lanes; l++) {
         at[l] = (int)need;
-        need += i0 + l < nquery ? nsearch_candidates(ns, i0 + l) : 0;
+        r[l].total = 0;
+        if (i0 + l >= nquery)
+            continue;
+        if (l > 0 && r[l - 1].total > 0 && ns->cell_of[i0 + l] == ns->cell_of[i0 + l - 1])
+            r[l] = r[l - 1];
+        else
+            runs_of(ns, i0 + l, &r[l]);
+        need += r[l].total;
     }
     if (grow_doubling(&ln->scratch, &ln->scratch_cap, need) != 0)
         return -1;
     for (int l = 0; l < lanes; l++) {
         cnt[l] = nlo[l] = 0;
-        if (i0 + l >= nquery)
-            continue;
-        cnt[l] = nsearch_query(ns, i0 + l, ln->scratch + at[l]);
-        for (int k = 0; k < cnt[l]; k++)
-            nlo[l] += ln->scratch[at[l] + k] < split;
+        if (i0 + l < nquery)
+            cnt[l] = query_runs(ns, &r[l], i0 + l, split, ln->scratch + at[l], &nlo[l]);
     }
     return 0;
 }

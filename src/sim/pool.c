@@ -58,6 +58,7 @@ struct seat {
 struct pool {
     struct share share[POOL_MAX_THREADS]; /* share[0]: the caller's */
     int threads;                /* the caller included */
+    _Atomic int active;         /* those that take parts (pool_use): the first ones */
     int started;                /* workers running */
     pthread_t th[POOL_MAX_THREADS];
     struct seat seat[POOL_MAX_THREADS];
@@ -104,7 +105,7 @@ static void work(struct pool *p, int self)
     for (int k = 0; k < p->threads; k++) {
         const int t = (self + k) % p->threads;
         int part;
-        while ((part = claim(p, t, k == 0)) >= 0) {
+        while (self < atomic_load(&p->active) && (part = claim(p, t, k == 0)) >= 0) {
             pool_fn fn = p->fn;
             void *arg = p->arg;
             int n = p->nparts;
@@ -118,8 +119,12 @@ static void work(struct pool *p, int self)
     }
 }
 
-static bool has_work(struct pool *p)
+/* Work for thread self: parts left in a share, when self takes parts at all
+ * (a thread pool_use leaves out waits, asleep, until it is let in again). */
+static bool has_work(struct pool *p, int self)
 {
+    if (self >= atomic_load(&p->active))
+        return atomic_load(&p->quit);
     for (int t = 0; t < p->threads; t++) {
         const uint64_t s = atomic_load(&p->share[t].span);
         if (span_lo(s) < span_hi(s))
@@ -133,12 +138,12 @@ static void *worker(void *v)
     const struct seat *seat = v;
     struct pool *p = seat->pool;
     for (;;) {
-        for (int spin = 0; spin < SPINS && !has_work(p); spin++)
+        for (int spin = 0; spin < SPINS && !has_work(p, seat->self); spin++)
             cpu_relax();
-        if (!has_work(p)) {
+        if (!has_work(p, seat->self)) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
-            while (!has_work(p))
+            while (!has_work(p, seat->self))
                 pthread_cond_wait(&p->wake, &p->mu);
             atomic_fetch_sub(&p->sleepers, 1);
             pthread_mutex_unlock(&p->mu);
@@ -187,6 +192,7 @@ struct pool *pool_create(int threads)
     if (!p)
         return NULL;
     p->threads = threads;
+    atomic_init(&p->active, threads);
     for (int t = 0; t < POOL_MAX_THREADS; t++)
         atomic_init(&p->share[t].span, 0);
     atomic_init(&p->done, 0);
@@ -230,6 +236,14 @@ void pool_destroy(struct pool *p)
 
 int pool_threads(const struct pool *p) { return p ? p->threads : 1; }
 
+void pool_use(struct pool *p, int n)
+{
+    if (p)
+        atomic_store(&p->active, n < 1 ? 1 : n > p->threads ? p->threads : n);
+}
+
+int pool_used(const struct pool *p) { return p ? atomic_load(&p->active) : 1; }
+
 /* Waits until every part of the current job (n of them) is done. */
 static void wait_done(struct pool *p, int n)
 {
@@ -249,7 +263,8 @@ static void wait_done(struct pool *p, int n)
 void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void *arg,
               int nparts)
 {
-    if (!p || p->threads == 1 || nparts <= 1) {
+    const int active = p ? atomic_load(&p->active) : 1;
+    if (active == 1 || nparts <= 1) {
         for (int i = 0; i < nparts; i++)
             fn(arg, i, nparts);
         return;
@@ -259,8 +274,9 @@ void pool_run(struct pool *p, void (*fn)(void *arg, int part, int nparts), void 
     p->nparts = nparts;
     atomic_store(&p->done, 0);
     for (int t = 0; t < p->threads; t++) {
-        int lo, hi;
-        pool_span(nparts, t, p->threads, &lo, &hi);
+        int lo = 0, hi = 0;
+        if (t < active)
+            pool_span(nparts, t, active, &lo, &hi);
         atomic_store(&p->share[t].span, (uint64_t)lo << 32 | (uint32_t)hi);
     }
     if (atomic_load(&p->sleepers) > 0) {

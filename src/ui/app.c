@@ -36,7 +36,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     memset(a, 0, sizeof *a);
     a->o = *o;
     a->so = (struct scene_opts){o->seed, o->preset_seed, o->grid_w, o->grid_h, NULL,
-                             o->stop, cells_scale(o->glyphs)};
+                             o->stop, cells_scale(o->glyphs), false};
     if (o->threads > 1 && !(a->so.pool = pool_create(o->threads)))
         return -1;
     a->cols = cols < 1 ? 1 : cols;
@@ -99,6 +99,33 @@ static int apply_sets(struct app *a, int i)
     return 0;
 }
 
+/* The current scene told the detail (app_set_detail); whether it must wait
+ * for r to take it. */
+static void tell_detail(struct app *a)
+{
+    const struct scene_ops *s = app_scene(a);
+    a->smaller_waits = s->detail && !s->detail(a->st[a->cur], a->so.px_scale, a->so.smaller);
+}
+
+void app_set_detail(struct app *a, int level)
+{
+    a->detail = clampi(level, TUNE_FULL, TUNE_SMALLER);
+    a->so.px_scale = app_draw_scale(a);
+    a->so.smaller = a->detail == TUNE_SMALLER;
+    if (a->cur >= 0 && a->st[a->cur])
+        tell_detail(a);
+}
+
+int app_draw_scale(const struct app *a)
+{
+    return a->detail >= TUNE_COARSE ? 1 : cells_scale(a->o.glyphs);
+}
+
+enum glyph_set app_blit_glyphs(const struct app *a)
+{
+    return app_draw_scale(a) < cells_scale(a->o.glyphs) ? GLYPHS_HALF : a->o.glyphs;
+}
+
 int app_switch(struct app *a, int i)
 {
     i = clampi(i, 0, SCENE_COUNT - 1);
@@ -127,6 +154,7 @@ int app_switch(struct app *a, int i)
     a->sel = 0;
     a->shown_at = a->now;
     a->owed = 0.0;
+    tell_detail(a); /* a scene made or last shown at another detail */
     return 0;
 }
 
@@ -244,6 +272,7 @@ static int act_restart(struct app *a, int k)
 {
     (void)k;
     app_scene(a)->restart(a->st[a->cur]);
+    tell_detail(a); /* r takes the smaller simulation that waited for it */
     a->shown_at = a->now;
     a->ptr.held = a->ptr.down; /* a stroke let go before it ends with the old scene */
     return APP_NONE;
@@ -261,6 +290,7 @@ static int act_reset(struct app *a, int k)
         return APP_NONE; /* out of memory: keep what there is */
     s->destroy(a->st[a->cur]);
     a->st[a->cur] = fresh;
+    tell_detail(a);
     a->ptr.scene_down = false;
     a->ptr.held = a->ptr.down;
     a->shown_at = a->now;
@@ -515,6 +545,7 @@ static void demo_tour(struct app *a, double t)
     if (want != a->cur) {
         app_switch(a, want);
         app_scene(a)->restart(a->st[a->cur]);
+        tell_detail(a);
     }
 }
 
@@ -575,6 +606,7 @@ static double run_steps(struct app *a, double dt, int n, double (*clock)(void), 
     double ms = wall * 1000.0 / n;
     a->step_ms = a->step_ms > 0 ? 0.9 * a->step_ms + 0.1 * ms : ms;
     a->steps[a->cur] += n;
+    tell_detail(a); /* a scene may rebuild itself (the cloth mends when it fell away) */
     path_start(&a->ptr.path, a->ptr.x, a->ptr.y);
     a->ptr.pressed = false;
     a->ptr.held = a->ptr.down;

@@ -40,8 +40,8 @@ const struct cli_option cli_options[OPT_COUNT] = {
     [OPT_SEED] = {"seed", 0, "X", NULL, false, false, false,
                   "seed for every random choice (default 1)\n"},
     [OPT_THREADS] = {"threads", 0, "N", NULL, false, false, false,
-                     "solver threads, 1-64 (default: the online CPUs, up to 4);\n"
-                     "the results are the same for any N\n"},
+                     "solver threads, 1-64 (default: of the online CPUs, up to\n"
+                     "4, as many as run fastest); the same results for any N\n"},
     [OPT_PRESET] = {"preset", 0, "seed", "seed", false, false, false,
                     "pbf/cloth: the seed page's setup, units and parameters\n"},
     [OPT_GRID] = {"grid", 0, "WxH", NULL, false, false, false,

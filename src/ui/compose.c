@@ -6,6 +6,7 @@
  * is written from the app's key table, so it can never disagree with the keys.
  */
 #include "compose.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -92,11 +93,14 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     else if (app_slow_shown(a))
         snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
                  a->dropped_of - a->dropped, a->dropped_of);
+    /* Frames could not be made in time at full detail (tune.h). */
+    const char *coarse = a->detail == TUNE_FULL ? "" : a->smaller_waits ? "[coarse: r smaller] "
+                                                                         : "[coarse] ";
     /* What is never cut: the name and what the scene is doing. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(head, sizeof head, " %s %s%s%s%s", s->name, rec, a->paused ? "[paused] " : "", link,
-             slow);
+    snprintf(head, sizeof head, " %s %s%s%s%s%s", s->name, rec, a->paused ? "[paused] " : "", link,
+             slow, coarse);
     snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
     size_t keep = strlen(head);
     while (keep > 0 && head[keep - 1] == ' ')
@@ -305,18 +309,44 @@ static void too_small(const struct app *a, struct cells *cells)
                    COLOR_DEFAULT);
 }
 
-void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
-                   struct cells *cells)
+void compose_draw(const struct app *a, struct image *img)
 {
-    if (app_too_small(a)) {
-        too_small(a, cells);
-        return;
-    }
-    const int k = cells_scale(a->o.glyphs); /* image pixels a canvas pixel */
+    const int k = app_draw_scale(a); /* image pixels a canvas pixel */
     if (img->w != k * app_canvas_w(a) || img->h != k * app_canvas_h(a)) /* the status */
         image_resize(img, k * app_canvas_w(a), k * app_canvas_h(a)); /* line came or went */
     app_scene(a)->draw(a->st[a->cur], img);
-    cells_blit(img, cells, compose_mode(a, fs), a->o.glyphs);
+}
+
+/* The blit's bands of cell rows, on the app's threads when it has more than
+ * one (every band gives the cells the whole blit would). */
+#define BLIT_BANDS 16
+
+struct blit_job {
+    const struct app *a;
+    enum color_mode mode;
+    const struct image *img;
+    struct cells *cells;
+    int rows;
+};
+
+static void blit_band(void *arg, int part, int nparts)
+{
+    const struct blit_job *j = arg;
+    int r0, r1;
+    pool_span(j->rows, part, nparts, &r0, &r1);
+    cells_blit_band(j->img, j->cells, j->mode, app_blit_glyphs(j->a), r0, r1);
+}
+
+void compose_blit(const struct app *a, const struct frame_stats *fs, const struct image *img,
+                  struct cells *cells)
+{
+    struct blit_job j = {a, compose_mode(a, fs), img, cells,
+                         cells_blit_rows(img, cells, app_blit_glyphs(a))};
+    pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
+}
+
+void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells)
+{
     hint(a, cells);
     caption(a, cells);
     kbd_pointer(a, cells);
@@ -326,4 +356,16 @@ void compose_frame(const struct app *a, const struct frame_stats *fs, struct ima
         help_overlay(a, fs, cells);
     if (!a->status_off)
         hud(a, fs, cells);
+}
+
+void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,
+                   struct cells *cells)
+{
+    if (app_too_small(a)) {
+        too_small(a, cells);
+        return;
+    }
+    compose_draw(a, img);
+    compose_blit(a, fs, img, cells);
+    compose_over(a, fs, cells);
 }

@@ -7,6 +7,7 @@
  */
 #include "compose.h"
 #include "frame.h"
+#include "pool.h"
 
 #include <string.h>
 
@@ -24,6 +25,7 @@ void frame_init(struct frame *f, const struct app *a, bool simulated)
         f->st.fps = a->o.fps;
     f->picture = a->picture;
     f->fps_t0 = -1.0;
+    tune_init(&f->tune, pool_threads(a->so.pool), a->o.threads_auto, cells_scale(a->o.glyphs) > 1);
 }
 
 void frame_free(struct frame *f)
@@ -57,11 +59,32 @@ static void count_fps(struct frame *f, double now)
     }
 }
 
+/* On a real clock, after a frame it sent: what the frame would have cost
+ * with all its steps (the steps' time scaled from those that ran), for the
+ * threads in use and the detail (tune.h), which change from the next frame. */
+static void tune_after(struct frame *f, struct app *a, double dt, int cur, long ran)
+{
+    if (f->st.simulated || !(dt > 0.0) || a->cur != cur || ran <= 0)
+        return;
+    const double due = app_scene(a)->steps_per_frame(a->st[cur]) * dt * APP_REF_FPS;
+    const double cost = f->t.step * due / (double)ran + f->t.draw + f->t.fit + f->t.encode;
+    if (!tune_frame(&f->tune, cost, dt))
+        return;
+    pool_use(a->so.pool, f->tune.threads);
+    if (f->tune.level != a->detail)
+        app_set_detail(a, f->tune.level);
+}
+
 size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
                   struct buf *out)
 {
+    const int cur = a->cur;
+    const long steps0 = a->steps[cur];
+    double t0 = clock();
     if (dt > 0.0) /* on a real clock, the steps may take most of the frame, no more */
         app_advance_within(a, dt, clock, f->st.simulated ? 0.0 : FRAME_STEP_BUDGET * dt);
+    double t1 = clock();
+    f->t = (struct frame_times){t1 - t0, 0.0, 0.0, 0.0};
     if (a->picture != f->picture) {
         f->picture = a->picture;
         encode_invalidate(&f->enc);
@@ -74,11 +97,23 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     }
     if (!a->paused)
         count_fps(f, clock());
-    compose_frame(a, &f->st, &f->img, &f->cells);
+    if (app_too_small(a)) {
+        compose_frame(a, &f->st, &f->img, &f->cells);
+    } else {
+        compose_draw(a, &f->img);
+        double t2 = clock();
+        compose_blit(a, &f->st, &f->img, &f->cells);
+        double t3 = clock();
+        compose_over(a, &f->st, &f->cells);
+        f->t.draw = t2 - t1, f->t.fit = t3 - t2;
+        t1 = t3;
+    }
     size_t before = out->len;
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     f->enc.mode = compose_mode(a, &f->st);
     encode_frame(&f->enc, &f->cells, out);
+    f->t.encode = clock() - t1;
+    tune_after(f, a, dt, cur, a->steps[cur] - steps0);
     size_t n = out->len - before;
     f->st.frames++;
     f->st.bytes += n;
