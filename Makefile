@@ -232,8 +232,8 @@ UBSAN_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=undefined,float-cast-ove
 # undefined behaviour is the unit tests' to find, under ASan+UBSan above):
 # instrumented, they draw frames six times as slowly as the tests wait for.
 build-ubsan/sim/%.o build-ubsan/gfx/%.o build-ubsan/scenes/%.o: ALL_CFLAGS += -fno-sanitize=all
-E2E_LINKS   = build tests demo.cast Makefile
-sanitize-e2e: build/swirl-test build/linkpty
+E2E_LINKS   = $(filter-out swirl build-ubsan,$(wildcard *))
+sanitize-e2e: swirl.1 build/swirl-test build/linkpty
 	$(MAKE) -j$(JOBS) B=build-ubsan CFLAGS="$(UBSAN_FLAGS)" build-ubsan/swirl
 	rm -rf build-ubsan/e2e build-ubsan/logs
 	mkdir -p build-ubsan/e2e build-ubsan/logs
