@@ -7,7 +7,11 @@
  * when none of its checks failed. The runner (tests/test_main.c) runs every test
  * (or those whose name contains an argument), and its last line is
  * "N passed, N failed". Tests tagged with TEST_E2E drive the real binary in tmux
- * and are skipped by `--unit`.
+ * and are skipped by `--unit`. Tests tagged with TEST_THREADS start threads (a
+ * pool, a watcher): they have a deadline of their own, TEST_THREADS_DEADLINE
+ * seconds (SWIRL_TEST_DEADLINE), past which a watchdog ends them as failed,
+ * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
+ * of the runner itself (one that hangs...): run only when named in full.
  */
 #ifndef SWIRL_TEST_H
 #define SWIRL_TEST_H
@@ -34,6 +38,10 @@ typedef void (*test_fn)(void);
 
 #define TEST_FLAG_E2E 1u
 #define TEST_FLAG_THREADS 2u
+#define TEST_FLAG_FIXTURE 4u
+/* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
+ * or under a sanitizer; only a hang comes near it. */
+#define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 20.0)
 void test_register(const char *name, test_fn fn, unsigned flags);
 /* Ends the running test as skipped, saying why ("no tmux"). */
 void test_skip(const char *why) __attribute__((noreturn));
@@ -51,6 +59,7 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 #define TEST(name) TEST_DEFINE_(name, 0u)
 #define TEST_E2E(name) TEST_DEFINE_(name, TEST_FLAG_E2E)
 #define TEST_THREADS(name) TEST_DEFINE_(name, TEST_FLAG_THREADS)
+#define TEST_FIXTURE(name, flags) TEST_DEFINE_(name, TEST_FLAG_FIXTURE | (flags))
 
 #define CHECK(cond)                                                          \
     do {                                                                     \
