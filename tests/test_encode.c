@@ -321,7 +321,11 @@ static void term_free(struct term *t)
     free(t->right_at);
 }
 
-static bool is_block(uint32_t ch) { return ch >= 0x2580 && ch <= 0x259F; }
+/* Block elements and sextants reach their cell's edges. */
+static bool is_block(uint32_t ch)
+{
+    return (ch >= 0x2580 && ch <= 0x259F) || (ch >= 0x1FB00 && ch <= 0x1FB3B);
+}
 
 /* A cell as it shows: a space shows no fg. */
 static struct cell shown(struct cell c)
@@ -945,6 +949,60 @@ TEST(encode_leaves_no_streaks)
                 term_free(&t);
                 term_free(&fresh);
             }
+}
+
+TEST(encode_parts_a_block_from_any_glyph_beside_it)
+{
+    /* Frames of random cells, blocks of every kind (half, quadrant, sextant)
+     * beside text, spaces and each other in a few colours, so that a block
+     * and a glyph that is none share their colours often, on either side:
+     * on a terminal no block ever bleeds into the glyph printed beside it
+     * (a NUL ends the run wherever one of the two is a block), and the
+     * screen is what a full repaint of the last frame shows. */
+    static const uint32_t glyphs[] = {GLYPH_UPPER, 0x2596, 0x259F, 0x1FB00, 0x1FB3B,
+                                      'A', '#', ' '};
+    const rgb_t colours[] = {RGB(200, 40, 40), RGB(20, 20, 90)};
+    const enum color_mode modes[] = {COLOR_TRUE, COLOR_MONO};
+    enum { COLS = 12, ROWS = 4, FRAMES = 40 };
+    for (int m = 0; m < 2; m++) {
+        struct rng r = {.s = 7};
+        struct cells s;
+        struct encoder e;
+        struct buf b;
+        struct term t, fresh;
+        cells_init(&s, COLS, ROWS);
+        encode_init(&e, modes[m], 0, false);
+        buf_init(&b);
+        term_init(&t, COLS, ROWS);
+        for (int f = 0; f < FRAMES; f++) {
+            for (int i = 0; i < COLS * ROWS; i++) {
+                const uint32_t ch = glyphs[rng_next(&r) % (sizeof glyphs / sizeof glyphs[0])];
+                s.c[i] = modes[m] == COLOR_MONO
+                             ? (struct cell){ch, COLOR_DEFAULT,
+                                             rng_next(&r) % 2 ? COLOR_REVERSE : COLOR_DEFAULT}
+                             : (struct cell){ch, colours[rng_next(&r) % 2],
+                                             colours[rng_next(&r) % 2]};
+            }
+            buf_clear(&b);
+            encode_frame(&e, &s, &b);
+            term_feed(&t, b.p, b.len);
+        }
+        term_init(&fresh, COLS, ROWS);
+        encode_invalidate(&e);
+        buf_clear(&b);
+        encode_frame(&e, &s, &b);
+        term_feed(&fresh, b.p, b.len);
+        CHECK_MSG(t.bleeds == 0 && fresh.bleeds == 0, "%s: %d and %d bleeds",
+                  palette_mode_name(modes[m]), t.bleeds, fresh.bleeds);
+        CHECK_MSG(term_same(&t, &fresh), "%s: the screen is not a repaint's",
+                  palette_mode_name(modes[m]));
+        CHECK_INT(t.errors + fresh.errors, 0);
+        term_free(&t);
+        term_free(&fresh);
+        encode_free(&e);
+        cells_free(&s);
+        buf_free(&b);
+    }
 }
 
 TEST(encode_model_multiplexer_streaks_where_a_space_has_a_blocks_attributes)

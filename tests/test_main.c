@@ -249,6 +249,11 @@ static void run_test(int t) __attribute__((noreturn));
 static void run_test(int t)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* What a shell ignores in a job it runs in the background, each test has
+     * as any program started in a terminal does (SIGPIPE stays ignored: the
+     * tests write to pipes that close). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
     current_name = tests[t].name;
     current_failures = 0;
     if (tests[t].flags & TEST_FLAG_THREADS)

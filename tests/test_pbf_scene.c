@@ -613,6 +613,44 @@ TEST(pbf_scene_press_beside_the_water_grabs_the_nearest)
     sc_close(&x);
 }
 
+/* A left press at canvas (ax, ay) whose step's path goes on to (bx, by): a
+ * press and a quick drag that came in before one step. */
+static void sc_press_along(struct sc *x, float ax, float ay, float bx, float by)
+{
+    float path[4] = {ax, ay, bx, by};
+    struct pointer p = {.down = true, .button = 0, .pressed = true, .x0 = ax, .y0 = ay,
+                        .x1 = bx, .y1 = by, .path = path, .npath = 2, .dt = 1.0f / 240.0f};
+    scene_pbf.step(x->st, &p);
+}
+
+TEST(pbf_scene_press_grabs_where_it_went_down)
+{
+    /* A press and the drag after it in one step: the water is taken where
+     * the button went down, the start of the step's path, not where the path
+     * ends: down in the air and dragged into the water takes nothing, down in
+     * the water and dragged out into the air takes it along. With the seed's
+     * one particle and with a handful. */
+    for (int seed = 0; seed < 2; seed++) {
+        struct sc x;
+        if (!sc_open(&x, 100, 30, seed))
+            return;
+        sc_frames(&x, seed ? 60 : 120);
+        const int col = seed ? 30 : 50, row = inside_water(&x, col, 2);
+        const float air = 4.5f, c = (float)col + 0.5f;
+        CHECK_MSG(row > 10 && water_near(&x, c, air, 4.0f) == 0, "%s: no pool to press in",
+                  seed ? "seed" : "handful");
+        const struct pbf *sim = scene_pbf.member(x.st, "pbf");
+        sc_press_along(&x, c, air, c, (float)row + 0.5f);
+        CHECK_MSG(sim->grabbed < 0, "%s: down in the air, the water under the path's end taken",
+                  seed ? "seed" : "handful");
+        sc_step(&x, c, (float)row + 0.5f, false, true, 0.0f, 0.0f);
+        sc_press_along(&x, c, (float)row + 0.5f, c, air);
+        CHECK_MSG(sim->grabbed >= 0 && (seed || sim->ngrab > 0),
+                  "%s: down in the water, nothing taken", seed ? "seed" : "handful");
+        sc_close(&x);
+    }
+}
+
 /* Steps with the pointer resting (no button) at canvas (px, py). */
 static void sc_rest(struct sc *x, float px, float py, int steps)
 {
