@@ -129,12 +129,13 @@ $(B)/%.o: src/%.c $(HDRS) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
-# The tests see every layer's headers, and the solvers' private ones
-# (src/sim/*_internal.h, fluid_impl.h) for what the product does not export:
-# the pbf kernel, the divergence a projection leaves.
+# The tests see every layer's headers, and the private ones beside the code
+# (src/LAYER/*_internal.h, fluid_impl.h...) for what the product does not
+# export: the pbf kernel, the divergence a projection leaves, a recording's
+# JSON lines.
 $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Isrc/sim -Itests -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) $(addprefix -Isrc/,$(USES_tests)) -Itests -c -o $@ $<
 
 $(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)

@@ -41,7 +41,7 @@ typedef void (*test_fn)(void);
 #define TEST_FLAG_FIXTURE 4u
 /* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
  * or under a sanitizer; only a hang comes near it. */
-#define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 20.0)
+#define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 15.0)
 void test_register(const char *name, test_fn fn, unsigned flags);
 /* Ends the running test as skipped, saying why ("no tmux"). */
 void test_skip(const char *why) __attribute__((noreturn));

@@ -5,7 +5,8 @@
  * helpers, including what they do with NaN, infinite and huge coordinates.
  */
 #include "cells.h"
-#include "palette.h"
+#include "image_internal.h"
+#include "palette_internal.h"
 #include "test.h"
 
 #include <math.h>

@@ -14,6 +14,7 @@
  */
 #include "app.h"
 #include "encode.h"
+#include "encode_internal.h"
 #include "frame.h"
 #include "test.h"
 

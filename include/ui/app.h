@@ -153,9 +153,6 @@ void app_advance_within(struct app *a, double dt, double (*clock)(void), double 
 /* Runs exactly n steps of the current scene over dt seconds of app time, with
  * the pointer (and --auto) as app_advance does; returns their wall time (s). */
 double app_run_steps(struct app *a, double dt, int n, double (*clock)(void));
-/* Shows scene i (creating it on first use); returns 0, or -1 when it cannot be
- * created (the current scene stays). */
-int app_switch(struct app *a, int i);
 /* Statistics of the current scene as one JSON object (no newline); ms is the
  * step time to report. */
 void app_json(const struct app *a, struct buf *out, double ms);
