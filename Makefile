@@ -19,6 +19,7 @@
 #   make distcheck  make dist, then build it and run its unit tests unpacked in a
 #                   temporary folder, and install and uninstall it there
 #   make clean      remove build products
+#   WERROR=1        with any target: every warning an error (as CI builds)
 
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
@@ -62,7 +63,11 @@ CFLAGS  ?= -O3 -g
 # guards the solvers rely on.
 MUST     = -fno-math-errno -ffile-prefix-map=$(CURDIR)=.
 HOT_OPT ?= -O3
-ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST) -DSWIRL_VERSION='"$(VERSION)"'
+# WERROR=1: every warning fails the build (CI builds so; off by default, as a
+# packager's newer compiler may warn where ours does not).
+WERROR  ?=
+ALL_CFLAGS = $(STD) $(WARN) $(if $(WERROR),-Werror) $(CPPFLAGS) $(CFLAGS) $(MUST) \
+             -DSWIRL_VERSION='"$(VERSION)"'
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.

@@ -348,4 +348,3 @@ void cloth_draw(void *p, struct image *im)
     if (s->cutting)
         image_disc(im, s->k * s->blade_x, s->k * s->blade_y, s->k, BLADE, 0.9f);
 }
-

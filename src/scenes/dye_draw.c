@@ -161,4 +161,3 @@ void dye_draw(void *s, struct image *im)
                 dye_pixel(d, dye_for(f, x, y, w, h, tmp),
                           shading ? shade_at(d->lit, x, y, w, h) : 1.0f);
 }
-
