@@ -34,7 +34,11 @@
  * ends is reported in seconds, not at the runner's timeout. The deadline is
  * for hangs alone: generous, many times what any such test takes.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
- * hangs) runs only when its whole name is given.
+ * hangs) runs only when its whole name is given. A test that spends its time
+ * waiting on real time (TEST_E2E_WAITS: a link's delays) takes none of the
+ * N jobs but one of N more for such tests: -j 2 runs two other tests and two
+ * of those at once. (Four of those at once on a loaded machine starve the
+ * swirls under them of the CPU, and their latencies show it.)
  */
 #include "e2e.h"
 #include "test.h"
@@ -254,6 +258,11 @@ static void run_test(int t)
      * tests write to pipes that close). */
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
+    /* A unit test gives way to the swirls the end-to-end tests beside it
+     * drive, whose answers a person would wait for (none of its checks
+     * looks at a clock). */
+    if (!(tests[t].flags & TEST_FLAG_E2E) && nice(TEST_UNIT_NICE) == -1) {
+    }
     current_name = tests[t].name;
     current_failures = 0;
     if (tests[t].flags & TEST_FLAG_THREADS)
@@ -358,6 +367,9 @@ static bool slot_start(struct slot *s, int t)
     *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
     return true;
 }
+
+/* Which of the two kinds of job a test takes: 1 for one that waits. */
+static int kind(int t) { return (tests[t].flags & TEST_FLAG_WAITS) != 0; }
 
 enum outcome { PASSED, FAILED, SKIPPED };
 
@@ -541,37 +553,44 @@ int main(int argc, char **argv)
         for (int i = 0; i < ntests; i++)
             secs[i] = last[i];
     }
-    struct slot *slots = calloc((size_t)o.jobs, sizeof *slots);
-    int next = 0, running = 0, count[3] = {0}, not_run = 0;
+    /* Jobs of two kinds, o.jobs of each: for the tests that wait
+     * (TEST_E2E_WAITS) and for the others. The next test to start is the
+     * first in the order for whose kind a job is free. */
+    const int nslots = 2 * o.jobs;
+    struct slot *slots = calloc((size_t)nslots, sizeof *slots);
+    struct pollfd *pfd = calloc((size_t)nslots, sizeof *pfd);
+    bool *started = calloc((size_t)n + 1, sizeof *started);
+    int unstarted = n, used[2] = {0, 0}, running = 0, count[3] = {0}, not_run = 0;
     bool stopping = false;
 
-    while ((next < n && !stopping) || running > 0) {
+    while ((unstarted > 0 && !stopping) || running > 0) {
         if (o.fail_fast && count[FAILED] && !stopping) {
             stopping = true; /* the first failure: stop what runs, start nothing */
-            not_run = n - next;
-            for (int j = 0; j < o.jobs; j++)
+            not_run = unstarted;
+            for (int j = 0; j < nslots; j++)
                 if (slots[j].pid) {
                     kill(-slots[j].pid, SIGKILL);
                     slots[j].stopped = true;
                 }
         }
-        for (int j = 0; j < o.jobs && next < n && !stopping; j++) {
-            if (slots[j].pid)
+        for (int k = 0, j = 0; k < n && unstarted > 0 && !stopping; k++) {
+            if (started[k] || used[kind(order[k])] == o.jobs)
                 continue;
-            if (!slot_start(&slots[j], order[next])) {
+            while (slots[j].pid)
+                j++;
+            if (!slot_start(&slots[j], order[k])) {
                 perror("test harness: fork");
                 return 2;
             }
-            next++;
-            running++;
+            started[k] = true;
+            unstarted--, running++, used[kind(order[k])]++;
         }
-        struct pollfd pfd[64];
         int np = 0;
-        for (int j = 0; j < o.jobs && np < 64; j++)
+        for (int j = 0; j < nslots; j++)
             if (slots[j].pid && slots[j].fd >= 0)
                 pfd[np++] = (struct pollfd){.fd = slots[j].fd, .events = POLLIN};
         poll(pfd, (nfds_t)np, 20);
-        for (int j = 0; j < o.jobs; j++) {
+        for (int j = 0; j < nslots; j++) {
             struct slot *s = &slots[j];
             if (!s->pid)
                 continue;
@@ -612,15 +631,17 @@ int main(int argc, char **argv)
                 count[slot_report(s, status, o.timeout)]++;
             }
             s->pid = 0;
-            running--;
+            running--, used[kind(s->test)]--;
         }
     }
     print_slowest(order, secs, n);
     if (o.times)
         times_write(o.times, secs, cpu);
-    for (int j = 0; j < o.jobs; j++)
+    for (int j = 0; j < nslots; j++)
         free(slots[j].out);
     free(slots);
+    free(pfd);
+    free(started);
     free(o.filters);
     printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
     printf("%d passed, %d failed", count[PASSED], count[FAILED]);

@@ -3,7 +3,8 @@
  * of its own (/proc/self/exe) on fixtures that hang: a runner killed in any way
  * takes its tests with it, and what they started; a test that starts threads
  * and hangs is ended by its own deadline and reported as such; fixtures run
- * only when named in full.
+ * only when named in full; tests that wait run beside the others, as many
+ * of each kind at once as there are jobs.
  *
  * The fixtures say what they are through files in SWIRL_TEST_FIXTURE_DIR:
  * "pids", the hung test's process and the one it started, once both run.
@@ -11,12 +12,14 @@
 #include "fixtures.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,6 +61,50 @@ TEST_FIXTURE(runner_fixture_hangs, 0u) { hang(); }
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
 
+/* A test of a kind ("cpu", "waits") that says what ran beside it: until one
+ * of the other kind is seen running (for seconds at most: only a failure waits
+ * that long), it counts those of its own kind running with it; then it stays
+ * a moment, so that one sees it too, and writes "most-of-its-kind saw-other"
+ * to a file of results. */
+static void overlap(const char *mine, const char *other)
+{
+    const char *dir = getenv(FIXTURE_DIR_ENV);
+    char me[256], res[256];
+    snprintf(me, sizeof me, "%s/run-%s-%ld", dir ? dir : "/nonexistent", mine, (long)getpid());
+    snprintf(res, sizeof res, "%s/res-%s-%ld", dir ? dir : "/nonexistent", mine, (long)getpid());
+    FILE *f = fopen(me, "w");
+    if (f)
+        fclose(f);
+    char pre_mine[32], pre_other[32];
+    snprintf(pre_mine, sizeof pre_mine, "run-%s-", mine);
+    snprintf(pre_other, sizeof pre_other, "run-%s-", other);
+    int most = 0;
+    bool saw = false;
+    for (double t0 = mono_now(); !saw && mono_now() - t0 < 3.0; fx_nap(0.01)) {
+        int same = 0;
+        DIR *d = dir ? opendir(dir) : NULL;
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+            same += strncmp(e->d_name, pre_mine, strlen(pre_mine)) == 0;
+            saw |= strncmp(e->d_name, pre_other, strlen(pre_other)) == 0;
+        }
+        if (d)
+            closedir(d);
+        most = same > most ? same : most;
+    }
+    fx_nap(0.3);
+    remove(me);
+    f = fopen(res, "w");
+    if (f) {
+        fprintf(f, "%d %d\n", most, saw);
+        fclose(f);
+    }
+}
+
+TEST_FIXTURE(runner_fixture_cpu_a, 0u) { overlap("cpu", "waits"); }
+TEST_FIXTURE(runner_fixture_cpu_b, 0u) { overlap("cpu", "waits"); }
+TEST_FIXTURE(runner_fixture_waits_a, TEST_FLAG_WAITS) { overlap("waits", "cpu"); }
+TEST_FIXTURE(runner_fixture_waits_b, TEST_FLAG_WAITS) { overlap("waits", "cpu"); }
+
 /* Is process pid gone (or a zombie that nothing waits for)? */
 static bool gone(long pid)
 {
@@ -81,10 +128,17 @@ struct runner {
     int out; /* the runner's output, read end */
 };
 
-/* Starts this binary as a runner of one test, with the environment given
- * ("NAME=value", or NULL) and the fixture folder made for it. */
+/* Starts this binary as a runner of tests (names separated by spaces, four
+ * at most), -j 1, with the environment given ("NAME=value", or NULL) and the
+ * fixture folder made for it. */
 static bool runner_start(struct runner *r, const char *test, const char *env)
 {
+    char names[256], *argv[12] = {"swirl-test", "-j", "1", "--timeout", "600"};
+    int argc = 5;
+    snprintf(names, sizeof names, "%s", test);
+    for (char *w = strtok(names, " "); w && argc < 11; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
     snprintf(r->dir, sizeof r->dir, "/tmp/swirl-runner-XXXXXX");
     int p[2];
     if (!mkdtemp(r->dir) || pipe(p) != 0)
@@ -104,7 +158,7 @@ static bool runner_start(struct runner *r, const char *test, const char *env)
         dup2(p[1], STDERR_FILENO);
         close(p[0]);
         close(p[1]);
-        execl("/proc/self/exe", "swirl-test", "-j", "1", "--timeout", "600", test, (char *)NULL);
+        execv("/proc/self/exe", argv);
         _exit(127);
     }
     close(p[1]);
@@ -158,10 +212,16 @@ static bool hung_pids(const struct runner *r, long pids[2])
 
 static void runner_clean(struct runner *r)
 {
-    char path[96];
+    char path[512];
     close(r->out);
-    snprintf(path, sizeof path, "%s/pids", r->dir);
-    remove(path);
+    DIR *d = opendir(r->dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", r->dir, e->d_name);
+            remove(path);
+        }
+    if (d)
+        closedir(d);
     rmdir(r->dir);
 }
 
@@ -257,4 +317,50 @@ TEST(runner_fixtures_run_only_when_named)
             CHECK_MSG(out && strstr(out, "runner_fixtures_run_only_when_named\n"),
                       "the run's own tests not listed:\n%s", out ? out : "");
     }
+}
+
+TEST(runner_tests_that_wait_run_beside_the_others)
+{
+    /* On one job: never two tests of a kind at once, and a test that waits
+     * runs beside one that does not (some saw the other kind running). */
+    struct runner r;
+    if (!runner_start(&r, "runner_fixture_cpu_a runner_fixture_cpu_b runner_fixture_waits_a "
+                          "runner_fixture_waits_b", NULL)) {
+        CHECK_MSG(false, "cannot start a runner");
+        return;
+    }
+    int status = 0;
+    const char *out = runner_wait(&r, &status);
+    CHECK_MSG(out && strstr(out, "4 passed, 0 failed"), "%s", out ? out : "the runner hung");
+    int results = 0, crowded = 0, beside = 0;
+    DIR *d = opendir(r.dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, "res-", 4) != 0)
+            continue;
+        char path[512];
+        int most = 0, saw = 0;
+        snprintf(path, sizeof path, "%s/%s", r.dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (f && fscanf(f, "%d %d", &most, &saw) == 2)
+            results++, crowded += most != 1, beside += saw;
+        if (f)
+            fclose(f);
+    }
+    if (d)
+        closedir(d);
+    CHECK_INT(results, 4);
+    CHECK_MSG(crowded == 0, "%d tests ran with another of their kind on one job", crowded);
+    CHECK_MSG(beside >= 2, "only %d tests ran beside one of the other kind", beside);
+    runner_clean(&r);
+}
+
+TEST(runner_unit_tests_give_way)
+{
+    /* A unit test runs nicer than the runner (whose own priority is a
+     * user's, 0 but where the user chose otherwise). */
+    errno = 0;
+    const int mine = getpriority(PRIO_PROCESS, 0);
+    const int runner = getpriority(PRIO_PROCESS, getppid()); /* the keeper's: the runner's */
+    CHECK_MSG(errno == 0 && (mine >= runner + TEST_UNIT_NICE || mine == 19),
+              "nice %d, the runner's %d", mine, runner);
 }
