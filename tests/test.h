@@ -44,7 +44,7 @@ typedef void (*test_fn)(void);
 #define TEST_FLAG_WAITS 8u
 /* A unit test runs this much nicer than its runner: it gives way to the
  * swirls end-to-end tests drive beside it. */
-#define TEST_UNIT_NICE 10
+#define TEST_UNIT_NICE 5
 /* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
  * or under a sanitizer; only a hang comes near it. */
 #define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 15.0)

@@ -260,8 +260,16 @@ static void run_test(int t)
     signal(SIGQUIT, SIG_DFL);
     /* A unit test gives way to the swirls the end-to-end tests beside it
      * drive, whose answers a person would wait for (none of its checks
-     * looks at a clock). */
-    if (!(tests[t].flags & TEST_FLAG_E2E) && nice(TEST_UNIT_NICE) == -1) {
+     * looks at a clock): nicer, and so its session, whose share of the CPU
+     * Linux weighs against the other sessions' (autogroups) by its own nice. */
+    if (!(tests[t].flags & TEST_FLAG_E2E)) {
+        if (nice(TEST_UNIT_NICE) == -1) {
+        }
+        FILE *g = fopen("/proc/self/autogroup", "w");
+        if (g) {
+            fprintf(g, "%d", TEST_UNIT_NICE);
+            fclose(g);
+        }
     }
     current_name = tests[t].name;
     current_failures = 0;
@@ -350,9 +358,10 @@ static bool slot_start(struct slot *s, int t)
         return false;
     }
     if (pid == 0) {
-        /* The keeper: its own process group (a timeout kills what the test
-         * started too), output into the pipe, no input. */
-        setpgid(0, 0);
+        /* The keeper: a session and process group of its own (a timeout
+         * kills what the test started too; the scheduler weighs it as a
+         * group of its own, see run_test), output into the pipe, no input. */
+        setsid();
         close(p[0]);
         dup2(p[1], STDOUT_FILENO);
         dup2(p[1], STDERR_FILENO);
@@ -361,11 +370,18 @@ static bool slot_start(struct slot *s, int t)
             _exit(3);
         keep(t, runner);
     }
-    setpgid(pid, pid);
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
     *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
     return true;
+}
+
+/* Ends a running test's group; the keeper alone when it has not made it yet
+ * (never once the keeper is reaped: its pid may be another's by then). */
+static void kill_group(pid_t keeper)
+{
+    if (kill(-keeper, SIGKILL) != 0)
+        kill(keeper, SIGKILL);
 }
 
 /* Which of the two kinds of job a test takes: 1 for one that waits. */
@@ -569,7 +585,7 @@ int main(int argc, char **argv)
             not_run = unstarted;
             for (int j = 0; j < nslots; j++)
                 if (slots[j].pid) {
-                    kill(-slots[j].pid, SIGKILL);
+                    kill_group(slots[j].pid);
                     slots[j].stopped = true;
                 }
         }
@@ -604,7 +620,7 @@ int main(int argc, char **argv)
             pid_t w = wait4(s->pid, &status, WNOHANG, &ru);
             if (w == 0) {
                 if (!s->killed && now() - s->t0 > o.timeout) {
-                    kill(-s->pid, SIGKILL);
+                    kill_group(s->pid);
                     s->killed = true;
                 }
                 continue;
@@ -619,7 +635,7 @@ int main(int argc, char **argv)
             }
             /* What the test started in its group (a swirl, a shell) goes with it,
              * and so do the tmux servers it left (they are groups of their own). */
-            kill(-s->pid, SIGKILL);
+            kill(-s->pid, SIGKILL); /* (the keeper itself is gone: reaped) */
             s->left = e2e_reap(s->pid);
             secs[s->test] = now() - s->t0;
             cpu[s->test] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +

@@ -363,4 +363,11 @@ TEST(runner_unit_tests_give_way)
     const int runner = getpriority(PRIO_PROCESS, getppid()); /* the keeper's: the runner's */
     CHECK_MSG(errno == 0 && (mine >= runner + TEST_UNIT_NICE || mine == 19),
               "nice %d, the runner's %d", mine, runner);
+    FILE *g = fopen("/proc/self/autogroup", "r"); /* "/autogroup-N nice K" where there are */
+    int group_nice = -100;
+    if (g) {
+        CHECK(fscanf(g, "%*s nice %d", &group_nice) == 1);
+        CHECK_MSG(group_nice == TEST_UNIT_NICE, "its session's nice is %d", group_nice);
+        fclose(g);
+    }
 }
