@@ -231,6 +231,58 @@ TEST(encode_tolerance_lets_exactly_its_gap_stand)
                 }
 }
 
+/* How many times needle is in the n bytes at p. */
+static int count_bytes(const char *p, size_t n, const char *needle)
+{
+    const size_t k = strlen(needle);
+    int c = 0;
+    for (size_t i = 0; i + k <= n; i++)
+        c += memcmp(p + i, needle, k) == 0;
+    return c;
+}
+
+/* ... and so is it between two colours the encoder may show as one: a ▀
+ * whose halves are exactly `tolerance` apart is sent as a space of one
+ * colour, and a colour exactly `tolerance` off the one in force is shown with
+ * that one (no SGR for it); one more, and each is sent as it is. */
+TEST(encode_tolerance_joins_colours_exactly_its_gap_apart)
+{
+    static const int tols[] = {1, APP_DEFAULT_TOLERANCE, 40};
+    for (size_t k = 0; k < sizeof tols / sizeof tols[0]; k++)
+        for (int more = 0; more < 2; more++) {
+            const int tol = tols[k], d = tol + more;
+            struct cells s;
+            struct encoder e;
+            struct buf b;
+            cells_init(&s, 3, 1);
+            buf_init(&b);
+            /* Halves d apart. */
+            *cells_at(&s, 0, 0) =
+                (struct cell){GLYPH_UPPER, RGB(100, 100 + d, 100), RGB(100, 100, 100)};
+            *cells_at(&s, 1, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            *cells_at(&s, 2, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            encode_init(&e, COLOR_TRUE, tol, false);
+            encode_frame(&e, &s, &b);
+            CHECK_MSG(count_bytes(b.p, b.len, "\xe2\x96\x80") == more, "tolerance %d, halves %d "
+                      "apart: %s", tol, d, more ? "a space" : "a half-block");
+            encode_free(&e);
+            /* Text d off the colours the glyph before it set. */
+            *cells_at(&s, 0, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            *cells_at(&s, 1, 0) = (struct cell){'y', RGB(250 - d, 250, 250), RGB(0, 0, d)};
+            encode_init(&e, COLOR_TRUE, tol, false);
+            buf_clear(&b);
+            encode_frame(&e, &s, &b);
+            /* (one more: the third cell sets the first one's colours again) */
+            CHECK_MSG(count_bytes(b.p, b.len, "38;2;") == 1 + 2 * more &&
+                          count_bytes(b.p, b.len, "48;2;") == 1 + 2 * more,
+                      "tolerance %d, colours %d off those in force: %d fg and %d bg SGRs", tol, d,
+                      count_bytes(b.p, b.len, "38;2;"), count_bytes(b.p, b.len, "48;2;"));
+            encode_free(&e);
+            cells_free(&s);
+            buf_free(&b);
+        }
+}
+
 TEST(encode_invalidate_repaints_everything)
 {
     struct cells s;
