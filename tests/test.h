@@ -9,7 +9,7 @@
  * "N passed, N failed". Tests tagged with TEST_E2E drive the real binary in tmux
  * and are skipped by `--unit`. Tests tagged with TEST_THREADS start threads (a
  * pool, a watcher): they have a deadline of their own, TEST_THREADS_DEADLINE
- * seconds (SWIRL_TEST_DEADLINE), past which a watchdog ends them as failed,
+ * seconds (SWIRL_TEST_DEADLINE), past which the runner ends them as failed,
  * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
  * of the runner itself (one that hangs...): run only when named in full.
  * TEST_E2E_WAITS marks an end-to-end test that mostly waits, which the runner

@@ -29,9 +29,9 @@
  * all it started, and the tmux servers the test left, so no test outlives its
  * runner (a test hung in a spinning pool would keep a core busy for good).
  * A test that starts threads (TEST_THREADS) has a deadline of its own
- * (SWIRL_TEST_DEADLINE seconds, default TEST_THREADS_DEADLINE): a watchdog
- * thread in its process ends it there and says so, so a pool pass that never
- * ends is reported in seconds, not at the runner's timeout. The deadline is
+ * (SWIRL_TEST_DEADLINE seconds, default TEST_THREADS_DEADLINE): its keeper
+ * ends it there and says so, so a pool pass that never ends is reported in
+ * seconds, not at the runner's timeout. The deadline is
  * for hangs alone: generous, many times what any such test takes.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given. A test that spends its time
@@ -46,7 +46,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,41 +212,6 @@ static double threads_deadline(void)
     return s > 0.0 ? s : TEST_THREADS_DEADLINE;
 }
 
-static double watched_for;
-
-/* The watchdog: sleeps until the deadline, then ends the test, saying why. It
- * takes no signal (they are the test's). */
-static void *watchdog(void *arg)
-{
-    (void)arg;
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    t.tv_sec += (time_t)watched_for;
-    t.tv_nsec += (long)((watched_for - (double)(time_t)watched_for) * 1e9);
-    if (t.tv_nsec >= 1000000000L)
-        t.tv_sec++, t.tv_nsec -= 1000000000L;
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) != 0)
-        ;
-    printf("  FAIL %s: not done within its deadline of %.1f s (a thread pool's pass that "
-           "never ends?)\n", current_name, watched_for);
-    fflush(stdout);
-    _exit(DEADLINE_STATUS);
-}
-
-static void watch_deadline(double seconds)
-{
-    sigset_t all, old;
-    pthread_t th;
-    watched_for = seconds;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    if (pthread_create(&th, NULL, watchdog, NULL) == 0)
-        pthread_detach(th);
-    else
-        printf("  (no watchdog: %s)\n", strerror(errno));
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
 /* The test itself, in the keeper's child. */
 static void run_test(int t) __attribute__((noreturn));
 static void run_test(int t)
@@ -273,14 +237,24 @@ static void run_test(int t)
     }
     current_name = tests[t].name;
     current_failures = 0;
-    if (tests[t].flags & TEST_FLAG_THREADS)
-        watch_deadline(threads_deadline());
     tests[t].fn();
     fflush(stdout);
     _exit(current_failures > 250 ? 250 : current_failures);
 }
 
 static void on_signal(int sig) { (void)sig; }
+
+/* A test that starts threads, past its deadline: ended, and said so. */
+static void deadline_passed(int t, pid_t pid) __attribute__((noreturn));
+static void deadline_passed(int t, pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    printf("  FAIL %s: not done within its deadline of %.1f s (a thread pool's pass that "
+           "never ends?)\n", tests[t].name, threads_deadline());
+    fflush(stdout);
+    _exit(DEADLINE_STATUS);
+}
 
 /* The keeper of test t (see the top): forks the test, waits for it or for
  * word that the runner is gone, and ends as the test did. */
@@ -308,8 +282,13 @@ static void keep(int t, pid_t runner)
         run_test(t);
     }
     int status = 0;
+    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? now() + threads_deadline() : 0.0;
     while (pid > 0 && !orphan) {
-        int sig = sigwaitinfo(&wake, NULL);
+        const double left = deadline - now();
+        if (deadline > 0.0 && left <= 0.0)
+            deadline_passed(t, pid);
+        const struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+        int sig = deadline > 0.0 ? sigtimedwait(&wake, NULL, &wait) : sigwaitinfo(&wake, NULL);
         if (sig == KEEPER_SIGNAL)
             orphan = true;
         else if (sig == SIGCHLD && waitpid(pid, &status, WNOHANG) == pid)

@@ -68,8 +68,9 @@ static int count_in(const char *tail, const char *got, size_t n, const char *q)
     return k;
 }
 
-/* The child: swirl's terminal loop on the pseudo-terminal's far end. */
-static void run_swirl(const char *pty, const char *path)
+/* The child: swirl's terminal loop on the pseudo-terminal's far end, its
+ * messages into err. */
+static void run_swirl(const char *pty, const char *path, const char *err)
 {
     setsid();
     int fd = open(pty, O_RDWR); /* the controlling terminal now */
@@ -77,8 +78,8 @@ static void run_swirl(const char *pty, const char *path)
         _exit(90);
     dup2(fd, STDIN_FILENO);
     dup2(fd, STDOUT_FILENO);
-    int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDERR_FILENO);
+    int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(e, STDERR_FILENO);
     setenv("TERM", "xterm-256color", 1);
     struct app_opts o;
     app_opts_default(&o);
@@ -95,8 +96,9 @@ TEST_THREADS(record_times_in_a_terminal_run_from_the_session_start)
      * Every event of the recording lies between the start (its first event,
      * the cursor hidden, at 0 exactly) and the time the whole run took as the
      * test saw it, in order; the resize is among them. */
-    char path[64];
+    char path[64], err[64];
     snprintf(path, sizeof path, "/tmp/swirl-times-%d.cast", (int)getpid());
+    snprintf(err, sizeof err, "/tmp/swirl-times-%d.err", (int)getpid());
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     CHECK(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
     if (master < 0)
@@ -109,7 +111,7 @@ TEST_THREADS(record_times_in_a_terminal_run_from_the_session_start)
     double t0 = mono_now();
     pid_t kid = fork();
     if (kid == 0)
-        run_swirl(pty, path);
+        run_swirl(pty, path, err);
     CHECK(kid > 0);
     fcntl(master, F_SETFL, O_NONBLOCK);
     size_t seen = 0;
@@ -147,10 +149,13 @@ TEST_THREADS(record_times_in_a_terminal_run_from_the_session_start)
         waitpid(kid, &status, 0);
     }
     close(master);
-    CHECK_MSG(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-              "swirl on the pty: %s, status %#x, %zu bytes seen", ended ? "ended" : "hung",
-              (unsigned)status, seen);
     size_t len;
+    char *said = e2e_slurp(err, &len);
+    CHECK_MSG(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "swirl on the pty: %s, status %#x, %zu bytes seen; it said:\n%s",
+              ended ? "ended" : "hung", (unsigned)status, seen, said ? said : "");
+    free(said);
+    remove(err);
     char *text = e2e_slurp(path, &len);
     CHECK_MSG(e2e_valid_cast(text), "not a whole recording at %s", path);
     static struct events ev;

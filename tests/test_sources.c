@@ -196,7 +196,7 @@ static void scan(const char *path, struct names *decl, struct names *used)
     free(s);
 }
 
-#define PATH_MAX_ 256
+#define PATH_MAX_ 1024
 
 /* Whether name ends in ".X" for one of the letters in ends. */
 static bool ends_in(const char *name, const char *ends)
@@ -213,16 +213,16 @@ static int list_files(const char *dir, const char *ends, char paths[][PATH_MAX_]
     DIR *top = opendir(dir);
     CHECK_MSG(top != NULL, "no %s (the tests run at the top of the tree)", dir);
     for (struct dirent *e; top && (e = readdir(top)) != NULL;) {
-        if (e->d_name[0] == '.' || strlen(dir) + strlen(e->d_name) + 2 > PATH_MAX_ / 2)
-            continue;
         char sub[PATH_MAX_ / 2];
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' ||
+            snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub)
+            continue;
         DIR *d = opendir(sub);
         if (!d && ends_in(e->d_name, ends) && n < max)
-            snprintf(paths[n++], PATH_MAX_, "%s", sub);
+            n += snprintf(paths[n], PATH_MAX_, "%s", sub) < PATH_MAX_;
         for (struct dirent *f; d && (f = readdir(d)) != NULL;)
-            if (ends_in(f->d_name, ends) && n < max && strlen(f->d_name) < PATH_MAX_ / 2)
-                snprintf(paths[n++], PATH_MAX_, "%s/%s", sub, f->d_name);
+            if (ends_in(f->d_name, ends) && n < max)
+                n += snprintf(paths[n], PATH_MAX_, "%s/%s", sub, f->d_name) < PATH_MAX_;
         if (d)
             closedir(d);
     }
