@@ -20,6 +20,7 @@
 #   make distcheck  make dist, then build it and run its unit tests unpacked in a
 #                   temporary folder, and install and uninstall it there
 #   make clean      remove build products
+#   WERROR=1        with any target: every warning an error (as CI builds)
 
 CC      ?= cc
 PKG_CONFIG ?= pkg-config
@@ -63,7 +64,11 @@ CFLAGS  ?= -O3 -g
 # guards the solvers rely on.
 MUST     = -fno-math-errno -ffile-prefix-map=$(CURDIR)=.
 HOT_OPT ?= -O3
-ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) $(MUST) -DSWIRL_VERSION='"$(VERSION)"'
+# WERROR=1: every warning fails the build (CI builds so; off by default, as a
+# packager's newer compiler may warn where ours does not).
+WERROR  ?=
+ALL_CFLAGS = $(STD) $(WARN) $(if $(WERROR),-Werror) $(CPPFLAGS) $(CFLAGS) $(MUST) \
+             -DSWIRL_VERSION='"$(VERSION)"'
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.
@@ -130,12 +135,13 @@ $(B)/%.o: src/%.c $(HDRS) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
-# The tests see every layer's headers, and the solvers' private ones
-# (src/sim/*_internal.h, fluid_impl.h) for what the product does not export:
-# the pbf kernel, the divergence a projection leaves.
+# The tests see every layer's headers, and the private ones beside the code
+# (src/LAYER/*_internal.h, fluid_impl.h...) for what the product does not
+# export: the pbf kernel, the divergence a projection leaves, a recording's
+# JSON lines.
 $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile $(B)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Isrc/sim -Itests -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) $(addprefix -Isrc/,$(USES_tests)) -Itests -c -o $@ $<
 
 $(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)

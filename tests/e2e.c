@@ -84,7 +84,7 @@ bool e2e_start_tmux(int cols, int rows, const char *features, const char *cmd)
 {
     if (system("command -v tmux >/dev/null 2>&1") != 0)
         test_skip("no tmux");
-    snprintf(e2e_sock, sizeof e2e_sock, E2E_SOCK_PREFIX "%s-%d-%d", run_id(), (int)getpid(),
+    snprintf(e2e_sock, sizeof e2e_sock, E2E_SOCK_PREFIX "%s-%d-%d", run_id(), (int)getpgrp(),
              ++starts);
     char opts[256] = "";
     if (features)

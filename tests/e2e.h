@@ -18,7 +18,7 @@
 
 extern char e2e_sock[64];
 /* A server's name: the prefix, the test run's mark (the runner puts one of its
- * own in E2E_RUN_ENV), the test's pid and a count, joined by '-'. */
+ * own in E2E_RUN_ENV), the test's process group and a count, joined by '-'. */
 #define E2E_SOCK_PREFIX "swirl-e2e-"
 #define E2E_RUN_ENV "SWIRL_E2E_RUN"
 
@@ -44,7 +44,7 @@ void e2e_stop(void);
 /* Where tmux keeps the socket of the server called name ($TMUX_TMPDIR or /tmp,
  * then tmux-UID). */
 void e2e_socket_path(const char *name, char *path, size_t n);
-/* Ends the tmux servers the process pid of this run started and left running
+/* Ends the tmux servers the process group pid of this run started and left running
  * or dead, and removes their sockets; returns how many there were (the
  * runner's check after each test). */
 int e2e_reap(long pid);

@@ -143,6 +143,28 @@ void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, i
     return st;
 }
 
+bool fx_pbf_open(struct fx_pbf *x, int cols, int rows, bool preset_seed, struct pool *pool)
+{
+    const struct scene_opts o = {.seed = 1, .preset_seed = preset_seed, .pool = pool};
+    x->st = fx_scene_create(&scene_pbf, &o, cols, rows, &x->im);
+    return x->st != NULL;
+}
+
+void fx_pbf_close(struct fx_pbf *x)
+{
+    scene_pbf.destroy(x->st);
+    image_free(&x->im);
+}
+
+void fx_pbf_step(struct fx_pbf *x, float px, float py, bool down, bool edge, float vx, float vy)
+{
+    float path[4] = {px, py, px, py};
+    struct pointer p = {.down = down, .button = 0, .pressed = down && edge,
+                        .released = !down && edge, .x0 = px, .y0 = py, .x1 = px, .y1 = py,
+                        .path = path, .npath = 2, .vx = vx, .vy = vy, .dt = 1.0f / 240.0f};
+    scene_pbf.step(x->st, &p);
+}
+
 #define GUARD_PX 4096
 #define GUARD_VALUE 0xA5A5A5A5u /* no rgb_t: a drawing never writes it */
 

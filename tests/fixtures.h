@@ -92,6 +92,19 @@ int fx_pbf_differences(const struct pbf *a, const struct pbf *b);
 void *fx_scene_create(const struct scene_ops *ops, const struct scene_opts *o, int cols, int rows,
                       struct image *im);
 
+/* The pbf scene (seed 1; the seed preset or not, on a pool or none) on the
+ * canvas of a cols x rows terminal, and its image; false (a failed check)
+ * when it could not be made. */
+struct fx_pbf {
+    void *st;
+    struct image im;
+};
+bool fx_pbf_open(struct fx_pbf *x, int cols, int rows, bool preset_seed, struct pool *pool);
+void fx_pbf_close(struct fx_pbf *x);
+/* A step with the left button down or not at canvas (px, py), pressed or
+ * released now (edge), the pointer moving at (vx, vy) pixels a second. */
+void fx_pbf_step(struct fx_pbf *x, float px, float py, bool down, bool edge, float vx, float vy);
+
 /* A w x h image whose pixels lie between two guard bands no drawing may touch
  * (free with fx_image_guarded_free, not image_free). */
 void fx_image_guarded(struct image *im, int w, int h);

@@ -7,7 +7,13 @@
  * when none of its checks failed. The runner (tests/test_main.c) runs every test
  * (or those whose name contains an argument), and its last line is
  * "N passed, N failed". Tests tagged with TEST_E2E drive the real binary in tmux
- * and are skipped by `--unit`.
+ * and are skipped by `--unit`. Tests tagged with TEST_THREADS start threads (a
+ * pool, a watcher): they have a deadline of their own, TEST_THREADS_DEADLINE
+ * seconds (SWIRL_TEST_DEADLINE), past which the runner ends them as failed,
+ * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
+ * of the runner itself (one that hangs...): run only when named in full.
+ * TEST_E2E_WAITS marks an end-to-end test that mostly waits, which the runner
+ * runs beside the others, in jobs of their own.
  */
 #ifndef SWIRL_TEST_H
 #define SWIRL_TEST_H
@@ -34,6 +40,14 @@ typedef void (*test_fn)(void);
 
 #define TEST_FLAG_E2E 1u
 #define TEST_FLAG_THREADS 2u
+#define TEST_FLAG_FIXTURE 4u
+#define TEST_FLAG_WAITS 8u
+/* A unit test runs this much nicer than its runner: it gives way to the
+ * swirls end-to-end tests drive beside it. */
+#define TEST_UNIT_NICE 5
+/* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
+ * or under a sanitizer; only a hang comes near it. */
+#define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 15.0)
 void test_register(const char *name, test_fn fn, unsigned flags);
 /* Ends the running test as skipped, saying why ("no tmux"). */
 void test_skip(const char *why) __attribute__((noreturn));
@@ -51,6 +65,11 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 #define TEST(name) TEST_DEFINE_(name, 0u)
 #define TEST_E2E(name) TEST_DEFINE_(name, TEST_FLAG_E2E)
 #define TEST_THREADS(name) TEST_DEFINE_(name, TEST_FLAG_THREADS)
+#define TEST_FIXTURE(name, flags) TEST_DEFINE_(name, TEST_FLAG_FIXTURE | (flags))
+/* An end-to-end test that mostly waits on real time (a delayed link), its
+ * processes its own children and light on the CPU: the runner runs -j of
+ * them beside -j others. */
+#define TEST_E2E_WAITS(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_WAITS)
 
 #define CHECK(cond)                                                          \
     do {                                                                     \

@@ -2,6 +2,7 @@
  * test_cast.c — the asciicast v2 writer: header, events, JSON escapes.
  */
 #include "cast.h"
+#include "cast_internal.h"
 #include "test.h"
 
 #include <stdlib.h>

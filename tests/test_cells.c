@@ -5,6 +5,8 @@
  * helpers, including what they do with NaN, infinite and huge coordinates.
  */
 #include "cells.h"
+#include "image_internal.h"
+#include "palette_internal.h"
 #include "test.h"
 
 #include <math.h>
@@ -72,6 +74,64 @@ TEST(blit_mono_thresholds_halves)
         const struct cell *x = cells_at(&s, c, 0);
         CHECK_MSG(x->ch == want[c].ch && x->fg == want[c].fg && x->bg == want[c].bg,
                   "cell %d: U+%04X fg %08x bg %08x", c, (unsigned)x->ch, x->fg, x->bg);
+    }
+    image_free(&im);
+    cells_free(&s);
+}
+
+/* The pixel (x, y) of a half-block picture as the terminal shows it: the
+ * colour (or, in mono, whether it is inked) of its half of the cell. */
+static rgb_t half_pixel(const struct cells *s, int x, int y, enum color_mode mode)
+{
+    const struct cell *c = &s->c[(size_t)(y / 2) * (size_t)s->cols + (size_t)x];
+    const bool upper = y % 2 == 0;
+    if (mode == COLOR_MONO) /* ▀ inks its upper half, reverse video the rest */
+        return (c->ch == GLYPH_UPPER && upper) != (c->bg == COLOR_REVERSE);
+    return c->ch == GLYPH_UPPER && upper ? c->fg : c->bg;
+}
+
+/* What the palette shows for colour c at pixel (x, y) (mono: inked or not). */
+static rgb_t dithered(enum color_mode mode, rgb_t c, int x, int y)
+{
+    return mode == COLOR_MONO ? (rgb_t)palette_ink(c, x, y) : palette_dither(mode, c, x, y);
+}
+
+TEST(blit_half_blocks_dither_each_pixel_at_its_own_place)
+{
+    /* Flat colours that the ordered pattern dithers differently on a cell's
+     * two rows (found among a grid of colours, so the test keeps telling
+     * something when the palette's rules change): every pixel, in the upper
+     * half of its cell or the lower, shows what the palette gives for its
+     * colour at that very pixel (x, y), not at its cell's other pixel. */
+    static const enum color_mode modes[] = {COLOR_256, COLOR_16, COLOR_8, COLOR_MONO};
+    enum { W = 8, H = 8, PICK = 6 };
+    struct image im;
+    struct cells s;
+    image_init(&im, W, H);
+    cells_init(&s, W, H / 2);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        int picked = 0, wrong = 0;
+        for (int v = 0; v < 8 * 8 * 8 && picked < PICK; v++) {
+            const rgb_t c = RGB(16 + 32 * (v / 64), 16 + 32 * (v / 8 % 8), 16 + 32 * (v % 8));
+            bool rows_differ = false;
+            for (int y = 0; y < 4; y++)
+                for (int x = 0; x < 4; x++)
+                    rows_differ |= dithered(modes[m], c, x, y) != dithered(modes[m], c, x, y ^ 1);
+            if (!rows_differ)
+                continue;
+            picked++;
+            image_fill(&im, c);
+            cells_blit(&im, &s, modes[m], GLYPHS_HALF);
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++)
+                    if (half_pixel(&s, x, y, modes[m]) != dithered(modes[m], c, x, y) &&
+                        wrong++ < 3)
+                        CHECK_MSG(false, "%s, colour %06x: pixel (%d, %d) shows %08x, not %08x",
+                                  palette_mode_name(modes[m]), c, x, y,
+                                  half_pixel(&s, x, y, modes[m]), dithered(modes[m], c, x, y));
+        }
+        CHECK_MSG(picked == PICK, "%s: %d colours dithered by row, of %d wanted",
+                  palette_mode_name(modes[m]), picked, PICK);
     }
     image_free(&im);
     cells_free(&s);

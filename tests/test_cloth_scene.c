@@ -485,6 +485,30 @@ TEST(cloth_scene_stops_growing_at_a_full_screen)
     }
 }
 
+TEST(cloth_scene_press_grabs_where_it_went_down)
+{
+    /* A press and a quick drag in one step: the cloth is taken where the
+     * button went down (the start of the step's path), not where the path
+     * ends: down below the cloth and dragged onto it takes nothing, down on
+     * the cloth and dragged off it takes it along. */
+    struct fixture f;
+    CHECK(open_scene(&f, 100, 30, false));
+    idle(&f, 240);
+    scene_cloth.draw(f.st, &f.im);
+    int x0, y0, x1, y1;
+    CHECK(cloth_box(&f.im, &x0, &y0, &x1, &y1) > 0);
+    const float cx = 0.5f * (float)(x0 + x1), on = 0.5f * (float)(y0 + y1);
+    const float off = (float)f.h - 0.5f; /* the canvas's bottom, well below the cloth */
+    CHECK_MSG(off - (float)y1 > 8.0f, "the cloth reaches down to %d of %d", y1, f.h);
+    const struct cloth *c = scene_cloth.member(f.st, "cloth");
+    drive(&f, 1, 0, true, cx, off, cx, on);
+    CHECK_MSG(c->grabbed < 0, "down below the cloth, the cloth under the path's end taken");
+    drive(&f, 1, 0, false, cx, on, cx, on);
+    drive(&f, 1, 0, true, cx, on, cx, off);
+    CHECK_MSG(c->grabbed >= 0, "down on the cloth, nothing taken");
+    close_scene(&f);
+}
+
 /* The first letter of a string statistic. */
 static int stat_letter(const struct fixture *f, const char *field) { return (int)stat(f, field); }
 

@@ -696,11 +696,11 @@ TEST_E2E(e2e_stop_leaves_no_server_and_no_socket)
     e2e_stop();
     CHECK_MSG(access(path, F_OK) != 0, "%s is still there", path);
     CHECK(e2e_sh("tmux -L %s has-session 2>/dev/null", e2e_sock) != 0);
-    CHECK_INT(e2e_reap(getpid()), 0);
+    CHECK_INT(e2e_reap(getpgrp()), 0);
     /* One left running. */
     CHECK(e2e_start(40, 10, "sleep 60"));
     e2e_socket_path(e2e_sock, path, sizeof path);
-    CHECK_INT(e2e_reap(getpid()), 1);
+    CHECK_INT(e2e_reap(getpgrp()), 1);
     CHECK_MSG(access(path, F_OK) != 0, "%s is still there", path);
     CHECK(e2e_sh("tmux -L %s has-session 2>/dev/null", e2e_sock) != 0);
 }

@@ -14,6 +14,7 @@
  */
 #include "app.h"
 #include "encode.h"
+#include "encode_internal.h"
 #include "frame.h"
 #include "test.h"
 
@@ -230,6 +231,58 @@ TEST(encode_tolerance_lets_exactly_its_gap_stand)
                 }
 }
 
+/* How many times needle is in the n bytes at p. */
+static int count_bytes(const char *p, size_t n, const char *needle)
+{
+    const size_t k = strlen(needle);
+    int c = 0;
+    for (size_t i = 0; i + k <= n; i++)
+        c += memcmp(p + i, needle, k) == 0;
+    return c;
+}
+
+/* ... and so is it between two colours the encoder may show as one: a ▀
+ * whose halves are exactly `tolerance` apart is sent as a space of one
+ * colour, and a colour exactly `tolerance` off the one in force is shown with
+ * that one (no SGR for it); one more, and each is sent as it is. */
+TEST(encode_tolerance_joins_colours_exactly_its_gap_apart)
+{
+    static const int tols[] = {1, APP_DEFAULT_TOLERANCE, 40};
+    for (size_t k = 0; k < sizeof tols / sizeof tols[0]; k++)
+        for (int more = 0; more < 2; more++) {
+            const int tol = tols[k], d = tol + more;
+            struct cells s;
+            struct encoder e;
+            struct buf b;
+            cells_init(&s, 3, 1);
+            buf_init(&b);
+            /* Halves d apart. */
+            *cells_at(&s, 0, 0) =
+                (struct cell){GLYPH_UPPER, RGB(100, 100 + d, 100), RGB(100, 100, 100)};
+            *cells_at(&s, 1, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            *cells_at(&s, 2, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            encode_init(&e, COLOR_TRUE, tol, false);
+            encode_frame(&e, &s, &b);
+            CHECK_MSG(count_bytes(b.p, b.len, "\xe2\x96\x80") == more, "tolerance %d, halves %d "
+                      "apart: %s", tol, d, more ? "a space" : "a half-block");
+            encode_free(&e);
+            /* Text d off the colours the glyph before it set. */
+            *cells_at(&s, 0, 0) = (struct cell){'x', RGB(250, 250, 250), RGB(0, 0, 0)};
+            *cells_at(&s, 1, 0) = (struct cell){'y', RGB(250 - d, 250, 250), RGB(0, 0, d)};
+            encode_init(&e, COLOR_TRUE, tol, false);
+            buf_clear(&b);
+            encode_frame(&e, &s, &b);
+            /* (one more: the third cell sets the first one's colours again) */
+            CHECK_MSG(count_bytes(b.p, b.len, "38;2;") == 1 + 2 * more &&
+                          count_bytes(b.p, b.len, "48;2;") == 1 + 2 * more,
+                      "tolerance %d, colours %d off those in force: %d fg and %d bg SGRs", tol, d,
+                      count_bytes(b.p, b.len, "38;2;"), count_bytes(b.p, b.len, "48;2;"));
+            encode_free(&e);
+            cells_free(&s);
+            buf_free(&b);
+        }
+}
+
 TEST(encode_invalidate_repaints_everything)
 {
     struct cells s;
@@ -321,7 +374,11 @@ static void term_free(struct term *t)
     free(t->right_at);
 }
 
-static bool is_block(uint32_t ch) { return ch >= 0x2580 && ch <= 0x259F; }
+/* Block elements and sextants reach their cell's edges. */
+static bool is_block(uint32_t ch)
+{
+    return (ch >= 0x2580 && ch <= 0x259F) || (ch >= 0x1FB00 && ch <= 0x1FB3B);
+}
 
 /* A cell as it shows: a space shows no fg. */
 static struct cell shown(struct cell c)
@@ -945,6 +1002,60 @@ TEST(encode_leaves_no_streaks)
                 term_free(&t);
                 term_free(&fresh);
             }
+}
+
+TEST(encode_parts_a_block_from_any_glyph_beside_it)
+{
+    /* Frames of random cells, blocks of every kind (half, quadrant, sextant)
+     * beside text, spaces and each other in a few colours, so that a block
+     * and a glyph that is none share their colours often, on either side:
+     * on a terminal no block ever bleeds into the glyph printed beside it
+     * (a NUL ends the run wherever one of the two is a block), and the
+     * screen is what a full repaint of the last frame shows. */
+    static const uint32_t glyphs[] = {GLYPH_UPPER, 0x2596, 0x259F, 0x1FB00, 0x1FB3B,
+                                      'A', '#', ' '};
+    const rgb_t colours[] = {RGB(200, 40, 40), RGB(20, 20, 90)};
+    const enum color_mode modes[] = {COLOR_TRUE, COLOR_MONO};
+    enum { COLS = 12, ROWS = 4, FRAMES = 40 };
+    for (int m = 0; m < 2; m++) {
+        struct rng r = {.s = 7};
+        struct cells s;
+        struct encoder e;
+        struct buf b;
+        struct term t, fresh;
+        cells_init(&s, COLS, ROWS);
+        encode_init(&e, modes[m], 0, false);
+        buf_init(&b);
+        term_init(&t, COLS, ROWS);
+        for (int f = 0; f < FRAMES; f++) {
+            for (int i = 0; i < COLS * ROWS; i++) {
+                const uint32_t ch = glyphs[rng_next(&r) % (sizeof glyphs / sizeof glyphs[0])];
+                s.c[i] = modes[m] == COLOR_MONO
+                             ? (struct cell){ch, COLOR_DEFAULT,
+                                             rng_next(&r) % 2 ? COLOR_REVERSE : COLOR_DEFAULT}
+                             : (struct cell){ch, colours[rng_next(&r) % 2],
+                                             colours[rng_next(&r) % 2]};
+            }
+            buf_clear(&b);
+            encode_frame(&e, &s, &b);
+            term_feed(&t, b.p, b.len);
+        }
+        term_init(&fresh, COLS, ROWS);
+        encode_invalidate(&e);
+        buf_clear(&b);
+        encode_frame(&e, &s, &b);
+        term_feed(&fresh, b.p, b.len);
+        CHECK_MSG(t.bleeds == 0 && fresh.bleeds == 0, "%s: %d and %d bleeds",
+                  palette_mode_name(modes[m]), t.bleeds, fresh.bleeds);
+        CHECK_MSG(term_same(&t, &fresh), "%s: the screen is not a repaint's",
+                  palette_mode_name(modes[m]));
+        CHECK_INT(t.errors + fresh.errors, 0);
+        term_free(&t);
+        term_free(&fresh);
+        encode_free(&e);
+        cells_free(&s);
+        buf_free(&b);
+    }
 }
 
 TEST(encode_model_multiplexer_streaks_where_a_space_has_a_blocks_attributes)

@@ -10,6 +10,7 @@
 #include "fit.h"
 #include "fixtures.h"
 #include "headless.h"
+#include "image_internal.h"
 #include "probe.h"
 #include "scene.h"
 #include "test.h"

@@ -8,6 +8,7 @@
  * answers late; how long leaving waits for answers.
  */
 #include "flow.h"
+#include "flow_internal.h"
 #include "simlink.h"
 #include "test.h"
 

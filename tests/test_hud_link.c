@@ -80,6 +80,7 @@ TEST(help_shows_the_round_trip_the_rate_and_the_picture)
     x.f.st.link_limit = false, x.f.st.link_word = NULL;
     fx_screen_compose(&x);
     CHECK(strstr(screen_text(&x), "round trip 102 ms, carried 98 KB/s; picture whole"));
+    CHECK_MSG(strstr(screen_text(&x), "threads     1 of 1 in use"), "%s", screen_text(&x));
     fx_screen_close(&x);
 }
 

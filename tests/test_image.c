@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "fixtures.h"
 #include "image.h"
+#include "image_internal.h"
 #include "test.h"
 
 #include <float.h>

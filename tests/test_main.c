@@ -21,6 +21,25 @@
  * A test that leaves a tmux server's socket behind (e2e.h: e2e_stop() is
  * each end-to-end test's cleanup) fails for it, and the runner removes it, so
  * a run leaves none.
+ *
+ * Each test's process has a keeper: the runner forks the keeper, which leads a
+ * process group of its own, and the keeper forks the test and passes on how it
+ * ended (its exit status, or the signal that killed it). The keeper asks the
+ * kernel to be told when the runner dies (PR_SET_PDEATHSIG), however it dies
+ * (a CI's time limit, Ctrl-C, SIGKILL): it then ends its group, the test and
+ * all it started, and the tmux servers the test left, so no test outlives its
+ * runner (a test hung in a spinning pool would keep a core busy for good).
+ * A test that starts threads (TEST_THREADS) has a deadline of its own
+ * (SWIRL_TEST_DEADLINE seconds, default TEST_THREADS_DEADLINE): its keeper
+ * ends it there and says so, so a pool pass that never ends is reported in
+ * seconds, not at the runner's timeout. The deadline is
+ * for hangs alone: generous, many times what any such test takes.
+ * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
+ * hangs) runs only when its whole name is given. A test that spends its time
+ * waiting on real time (TEST_E2E_WAITS: a link's delays) takes none of the
+ * N jobs but one of N more for such tests: -j 2 runs two other tests and two
+ * of those at once. (Four of those at once on a loaded machine starve the
+ * swirls under them of the CPU, and their latencies show it.)
  */
 #include "e2e.h"
 #include "test.h"
@@ -33,12 +52,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define TEST_MAX 512
-#define SKIP_STATUS 77 /* a child's exit status for "skipped" (automake's) */
+#define SKIP_STATUS 77      /* a child's exit status for "skipped" (automake's) */
+#define DEADLINE_STATUS 254 /* ... for "ended by its own deadline" (checks stop at 250) */
+#define KEEPER_SIGNAL SIGTERM /* what a keeper is sent when its runner dies */
 
 static struct {
     const char *name;
@@ -127,6 +152,12 @@ struct opts {
 
 static bool selected(int i, const struct opts *o)
 {
+    if (tests[i].flags & TEST_FLAG_FIXTURE) {
+        for (int f = 0; f < o->nfilters; f++)
+            if (strcmp(tests[i].name, o->filters[f]) == 0)
+                return true;
+        return false;
+    }
     if (o->unit_only && (tests[i].flags & TEST_FLAG_E2E))
         return false;
     if (o->e2e_only && !(tests[i].flags & TEST_FLAG_E2E))
@@ -176,12 +207,132 @@ static void slot_read(struct slot *s)
     }
 }
 
+/* The deadline of a test that starts threads, in seconds. */
+static double threads_deadline(void)
+{
+    const char *env = getenv("SWIRL_TEST_DEADLINE");
+    double s = env ? atof(env) : 0.0;
+    return s > 0.0 ? s : TEST_THREADS_DEADLINE;
+}
+
+/* The test itself, in the keeper's child. */
+static void run_test(int t) __attribute__((noreturn));
+static void run_test(int t)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* What a shell ignores in a job it runs in the background, each test has
+     * as any program started in a terminal does (SIGPIPE stays ignored: the
+     * tests write to pipes that close). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    /* A unit test gives way to the swirls the end-to-end tests beside it
+     * drive, whose answers a person would wait for (none of its checks
+     * looks at a clock): nicer, and so its session, whose share of the CPU
+     * Linux weighs against the other sessions' (autogroups) by its own nice. */
+    if (!(tests[t].flags & TEST_FLAG_E2E)) {
+        if (nice(TEST_UNIT_NICE) == -1) {
+        }
+        FILE *g = fopen("/proc/self/autogroup", "w");
+        if (g) {
+            fprintf(g, "%d", TEST_UNIT_NICE);
+            fclose(g);
+        }
+    }
+    current_name = tests[t].name;
+    current_failures = 0;
+    tests[t].fn();
+    fflush(stdout);
+    _exit(current_failures > 250 ? 250 : current_failures);
+}
+
+static void on_signal(int sig) { (void)sig; }
+
+/* A test that starts threads, past its deadline: ended, and said so. */
+static void deadline_passed(int t, pid_t pid) __attribute__((noreturn));
+static void deadline_passed(int t, pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    printf("  FAIL %s: not done within its deadline of %.1f s (a thread pool's pass that "
+           "never ends?)\n", tests[t].name, threads_deadline());
+    fflush(stdout);
+    _exit(DEADLINE_STATUS);
+}
+
+/* The keeper of test t (see the top): forks the test, waits for it or for
+ * word that the runner is gone, and ends as the test did. */
+static void keep(int t, pid_t runner) __attribute__((noreturn));
+static void keep(int t, pid_t runner)
+{
+    sigset_t wake, old;
+    sigemptyset(&wake);
+    sigaddset(&wake, SIGCHLD);
+    sigaddset(&wake, KEEPER_SIGNAL);
+    sigprocmask(SIG_BLOCK, &wake, &old);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL); /* pending while blocked, for sigwaitinfo */
+    sigaction(KEEPER_SIGNAL, &sa, NULL);
+#ifdef PR_SET_PDEATHSIG
+    prctl(PR_SET_PDEATHSIG, KEEPER_SIGNAL);
+#endif
+    bool orphan = getppid() != runner; /* the runner died before the request */
+    pid_t pid = orphan ? -1 : fork();
+    if (pid == 0) {
+        signal(SIGCHLD, SIG_DFL);
+        signal(KEEPER_SIGNAL, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        run_test(t);
+    }
+    int status = 0;
+    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? now() + threads_deadline() : 0.0;
+    while (pid > 0 && !orphan) {
+        const double left = deadline - now();
+        if (deadline > 0.0 && left <= 0.0)
+            deadline_passed(t, pid);
+        const struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+        int sig = deadline > 0.0 ? sigtimedwait(&wake, NULL, &wait) : sigwaitinfo(&wake, NULL);
+        if (sig == KEEPER_SIGNAL)
+            orphan = true;
+        else if (sig == SIGCHLD && waitpid(pid, &status, WNOHANG) == pid)
+            break;
+    }
+    if (pid < 0 && !orphan)
+        printf("  FAIL %s: cannot fork the test: %s\n", tests[t].name, strerror(errno));
+    if (orphan || pid < 0) {
+        /* The test first (it starts nothing more), the tmux servers it left,
+         * then everything else in the group, the keeper last of all. */
+        if (pid > 0)
+            kill(pid, SIGKILL);
+        e2e_reap(getpgrp());
+        kill(0, SIGKILL);
+        _exit(2);
+    }
+    if (WIFSIGNALED(status)) { /* the same signal, without a core of the keeper's */
+        int sig = WTERMSIG(status);
+#ifdef PR_SET_DUMPABLE
+        prctl(PR_SET_DUMPABLE, 0);
+#endif
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_CORE, &none);
+        signal(sig, SIG_DFL);
+        sigset_t just;
+        sigemptyset(&just);
+        sigaddset(&just, sig);
+        sigprocmask(SIG_UNBLOCK, &just, NULL);
+        raise(sig);
+        _exit(128 + sig);
+    }
+    _exit(WEXITSTATUS(status));
+}
+
 static bool slot_start(struct slot *s, int t)
 {
     int p[2];
     if (pipe(p) != 0)
         return false;
     fflush(stdout);
+    pid_t runner = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(p[0]);
@@ -189,28 +340,34 @@ static bool slot_start(struct slot *s, int t)
         return false;
     }
     if (pid == 0) {
-        /* The child: its own process group (a timeout kills what it started
-         * too), its output into the pipe, no input. */
-        setpgid(0, 0);
+        /* The keeper: a session and process group of its own (a timeout
+         * kills what the test started too; the scheduler weighs it as a
+         * group of its own, see run_test), output into the pipe, no input. */
+        setsid();
         close(p[0]);
         dup2(p[1], STDOUT_FILENO);
         dup2(p[1], STDERR_FILENO);
         close(p[1]);
         if (!freopen("/dev/null", "r", stdin))
             _exit(3);
-        setvbuf(stdout, NULL, _IOLBF, 0);
-        current_name = tests[t].name;
-        current_failures = 0;
-        tests[t].fn();
-        fflush(stdout);
-        _exit(current_failures > 250 ? 250 : current_failures);
+        keep(t, runner);
     }
-    setpgid(pid, pid);
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
     *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
     return true;
 }
+
+/* Ends a running test's group; the keeper alone when it has not made it yet
+ * (never once the keeper is reaped: its pid may be another's by then). */
+static void kill_group(pid_t keeper)
+{
+    if (kill(-keeper, SIGKILL) != 0)
+        kill(keeper, SIGKILL);
+}
+
+/* Which of the two kinds of job a test takes: 1 for one that waits. */
+static int kind(int t) { return (tests[t].flags & TEST_FLAG_WAITS) != 0; }
 
 enum outcome { PASSED, FAILED, SKIPPED };
 
@@ -231,6 +388,9 @@ static enum outcome slot_report(struct slot *s, int status, double timeout)
                  strsignal(WTERMSIG(status)));
     } else if (WEXITSTATUS(status) == SKIP_STATUS) {
         r = SKIPPED;
+    } else if (WEXITSTATUS(status) == DEADLINE_STATUS) {
+        r = FAILED;
+        snprintf(why, sizeof why, "ended by its deadline of %.0f s", threads_deadline());
     } else if (WEXITSTATUS(status) != 0) {
         r = FAILED;
         snprintf(why, sizeof why, "%d check%s", WEXITSTATUS(status),
@@ -315,22 +475,25 @@ static void print_slowest(const int *order, const double *secs, int n)
                k + 1 < n && k + 1 < 5 ? "," : "\n");
 }
 
-/* The last run's times ("seconds name" lines) into secs[]; a test not in the
- * file keeps -1. */
-static void times_read(const char *path, double *secs)
+/* The last run's times ("seconds name cpu-seconds" lines: the time a test
+ * took, and the processor time it and the processes it waited for used) into
+ * secs[]; a test not in the file keeps -1. */
+static void times_read(const char *path, double *secs, double *cpu)
 {
     FILE *f = path ? fopen(path, "r") : NULL;
-    char name[256];
-    double t;
-    while (f && fscanf(f, "%lf %255s", &t, name) == 2)
-        for (int i = 0; i < ntests; i++)
+    char line[512], name[256];
+    double t, c;
+    while (f && fgets(line, sizeof line, f)) {
+        int n = sscanf(line, "%lf %255s %lf", &t, name, &c);
+        for (int i = 0; n >= 2 && i < ntests; i++)
             if (strcmp(tests[i].name, name) == 0)
-                secs[i] = t;
+                secs[i] = t, cpu[i] = n == 3 ? c : -1;
+    }
     if (f)
         fclose(f);
 }
 
-static void times_write(const char *path, const double *secs)
+static void times_write(const char *path, const double *secs, const double *cpu)
 {
     char tmp[512];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -339,7 +502,7 @@ static void times_write(const char *path, const double *secs)
         return;
     for (int i = 0; i < ntests; i++)
         if (secs[i] >= 0)
-            fprintf(f, "%.3f %s\n", secs[i], tests[i].name);
+            fprintf(f, "%.3f %s %.3f\n", secs[i], tests[i].name, cpu[i]);
     if (fclose(f) == 0)
         rename(tmp, path);
 }
@@ -378,10 +541,10 @@ int main(int argc, char **argv)
 
     /* Slowest first by the last run's times; a test it lacks goes first of
      * all (it may be slow), in the order of registration. */
-    double secs[TEST_MAX], last[TEST_MAX], t_start = now();
+    double secs[TEST_MAX], last[TEST_MAX], cpu[TEST_MAX], t_start = now();
     for (int i = 0; i < ntests; i++)
-        last[i] = secs[i] = -1;
-    times_read(o.times, last);
+        last[i] = secs[i] = cpu[i] = -1;
+    times_read(o.times, last, cpu);
     if (o.times) {
         for (int i = 0; i < ntests; i++)
             secs[i] = last[i] < 0 ? 1e9 : last[i];
@@ -390,37 +553,44 @@ int main(int argc, char **argv)
         for (int i = 0; i < ntests; i++)
             secs[i] = last[i];
     }
-    struct slot *slots = calloc((size_t)o.jobs, sizeof *slots);
-    int next = 0, running = 0, count[3] = {0}, not_run = 0;
+    /* Jobs of two kinds, o.jobs of each: for the tests that wait
+     * (TEST_E2E_WAITS) and for the others. The next test to start is the
+     * first in the order for whose kind a job is free. */
+    const int nslots = 2 * o.jobs;
+    struct slot *slots = calloc((size_t)nslots, sizeof *slots);
+    struct pollfd *pfd = calloc((size_t)nslots, sizeof *pfd);
+    bool *started = calloc((size_t)n + 1, sizeof *started);
+    int unstarted = n, used[2] = {0, 0}, running = 0, count[3] = {0}, not_run = 0;
     bool stopping = false;
 
-    while ((next < n && !stopping) || running > 0) {
+    while ((unstarted > 0 && !stopping) || running > 0) {
         if (o.fail_fast && count[FAILED] && !stopping) {
             stopping = true; /* the first failure: stop what runs, start nothing */
-            not_run = n - next;
-            for (int j = 0; j < o.jobs; j++)
+            not_run = unstarted;
+            for (int j = 0; j < nslots; j++)
                 if (slots[j].pid) {
-                    kill(-slots[j].pid, SIGKILL);
+                    kill_group(slots[j].pid);
                     slots[j].stopped = true;
                 }
         }
-        for (int j = 0; j < o.jobs && next < n && !stopping; j++) {
-            if (slots[j].pid)
+        for (int k = 0, j = 0; k < n && unstarted > 0 && !stopping; k++) {
+            if (started[k] || used[kind(order[k])] == o.jobs)
                 continue;
-            if (!slot_start(&slots[j], order[next])) {
+            while (slots[j].pid)
+                j++;
+            if (!slot_start(&slots[j], order[k])) {
                 perror("test harness: fork");
                 return 2;
             }
-            next++;
-            running++;
+            started[k] = true;
+            unstarted--, running++, used[kind(order[k])]++;
         }
-        struct pollfd pfd[64];
         int np = 0;
-        for (int j = 0; j < o.jobs && np < 64; j++)
+        for (int j = 0; j < nslots; j++)
             if (slots[j].pid && slots[j].fd >= 0)
                 pfd[np++] = (struct pollfd){.fd = slots[j].fd, .events = POLLIN};
         poll(pfd, (nfds_t)np, 20);
-        for (int j = 0; j < o.jobs; j++) {
+        for (int j = 0; j < nslots; j++) {
             struct slot *s = &slots[j];
             if (!s->pid)
                 continue;
@@ -430,10 +600,11 @@ int main(int argc, char **argv)
                         slot_read(s);
             }
             int status;
-            pid_t w = waitpid(s->pid, &status, WNOHANG);
+            struct rusage ru;
+            pid_t w = wait4(s->pid, &status, WNOHANG, &ru);
             if (w == 0) {
                 if (!s->killed && now() - s->t0 > o.timeout) {
-                    kill(-s->pid, SIGKILL);
+                    kill_group(s->pid);
                     s->killed = true;
                 }
                 continue;
@@ -448,9 +619,11 @@ int main(int argc, char **argv)
             }
             /* What the test started in its group (a swirl, a shell) goes with it,
              * and so do the tmux servers it left (they are groups of their own). */
-            kill(-s->pid, SIGKILL);
+            kill(-s->pid, SIGKILL); /* (the keeper itself is gone: reaped) */
             s->left = e2e_reap(s->pid);
             secs[s->test] = now() - s->t0;
+            cpu[s->test] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
             if (s->stopped) {
                 not_run++;
                 s->len = 0;
@@ -458,15 +631,17 @@ int main(int argc, char **argv)
                 count[slot_report(s, status, o.timeout)]++;
             }
             s->pid = 0;
-            running--;
+            running--, used[kind(s->test)]--;
         }
     }
     print_slowest(order, secs, n);
     if (o.times)
-        times_write(o.times, secs);
-    for (int j = 0; j < o.jobs; j++)
+        times_write(o.times, secs, cpu);
+    for (int j = 0; j < nslots; j++)
         free(slots[j].out);
     free(slots);
+    free(pfd);
+    free(started);
     free(o.filters);
     printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
     printf("%d passed, %d failed", count[PASSED], count[FAILED]);

@@ -317,6 +317,45 @@ TEST(motion_cloth_thrown_over_its_pins_falls_back_and_hangs)
     }
 }
 
+TEST(motion_a_press_takes_the_cloth_where_it_went_down)
+{
+    /* Through the app: a press and a drag reported before the next frame's
+     * steps take the cloth where the button went down, the start of the
+     * stroke, not where the drag had gone by the time the steps ran, nor
+     * where the pointer was before the press (the first stroke's pointer
+     * came by the cloth just before: a keyboard pointer's move, a quick
+     * release and press). */
+    enum { COLS = 80, ROWS = 24 };
+    struct app_opts o;
+    app_opts_default(&o);
+    o.sync = false;
+    o.scene = 2;
+    struct app a;
+    CHECK(app_init(&a, &o, COLS, ROWS) == 0);
+    frames(&a, 2 * APP_REF_FPS);
+    const struct cloth *c = app_scene(&a)->member(a.st[a.cur], "cloth");
+    const int col = COLS / 2, hem = (int)(0.76 * (ROWS - 1)), below = ROWS - 2;
+    static const struct {
+        bool from_hem;
+        const char *what;
+    } strokes[] = {{false, "down below the cloth, dragged onto it: it was taken"},
+                   {true, "down on the cloth, dragged off it: nothing was taken"}};
+    for (int k = 0; k < 2; k++) {
+        struct input_event e = fx_mouse(MOUSE_MOVE, col, hem, 0);
+        app_input(&a, &e);
+        e = fx_mouse(MOUSE_PRESS, col, strokes[k].from_hem ? hem : below, 0);
+        app_input(&a, &e);
+        e = fx_mouse(MOUSE_DRAG, col, strokes[k].from_hem ? below : hem, 0);
+        app_input(&a, &e);
+        frames(&a, 1);
+        CHECK_MSG((c->grabbed >= 0) == strokes[k].from_hem, "%s", strokes[k].what);
+        e = fx_mouse(MOUSE_RELEASE, col, strokes[k].from_hem ? below : hem, 0);
+        app_input(&a, &e);
+        frames(&a, APP_REF_FPS);
+    }
+    app_free(&a);
+}
+
 TEST(motion_cloth_folded_onto_itself_opens_unless_the_seed_is_kept)
 {
     /* The solver alone: the seed preset's cloth (by colour), its hem's middle

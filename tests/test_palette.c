@@ -8,6 +8,7 @@
  * published matrices), so the checks do not lean on the code they check.
  */
 #include "palette.h"
+#include "palette_internal.h"
 #include "rgb.h"
 #include "test.h"
 

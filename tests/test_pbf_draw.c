@@ -21,42 +21,12 @@
 #define BG_G 11
 #define BG_B 18
 
-/* The scene for a cols x rows terminal (its canvas: cols x 2(rows-1) pixels). */
-struct sc {
-    void *st;
-    struct image im;
-};
-
-static bool sc_open(struct sc *x, int cols, int rows, struct pool *pool)
-{
-    const struct scene_opts o = {.seed = 1, .pool = pool};
-    x->st = fx_scene_create(&scene_pbf, &o, cols, rows, &x->im);
-    return x->st != NULL;
-}
-
-static void sc_close(struct sc *x)
-{
-    scene_pbf.destroy(x->st);
-    image_free(&x->im);
-}
-
-/* A step with the left button down or not at canvas (px, py), pressed or
- * released now (edge), the pointer moving at (vx, vy) pixels a second. */
-static void sc_step(struct sc *x, float px, float py, bool down, bool edge, float vx, float vy)
-{
-    float path[4] = {px, py, px, py};
-    struct pointer p = {.down = down, .button = 0, .pressed = down && edge,
-                        .released = !down && edge, .x0 = px, .y0 = py, .x1 = px, .y1 = py,
-                        .path = path, .npath = 2, .vx = vx, .vy = vy, .dt = 1.0f / 240.0f};
-    scene_pbf.step(x->st, &p);
-}
-
 /* n frames with nothing touching the water, drawn or not. */
-static void sc_frames(struct sc *x, int n, bool draw)
+static void sc_frames(struct fx_pbf *x, int n, bool draw)
 {
     for (int f = 0; f < n; f++) {
         for (int k = 0; k < scene_pbf.steps_per_frame(x->st); k++)
-            sc_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+            fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
         if (draw)
             scene_pbf.draw(x->st, &x->im);
     }
@@ -97,13 +67,13 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
      * a sanitizer; the drawing's code runs there in the other tests.) */
     if (TEST_SANITIZED)
         test_skip("settling takes minutes under a sanitizer");
-    struct sc x;
-    if (!sc_open(&x, 60, 20, NULL))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 60, 20, false, NULL))
         return;
     const int n = x.im.w * x.im.h;
     rgb_t *from = malloc((size_t)n * sizeof *from), *last = malloc((size_t)n * sizeof *last);
     if (!from || !last) {
-        free(from), free(last), sc_close(&x);
+        free(from), free(last), fx_pbf_close(&x);
         CHECK(false);
         return;
     }
@@ -129,20 +99,20 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
               worst_frame, n);
     free(from);
     free(last);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 /* A throw: a press inside the water under column col, a fast drag up over 8
  * steps to row 6 and a release while moving (the pointer's velocity is the
  * drag's). */
-static void sc_throw(struct sc *x, int col)
+static void sc_throw(struct fx_pbf *x, int col)
 {
     const float top = (float)water_top(&x->im, col), px = (float)col + 0.5f;
     const float y0 = top + 8.5f, speed = (y0 - 6.0f) / 8.0f * 240.0f;
-    sc_step(x, px, y0, true, true, 0.0f, 0.0f);
+    fx_pbf_step(x, px, y0, true, true, 0.0f, 0.0f);
     for (int k = 1; k <= 8; k++)
-        sc_step(x, px, y0 - (y0 - 6.0f) * (float)k / 8.0f, true, false, 0.0f, -speed);
-    sc_step(x, px, 6.0f, false, true, 0.0f, -speed);
+        fx_pbf_step(x, px, y0 - (y0 - 6.0f) * (float)k / 8.0f, true, false, 0.0f, -speed);
+    fx_pbf_step(x, px, 6.0f, false, true, 0.0f, -speed);
 }
 
 /* Spray pixels of an image inside [x0, x1) x [0, y1): drawn (not background),
@@ -174,8 +144,8 @@ static void count_spray(const struct image *im, int x0, int x1, int y1, struct s
 
 TEST(pbf_draw_a_throw_sprays_droplets)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, NULL))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120, false);
     scene_pbf.draw(x.st, &x.im);
@@ -192,7 +162,7 @@ TEST(pbf_draw_a_throw_sprays_droplets)
               sp.pixels);
     CHECK_MSG(sp.partial * 2 >= sp.pixels, "%d of %d spray pixels partly covered", sp.partial,
               sp.pixels);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 /* Column stripes and holes in the body of water in the image: over the rows
@@ -258,8 +228,8 @@ TEST(pbf_draw_a_body_has_no_stripes_or_holes)
 {
     if (TEST_SANITIZED)
         test_skip("settling takes minutes under a sanitizer");
-    struct sc x;
-    if (!sc_open(&x, 100, 30, NULL))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120, true);
     const int x0 = 6, x1 = x.im.w - 6, floor = water_floor(&x.im, x.im.w / 2);
@@ -288,7 +258,7 @@ TEST(pbf_draw_a_body_has_no_stripes_or_holes)
               "settled: a column stands out by %.2f on average, %.2f at most (r+g+b)",
               (double)st.mean_step, (double)st.max_step);
     CHECK_MSG(st.holes == 0, "settled: %d pixels in the body not water", st.holes);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 TEST_THREADS(pbf_draw_same_pixels_on_any_number_of_threads)
@@ -296,11 +266,11 @@ TEST_THREADS(pbf_draw_same_pixels_on_any_number_of_threads)
     /* The same throw and pour on one thread and on three: the same pixels,
      * frame after frame (the drawing keeps state: what it showed). */
     struct pool *three = pool_create(3);
-    struct sc a, b;
-    if (!sc_open(&a, 80, 24, NULL))
+    struct fx_pbf a, b;
+    if (!fx_pbf_open(&a, 80, 24, false, NULL))
         return;
-    if (!sc_open(&b, 80, 24, three)) {
-        sc_close(&a);
+    if (!fx_pbf_open(&b, 80, 24, false, three)) {
+        fx_pbf_close(&a);
         pool_destroy(three);
         return;
     }
@@ -319,8 +289,8 @@ TEST_THREADS(pbf_draw_same_pixels_on_any_number_of_threads)
         differ += changed(a.im.px, b.im.px, n) > 0;
     }
     CHECK_MSG(differ == 0, "%d of 40 frames differ", differ);
-    sc_close(&a);
-    sc_close(&b);
+    fx_pbf_close(&a);
+    fx_pbf_close(&b);
     pool_destroy(three);
 }
 
@@ -330,8 +300,8 @@ TEST(pbf_draw_any_canvas_after_any_other)
      * tall again: the drawing's fields must fit each (under a sanitizer, an
      * overrun is caught here). Each is drawn with water in it. */
     static const int size[][2] = {{60, 80}, {100, 40}, {60, 80}, {30, 12}, {160, 90}, {60, 80}};
-    struct sc x;
-    if (!sc_open(&x, 60, 41, NULL))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 60, 41, false, NULL))
         return;
     sc_frames(&x, 10, true);
     for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
@@ -343,5 +313,5 @@ TEST(pbf_draw_any_canvas_after_any_other)
             water += is_water(x.im.px[i]);
         CHECK_MSG(water > 0, "%dx%d: %d water pixels", x.im.w, x.im.h, water);
     }
-    sc_close(&x);
+    fx_pbf_close(&x);
 }

@@ -389,26 +389,7 @@ TEST(pbf_throw_at_rest_is_a_release)
 
 /* ---- The scene ---------------------------------------------------------------- */
 
-/* The scene for a cols x rows terminal (its canvas: cols x 2(rows-1) pixels). */
-struct sc {
-    void *st;
-    struct image im;
-};
-
-static bool sc_open(struct sc *x, int cols, int rows, bool seed)
-{
-    const struct scene_opts o = {.seed = 1, .preset_seed = seed};
-    x->st = fx_scene_create(&scene_pbf, &o, cols, rows, &x->im);
-    return x->st != NULL;
-}
-
-static void sc_close(struct sc *x)
-{
-    scene_pbf.destroy(x->st);
-    image_free(&x->im);
-}
-
-static long sc_json(struct sc *x, const char *field)
+static long sc_json(struct fx_pbf *x, const char *field)
 {
     struct buf b;
     char key[64];
@@ -422,20 +403,10 @@ static long sc_json(struct sc *x, const char *field)
     return v;
 }
 
-/* A step with the pointer at (x, y): down or not, pressed or released now. */
-static void sc_step(struct sc *x, float px, float py, bool down, bool edge, float vx, float vy)
-{
-    float path[4] = {px, py, px, py};
-    struct pointer p = {.down = down, .button = 0, .pressed = down && edge,
-                        .released = !down && edge, .x0 = px, .y0 = py, .x1 = px, .y1 = py,
-                        .path = path, .npath = 2, .vx = vx, .vy = vy, .dt = 1.0f / 240.0f};
-    scene_pbf.step(x->st, &p);
-}
-
-static void sc_frames(struct sc *x, int n)
+static void sc_frames(struct fx_pbf *x, int n)
 {
     for (int k = 0; k < n * scene_pbf.steps_per_frame(x->st); k++)
-        sc_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+        fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
 }
 
 static bool is_water_px(rgb_t c)
@@ -445,7 +416,7 @@ static bool is_water_px(rgb_t c)
 }
 
 /* Water pixels of the drawn canvas within radius of (cx, cy). */
-static int water_near(struct sc *x, float cx, float cy, float radius)
+static int water_near(struct fx_pbf *x, float cx, float cy, float radius)
 {
     scene_pbf.draw(x->st, &x->im);
     int n = 0;
@@ -462,8 +433,8 @@ TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
         int cols, rows, least;
     } size[] = {{80, 24, 1000}, {100, 30, 1500}, {200, 60, 7000}, {250, 70, 9000}};
     for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
-        struct sc x;
-        if (!sc_open(&x, size[k].cols, size[k].rows, false))
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, size[k].cols, size[k].rows, false, NULL))
             continue;
         const long n = sc_json(&x, "particles");
         CHECK_MSG(n >= size[k].least && n <= 10000, "%dx%d: %ld particles", size[k].cols,
@@ -473,7 +444,7 @@ TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
          * for the smaller terminals: 90 frames of 10,000 particles take minutes
          * there.) */
         if (TEST_SANITIZED && size[k].cols >= 200) {
-            sc_close(&x);
+            fx_pbf_close(&x);
             continue;
         }
         sc_frames(&x, 90);
@@ -489,18 +460,18 @@ TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
         CHECK_MSG(low + high > area / 5 && low + high < area / 2 && high < low / 3,
                   "%dx%d: %d water pixels low, %d high of %d", size[k].cols, size[k].rows, low,
                   high, area);
-        sc_close(&x);
+        fx_pbf_close(&x);
     }
-    struct sc seed;
-    if (sc_open(&seed, 100, 30, true)) {
+    struct fx_pbf seed;
+    if (fx_pbf_open(&seed, 100, 30, true, NULL)) {
         CHECK_INT(sc_json(&seed, "particles"), 900); /* the seed page's block, as it was */
-        sc_close(&seed);
+        fx_pbf_close(&seed);
     }
 }
 
 /* The first water pixel from the bottom of column c that is wet, at least
  * depth pixels under the surface: where a press lands inside the water. */
-static int inside_water(struct sc *x, int c, int depth)
+static int inside_water(struct fx_pbf *x, int c, int depth)
 {
     scene_pbf.draw(x->st, &x->im);
     int top = -1;
@@ -512,20 +483,20 @@ static int inside_water(struct sc *x, int c, int depth)
 
 TEST(pbf_scene_left_drag_carries_a_handful)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120); /* settled into a pool */
     const int col = 50, row = inside_water(&x, col, 4);
     CHECK(row > 0);
     const float up = 8.0f; /* well above the water, in the air */
     CHECK_INT(water_near(&x, (float)col, up, 3.0f), 0);
-    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
     for (int k = 1; k <= 40; k++) /* up to the top, a pixel every step or so */
-        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 40.0f,
+        fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 40.0f,
                 true, false, 0.0f, -200.0f);
     for (int k = 0; k < 16; k++)
-        sc_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
+        fx_pbf_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
     const int held = water_near(&x, (float)col + 0.5f, up + 0.5f, 6.0f);
     CHECK_MSG(held >= 30, "%d water pixels at the pointer", held);
     /* A sideways fling: a frame to the right, a frame held still (the app sees
@@ -533,16 +504,16 @@ TEST(pbf_scene_left_drag_carries_a_handful)
      * app's is the release frame's, none): the handful flies off to the right,
      * with the speed it had in hand. */
     for (int k = 1; k <= 8; k++)
-        sc_step(&x, (float)col + 0.5f + 2.0f * (float)k, up + 0.5f, true, false, 480.0f, 0.0f);
+        fx_pbf_step(&x, (float)col + 0.5f + 2.0f * (float)k, up + 0.5f, true, false, 480.0f, 0.0f);
     const float at = (float)col + 16.5f;
     for (int k = 0; k < 8; k++)
-        sc_step(&x, at, up + 0.5f, true, false, 0.0f, 0.0f);
+        fx_pbf_step(&x, at, up + 0.5f, true, false, 0.0f, 0.0f);
     const struct pbf *sim = scene_pbf.member(x.st, "pbf");
     int ids[200];
     const int n = sim->ngrab < 200 ? sim->ngrab : 200;
     for (int g = 0; g < n; g++)
         ids[g] = sim->id[sim->grab_i[g]];
-    sc_step(&x, at, up + 0.5f, false, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, at, up + 0.5f, false, true, 0.0f, 0.0f);
     /* Thrown as water, not as a ball: the front of the handful faster than
      * its back (by the solver's throw, pbf_throw). */
     float lo = INFINITY, hi = 0.0f;
@@ -552,7 +523,7 @@ TEST(pbf_scene_left_drag_carries_a_handful)
     }
     CHECK_MSG(lo > 1.0f && hi > 2.0f * lo, "thrown at %.2f to %.2f m/s", (double)lo, (double)hi);
     for (int k = 0; k < 16; k++)
-        sc_step(&x, at, up + 0.5f, false, false, 0.0f, 0.0f);
+        fx_pbf_step(&x, at, up + 0.5f, false, false, 0.0f, 0.0f);
     const int left = water_near(&x, at, up + 0.5f, 3.0f);
     CHECK_MSG(left < held / 4, "%d of %d water pixels stayed", left, held);
     int right = 0; /* ... to the right of where it was let go, in the air */
@@ -560,70 +531,108 @@ TEST(pbf_scene_left_drag_carries_a_handful)
         for (int c = (int)at + 4; c < x.im.w; c++)
             right += is_water_px(image_get(&x.im, c, y));
     CHECK_MSG(right >= held / 4, "%d of %d water pixels to the right", right, held);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 TEST(pbf_scene_release_after_a_pause_drops_the_water)
 {
     /* Lifted, held still for a while, let go: dropped where it was, not thrown
      * with the speed of the lift. */
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120);
     const int col = 50, row = inside_water(&x, col, 4);
     const float up = 10.0f;
-    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
     for (int k = 1; k <= 16; k++)
-        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 16.0f,
+        fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f - ((float)row - up) * (float)k / 16.0f,
                 true, false, 0.0f, -400.0f);
     for (int k = 0; k < 24; k++)
-        sc_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
+        fx_pbf_step(&x, (float)col + 0.5f, up + 0.5f, true, false, 0.0f, 0.0f);
     struct pbf *sim = scene_pbf.member(x.st, "pbf");
     const int n = sim->ngrab;
     CHECK(n > 20);
     int ids[200];
     for (int g = 0; g < n && g < 200; g++)
         ids[g] = sim->id[sim->grab_i[g]];
-    sc_step(&x, (float)col + 0.5f, up + 0.5f, false, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, (float)col + 0.5f, up + 0.5f, false, true, 0.0f, 0.0f);
     float fastest = 0.0f;
     for (int g = 0; g < n && g < 200; g++) {
         const int i = sim->slot[ids[g]];
         fastest = fmaxf(fastest, hypotf(sim->vx[i], sim->vy[i]));
     }
     CHECK_MSG(fastest < 0.5f, "a particle left at %.2f m/s", (double)fastest);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 TEST(pbf_scene_press_beside_the_water_grabs_the_nearest)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120);
     const int col = 50, top = inside_water(&x, col, 0);
     CHECK(top > 4);
     /* Two pixels (a cell) above the surface: still a handful. */
-    sc_step(&x, (float)col + 0.5f, (float)top - 2.5f, true, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, (float)col + 0.5f, (float)top - 2.5f, true, true, 0.0f, 0.0f);
     for (int k = 1; k <= 30; k++)
-        sc_step(&x, (float)col + 0.5f, (float)top - 2.5f - (float)k * 0.5f, true, false, 0.0f,
+        fx_pbf_step(&x, (float)col + 0.5f, (float)top - 2.5f - (float)k * 0.5f, true, false, 0.0f,
                 -120.0f);
     const int held = water_near(&x, (float)col + 0.5f, (float)top - 17.5f, 6.0f);
     CHECK_MSG(held >= 20, "%d water pixels at the pointer", held);
-    sc_close(&x);
+    fx_pbf_close(&x);
+}
+
+/* A left press at canvas (ax, ay) whose step's path goes on to (bx, by): a
+ * press and a quick drag that came in before one step. */
+static void sc_press_along(struct fx_pbf *x, float ax, float ay, float bx, float by)
+{
+    float path[4] = {ax, ay, bx, by};
+    struct pointer p = {.down = true, .button = 0, .pressed = true, .x0 = ax, .y0 = ay,
+                        .x1 = bx, .y1 = by, .path = path, .npath = 2, .dt = 1.0f / 240.0f};
+    scene_pbf.step(x->st, &p);
+}
+
+TEST(pbf_scene_press_grabs_where_it_went_down)
+{
+    /* A press and the drag after it in one step: the water is taken where
+     * the button went down, the start of the step's path, not where the path
+     * ends: down in the air and dragged into the water takes nothing, down in
+     * the water and dragged out into the air takes it along. With the seed's
+     * one particle and with a handful. */
+    for (int seed = 0; seed < 2; seed++) {
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, 100, 30, seed, NULL))
+            return;
+        sc_frames(&x, seed ? 60 : 120);
+        const int col = seed ? 30 : 50, row = inside_water(&x, col, 2);
+        const float air = 4.5f, c = (float)col + 0.5f;
+        CHECK_MSG(row > 10 && water_near(&x, c, air, 4.0f) == 0, "%s: no pool to press in",
+                  seed ? "seed" : "handful");
+        const struct pbf *sim = scene_pbf.member(x.st, "pbf");
+        sc_press_along(&x, c, air, c, (float)row + 0.5f);
+        CHECK_MSG(sim->grabbed < 0, "%s: down in the air, the water under the path's end taken",
+                  seed ? "seed" : "handful");
+        fx_pbf_step(&x, c, (float)row + 0.5f, false, true, 0.0f, 0.0f);
+        sc_press_along(&x, c, (float)row + 0.5f, c, air);
+        CHECK_MSG(sim->grabbed >= 0 && (seed || sim->ngrab > 0),
+                  "%s: down in the water, nothing taken", seed ? "seed" : "handful");
+        fx_pbf_close(&x);
+    }
 }
 
 /* Steps with the pointer resting (no button) at canvas (px, py). */
-static void sc_rest(struct sc *x, float px, float py, int steps)
+static void sc_rest(struct fx_pbf *x, float px, float py, int steps)
 {
     for (int k = 0; k < steps; k++)
-        sc_step(x, px, py, false, false, 0.0f, 0.0f);
+        fx_pbf_step(x, px, py, false, false, 0.0f, 0.0f);
 }
 
 TEST(pbf_scene_pour_is_a_stream_from_the_top)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 120);
     const long start = sc_json(&x, "particles");
@@ -666,12 +675,12 @@ TEST(pbf_scene_pour_is_a_stream_from_the_top)
     /* It all comes out: one press is POUR_SHARE (6 %) of the start. */
     sc_rest(&x, (float)col + 0.5f, 6.0f, 400);
     CHECK_INT(sc_json(&x, "particles"), start + (long)(0.06f * (float)start));
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 /* The columns of the top third of the canvas that hold water after a pour of
  * `steps` steps with the pointer resting at (px, py): [*c0, *c1]. */
-static void pour_columns(struct sc *x, float px, float py, int steps, int *c0, int *c1)
+static void pour_columns(struct fx_pbf *x, float px, float py, int steps, int *c0, int *c1)
 {
     CHECK(scene_pbf.key(x->st, 'w'));
     sc_rest(x, px, py, steps);
@@ -688,28 +697,28 @@ TEST(pbf_scene_pour_before_any_pointer_falls_in_the_middle)
     /* The app's pointer sits at the corner until a terminal reports one (none
      * reports a move without a button): w then pours in the middle of the box,
      * not down the left wall. */
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 60);
     int c0, c1;
     pour_columns(&x, 0.0f, 0.0f, 40, &c0, &c1);
     CHECK_MSG(c0 >= 44 && c1 <= 56, "the stream spans columns %d..%d", c0, c1);
-    sc_close(&x);
+    fx_pbf_close(&x);
     /* Once the pointer has been somewhere, over there. */
-    if (!sc_open(&x, 100, 30, false))
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     sc_frames(&x, 60);
     sc_rest(&x, 20.5f, 10.0f, 1);
     pour_columns(&x, 20.5f, 10.0f, 40, &c0, &c1);
     CHECK_MSG(c0 >= 16 && c1 <= 25, "the stream spans columns %d..%d", c0, c1);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 TEST(pbf_scene_pour_stops_at_the_cap)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, false))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
     const long start = sc_json(&x, "particles");
     for (int k = 0; k < 12; k++) /* more than the cap leaves */
@@ -731,19 +740,19 @@ TEST(pbf_scene_pour_stops_at_the_cap)
     CHECK_INT(sc_json(&x, "particles"), start);
     sc_frames(&x, 4);
     CHECK_INT(sc_json(&x, "particles"), start);
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 TEST(pbf_scene_seed_preset_grabs_one_particle)
 {
-    struct sc x;
-    if (!sc_open(&x, 100, 30, true))
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, true, NULL))
         return;
     sc_frames(&x, 60);
     const int col = 30, row = inside_water(&x, col, 1);
-    sc_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
+    fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
     for (int k = 0; k < 20; k++)
-        sc_step(&x, (float)col + 0.5f, (float)row + 0.5f - (float)k, true, false, 0.0f, 0.0f);
+        fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f - (float)k, true, false, 0.0f, 0.0f);
     scene_pbf.draw(x.st, &x.im);
     int red = 0;
     for (int y = 0; y < x.im.h; y++)
@@ -752,7 +761,7 @@ TEST(pbf_scene_seed_preset_grabs_one_particle)
             red += rgb_r(p) > 200 && rgb_g(p) < 80 && rgb_b(p) < 80;
         }
     CHECK(red >= 1 && red <= 12); /* one particle, drawn red and larger, as pbf.html does */
-    sc_close(&x);
+    fx_pbf_close(&x);
 }
 
 /* ---- In a terminal ------------------------------------------------------------- */

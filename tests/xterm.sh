@@ -75,13 +75,26 @@ until_ok() {
     done
 }
 
-# The X server picks a free display and tells us (-displayfd).
-: >"$dir/display"
-Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
-xvfb=$!
+# The X server picks a free display and tells us (-displayfd). Two servers
+# started at once (another test's, another run's) may pick the same one: the
+# one that loses says "server already running" and exits, so a server is
+# ours once it answers and is still there a moment later; else another try.
 has_display() { [ -s "$dir/display" ]; }
-until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
-export DISPLAY=:$(head -n 1 "$dir/display")
+x_up() { kill -0 "$xvfb" 2>/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1; }
+for try in 1 2 3 4 5; do
+    : >"$dir/display"
+    Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+    xvfb=$!
+    until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
+    export DISPLAY=:$(head -n 1 "$dir/display")
+    if until_ok 5 x_up && sleep 0.5 && kill -0 "$xvfb" 2>/dev/null; then
+        break
+    fi
+    kill "$xvfb" 2>/dev/null
+    wait "$xvfb" 2>/dev/null
+    xvfb=
+    [ "$try" = 5 ] && fail "no X server of our own in five tries (see $dir/xvfb.log)"
+done
 
 run=("$swirl" --scene "$scene" --auto)
 if [ -n "$mux" ]; then

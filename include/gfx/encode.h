@@ -89,7 +89,5 @@ double encode_error(const struct encoder *e, const struct cells *s);
 /* What redrawing every cell of s would cost, with no shadow and no elision: a CUP
  * per row and a full fg+bg SGR before every cell (the bandwidth baseline). */
 void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out);
-/* Appends the UTF-8 form of code point cp. */
-void encode_utf8(struct buf *out, uint32_t cp);
 
 #endif

@@ -41,11 +41,6 @@ void image_resize(struct image *im, int w, int h);
 /* Every pixel it may write (see image_band) to c. */
 void image_fill(struct image *im, rgb_t c);
 
-static inline void image_put(struct image *im, int x, int y, rgb_t c)
-{
-    if (x >= 0 && y >= image_row0(im) && x < im->w && y < image_row1(im))
-        im->px[(size_t)y * (size_t)im->w + (size_t)x] = c;
-}
 static inline rgb_t image_get(const struct image *im, int x, int y)
 {
     return im->px[(size_t)y * (size_t)im->w + (size_t)x];
@@ -66,9 +61,8 @@ static inline int image_clip_rows(float v, const struct image *im)
 
 /* Mixes c into pixel (x,y) with weight a in [0,1]. */
 void image_blend(struct image *im, int x, int y, rgb_t c, float a);
-/* Anti-aliased line of width ~1 pixel from (x0,y0) to (x1,y1) (Xiaolin Wu). */
-void image_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c);
-/* The same, `width` pixels wide (a width of 1 or less: image_line). */
+/* Anti-aliased line from (x0,y0) to (x1,y1), `width` pixels wide (Xiaolin Wu's
+ * for a width of 1 or less). */
 void image_thick_line(struct image *im, float x0, float y0, float x1, float y1, rgb_t c,
                       float width);
 /* Anti-aliased filled disc centred at (cx,cy) with radius r (r may be < 1). */

@@ -53,14 +53,10 @@ enum color_mode { COLOR_MONO, COLOR_8, COLOR_16, COLOR_256, COLOR_TRUE };
  * grey (0.1 and more, chroma loss weighted) still gets its hue back. */
 #define PALETTE_THRESHOLD 0.065f
 
-/* xterm's default RGB of palette index 0..255. */
-rgb_t palette_rgb(int index);
 /* Nearest index the mode can show: 256 -> 16..255, 16 -> 0..15, 8 -> 0..7. */
 int palette_index(enum color_mode mode, rgb_t c);
 /* Nearest colour of the mode, no dither (truecolor: c itself). */
 rgb_t palette_nearest(enum color_mode mode, rgb_t c);
-/* How far c is from palette_nearest (weighted OKLab; 0 in truecolor and mono). */
-float palette_error(enum color_mode mode, rgb_t c);
 /* Colour of the mode for pixel (x,y) of an image, ordered-dithered. */
 rgb_t palette_dither(enum color_mode mode, rgb_t c, int x, int y);
 /* Mono: whether pixel (x,y) of colour c is inked, ordered-dithered. The ink

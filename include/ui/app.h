@@ -158,9 +158,6 @@ void app_advance_within(struct app *a, double dt, double (*clock)(void), double 
 /* Runs exactly n steps of the current scene over dt seconds of app time, with
  * the pointer (and --auto) as app_advance does; returns their wall time (s). */
 double app_run_steps(struct app *a, double dt, int n, double (*clock)(void));
-/* Shows scene i (creating it on first use); returns 0, or -1 when it cannot be
- * created (the current scene stays). */
-int app_switch(struct app *a, int i);
 /* The detail the frame loop chose (tune.h): TUNE_FULL; TUNE_COARSE, the
  * scene drawn at the canvas's resolution and blitted as half-blocks (where
  * the glyphs draw finer); TUNE_SMALLER, its simulation smaller too (the

@@ -16,14 +16,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Appends s[0..n) as a JSON string literal (quotes included). Control bytes,
- * '"' and '\\' are escaped; invalid UTF-8 becomes U+FFFD. */
-void cast_json_string(struct buf *out, const char *s, size_t n);
-/* timestamp 0 leaves it out (for recordings that must be reproducible). */
-void cast_header(struct buf *out, int w, int h, const char *term, long timestamp,
-                 const char *title);
-void cast_event(struct buf *out, double t, char code, const char *data, size_t n);
-
 /*
  * A recording on disk is written to a temporary file beside its path
  * (DIR/.NAME.XXXXXX) and put in place when it ends, so a crash or a kill never

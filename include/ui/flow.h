@@ -147,8 +147,6 @@ void flow_answered(struct flow *f, enum flow_ping kind, double now);
  * before it were lost, though no frame can go until then. */
 bool flow_probe_due(const struct flow *f, double now);
 void flow_probed(struct flow *f, double now);
-/* How many position requests are in flight (each will be answered). */
-static inline int flow_wheres(const struct flow *f) { return f->wheres; }
 /* Timeouts: no answer ever (off), an answer lost (forgiven), the base round
  * trip's memory. Call each loop. */
 void flow_tick(struct flow *f, double now);
@@ -156,8 +154,6 @@ void flow_tick(struct flow *f, double now);
 static inline long long flow_in_flight(const struct flow *f) { return f->sent - f->acked; }
 /* May a new frame start (room in the window)? */
 bool flow_ready(const struct flow *f);
-/* Has the link stopped: the oldest ping is far older than the link explains? */
-bool flow_stalled(const struct flow *f, double now);
 /* On leaving: how long the answers in flight may be waited for (0: none will
  * come), never more than FLOW_DRAIN_MAX. */
 double flow_drain_wait(const struct flow *f, double now);

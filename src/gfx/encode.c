@@ -39,6 +39,7 @@
  * the cell's bottom and leave a dark line between rows.
  */
 #include "encode.h"
+#include "encode_internal.h"
 #include "fit.h"
 
 #include <stdint.h>

@@ -10,6 +10,7 @@
  * NaN and infinite coordinates draw nothing.
  */
 #include "image.h"
+#include "image_internal.h"
 #include "buf.h"
 
 #include <math.h>

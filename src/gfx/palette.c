@@ -22,6 +22,7 @@
  * a microsecond in 256 colours, a few hundred ns in 8/16.
  */
 #include "palette.h"
+#include "palette_internal.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -786,4 +786,3 @@ void pbf_draw(void *p, struct image *im)
     shade_water(s, im);
     draw_walls(s, im, WALL, BACKGROUND, true);
 }
-

@@ -133,4 +133,3 @@ int cloth_triangles(const struct cloth *c, const unsigned char *edges, int *tri,
     }
     return nt;
 }
-

@@ -329,4 +329,3 @@ void pbf_solve_density(struct pbf_job *j)
     s->iter = iter;
     s->avg_err = avg < FLT_MAX ? (float)avg : FLT_MAX;
 }
-

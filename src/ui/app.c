@@ -18,6 +18,8 @@
 #define REAL_POINTER_HOLD 3.0 /* --auto resumes this long after the last real drag */
 #define MAX_CATCHUP 3         /* a frame runs at most this many frames' worth of steps */
 
+static int switch_scene(struct app *a, int i);
+
 void app_opts_default(struct app_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -48,7 +50,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     a->last_input = -1e9;
     a->kbd_button_at = -1e9;
     a->cur = -1;
-    if (app_switch(a, o->scene) != 0) {
+    if (switch_scene(a, o->scene) != 0) {
         app_free(a);
         return -1;
     }
@@ -126,7 +128,9 @@ enum glyph_set app_blit_glyphs(const struct app *a)
     return app_draw_scale(a) < cells_scale(a->o.glyphs) ? GLYPHS_HALF : a->o.glyphs;
 }
 
-int app_switch(struct app *a, int i)
+/* Shows scene i (creating it on first use); returns 0, or -1 when it cannot be
+ * created (the current scene stays). */
+static int switch_scene(struct app *a, int i)
 {
     i = clampi(i, 0, SCENE_COUNT - 1);
     int w = app_canvas_w(a), h = app_canvas_h(a);
@@ -314,7 +318,7 @@ static int act_panel(struct app *a, int k)
 static int act_scene(struct app *a, int k)
 {
     int i = k == IK_TAB ? a->cur + 1 : k == IK_BACKTAB ? a->cur + SCENE_COUNT - 1 : k - '1';
-    app_switch(a, i % SCENE_COUNT);
+    switch_scene(a, i % SCENE_COUNT);
     return APP_NONE;
 }
 /* s: the status line off and on; the canvas grows into its row and back. */
@@ -543,7 +547,7 @@ static void demo_tour(struct app *a, double t)
         return;
     int want = (int)((t - a->demo_t0) / APP_DEMO_SCENE_SECONDS) % SCENE_COUNT;
     if (want != a->cur) {
-        app_switch(a, want);
+        switch_scene(a, want);
         app_scene(a)->restart(a->st[a->cur]);
         tell_detail(a);
     }

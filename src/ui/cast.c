@@ -4,6 +4,7 @@
  * cast_close() or from a signal handler.
  */
 #include "cast.h"
+#include "cast_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

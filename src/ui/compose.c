@@ -142,7 +142,7 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
                       char (*lines)[APP_HELP_COLS])
 {
     int n = app_help(a, lines, APP_HELP_LINES);
-    if (fs->frames > 0 && n + 3 <= APP_HELP_LINES) {
+    if (fs->frames > 0 && n + 4 <= APP_HELP_LINES) {
         lines[n++][0] = 0;
         snprintf(lines[n++], APP_HELP_COLS, "  %-11s %.1f KB a frame, %ld not sent while the link was busy",
                  "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
@@ -155,6 +155,8 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
         snprintf(lines[n++], APP_HELP_COLS, "  %-11s round trip %s%s; picture %s%s%s", "link", rtt,
                  rate, fs->link_word ? "cut to fit (" : "whole", fs->link_word ? fs->link_word : "",
                  fs->link_word ? ")" : "");
+        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %d of %d in use (the same results for any number)",
+                 "threads", pool_used(a->so.pool), pool_threads(a->so.pool));
     }
     return n;
 }

@@ -23,6 +23,7 @@
  * whole UTF-8 glyphs, so nothing before an ESC is ever left half-sent.
  */
 #include "flow.h"
+#include "flow_internal.h"
 
 #include <string.h>
 

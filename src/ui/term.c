@@ -289,6 +289,7 @@ struct term {
     double send_after;   /* no frame before (the plan's frame rate) */
     double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
     bool sync_late;      /* synchronized frames asked for, the terminal's answer not come */
+    bool leaving;        /* on the way out: input is read for its answers alone */
     struct buf out;      /* the frame being written */
     size_t out_sent;     /* how much of it is queued */
     /* Queued for the terminal: the frame's pieces, each with its ping; written
@@ -324,7 +325,7 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
             flow_heard(&t->flow, now); /* the start-up questions' last answer, late */
             fences_due = 1;
             t->sync_late = false;
-        } else {
+        } else if (!t->leaving) {
             app_input(&t->a, &ev[i]);
             t->dirty = true;
         }
@@ -343,7 +344,7 @@ static void feed(struct term *t, const unsigned char *bytes, size_t nb, double n
 /* Raw bytes through our parser: first what the watcher read while the last
  * frame was made, then what curses has; a lone ESC becomes the Esc key once it
  * has waited ESC_DELAY. */
-static void read_input(struct term *t, double now)
+static size_t read_input(struct term *t, double now)
 {
     unsigned char bytes[512];
     size_t nb = 0, watched = t->nwatched;
@@ -360,6 +361,18 @@ static void read_input(struct term *t, double now)
         struct input_event ev[FEED_BYTES];
         dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
     }
+    return nb + watched;
+}
+
+/* Before leaving: what the terminal has sent already is read and its answers
+ * taken (a loop starved of the CPU may have left many unread, and the flow
+ * control would take a link that answers for one that has stopped); keys now
+ * are nobody's. */
+static void absorb_answers(struct term *t)
+{
+    t->leaving = true;
+    for (int k = 0; k < 256 && read_input(t, frame_now()) > 0; k++)
+        ;
 }
 
 /* The synchronized update of the frame being sent has begun: its CSI ?2026h
@@ -422,6 +435,8 @@ static void suspend(struct term *t)
     signals_stop_taken();
     if (!signals_stop_wanted()) /* continued before we got here: nothing to stop for */
         return;
+    absorb_answers(t);
+    t->leaving = false;
     double wait = flow_drain_wait(&t->flow, frame_now());
     cut_frame(t);
     screen_leave(wait);
@@ -693,6 +708,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
 static int term_close(struct term *t)
 {
     watch_end(&t->watch);
+    absorb_answers(t);
     double wait = flow_drain_wait(&t->flow, frame_now());
     cut_frame(t);
     screen_leave(wait);
