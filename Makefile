@@ -227,7 +227,7 @@ sanitize:
 # terminal, its input, the flow control, the recording, the command line)
 # built with UBSan and the float-to-int check alone (build-ubsan/; ASan would
 # slow the frames the tests wait for), run by the usual test binary from
-# build-ubsan/e2e/, a folder of links to the tree in which ./swirl is that
+# build-ubsan/e2e/, a folder of links to the tree's top level in which ./swirl is that
 # build. A finding ends swirl (and so its test) and leaves a log in
 # build-ubsan/logs/, which fails the target whatever the tests said. test_link.c's
 # terminal (linkpty) answers as one with synchronized output does, so the 2026
@@ -238,13 +238,12 @@ UBSAN_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=undefined,float-cast-ove
 # undefined behaviour is the unit tests' to find, under ASan+UBSan above):
 # instrumented, they draw frames six times as slowly as the tests wait for.
 build-ubsan/sim/%.o build-ubsan/gfx/%.o build-ubsan/scenes/%.o: ALL_CFLAGS += -fno-sanitize=all
-E2E_LINKS   = $(filter-out swirl build-ubsan,$(wildcard *))
 sanitize-e2e: swirl.1 build/swirl-test build/linkpty
 	$(MAKE) -j$(JOBS) B=build-ubsan CFLAGS="$(UBSAN_FLAGS)" build-ubsan/swirl
 	rm -rf build-ubsan/e2e build-ubsan/logs
 	mkdir -p build-ubsan/e2e build-ubsan/logs
 	ln -s ../swirl build-ubsan/e2e/swirl
-	for f in $(E2E_LINKS); do ln -s ../../$$f build-ubsan/e2e/$$f; done
+	for f in *; do case $$f in swirl|build-ubsan) ;; *) ln -s ../../$$f build-ubsan/e2e/$$f ;; esac; done
 	cd build-ubsan/e2e && UBSAN_OPTIONS=print_stacktrace=1:log_path=$(CURDIR)/build-ubsan/logs/ubsan \
 	    ./build/swirl-test --e2e -j $(JOBS) --times ../test-times
 	@if ls build-ubsan/logs/ubsan.* >/dev/null 2>&1; then cat build-ubsan/logs/ubsan.*; \
