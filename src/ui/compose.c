@@ -78,7 +78,7 @@ static void cut_items(char *s, size_t keep, size_t room)
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
 {
     int row = a->rows - 1;
-    char line[512], stats[256], head[128];
+    char line[768], stats[256], head[256];
     const struct scene_ops *s = app_scene(a);
     cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
     s->hud(a->st[a->cur], stats, sizeof stats);
@@ -152,9 +152,11 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
         if (fs->link_rate > 0.0)
             snprintf(rate, sizeof rate, ", %s %.0f KB/s", fs->link_limit ? "carries at most" : "carried",
                      fs->link_rate / 1000.0);
-        snprintf(lines[n++], APP_HELP_COLS, "  %-11s round trip %s%s; picture %s%s%s", "link", rtt,
-                 rate, fs->link_word ? "cut to fit (" : "whole", fs->link_word ? fs->link_word : "",
+        char link[256]; /* said whole, then cut to the help's width */
+        snprintf(link, sizeof link, "  %-11s round trip %s%s; picture %s%s%s", "link", rtt, rate,
+                 fs->link_word ? "cut to fit (" : "whole", fs->link_word ? fs->link_word : "",
                  fs->link_word ? ")" : "");
+        snprintf(lines[n++], APP_HELP_COLS, "%.*s", APP_HELP_COLS - 1, link);
         snprintf(lines[n++], APP_HELP_COLS, "  %-11s %d of %d in use (the same results for any number)",
                  "threads", pool_used(a->so.pool), pool_threads(a->so.pool));
     }
