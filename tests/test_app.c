@@ -773,3 +773,53 @@ TEST(app_buttons_8_to_11_do_not_press)
     CHECK_MSG(x.a.ptr.down, "button 8's release let go of the left drag");
     fx_screen_close(&x);
 }
+
+/* The tour's captions never cover the scene: at 80x24 (xterm's default) and
+ * 100x30 the scene is laid out below their two rows, which hold nothing but
+ * their words on black, all through each stop (the cloth's pins show on the
+ * row below them); a key hands the rows back to the scene. */
+TEST(app_demo_captions_sit_above_the_scene)
+{
+    static const int sizes[][2] = {{80, 24}, {100, 30}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int cols = sizes[k][0], rows = sizes[k][1];
+        struct fx_screen x;
+        struct app_opts o;
+        app_opts_default(&o);
+        o.demo = true;
+        fx_screen_open(&x, &o, cols, rows);
+        CHECK_INT(app_canvas_rows(&x.a), rows - 1 - APP_CAPTION_ROWS);
+        bool pins_below = false;
+        for (int f = 0; f < (int)(SCENE_COUNT * APP_DEMO_SCENE_SECONDS * 30); f += 15) {
+            frames(&x.a, 15);
+            fx_screen_compose(&x);
+            for (int r = 0; r < APP_CAPTION_ROWS; r++)
+                for (int c = 0; c < cols; c++) {
+                    const struct cell *cl = cells_at(&x.f.cells, c, r);
+                    CHECK_MSG(cl->bg == RGB(0, 0, 0) && cl->ch < 128,
+                              "%dx%d %s: the scene shows at caption cell (%d,%d)", cols, rows,
+                              app_scene(&x.a)->name, c, r);
+                }
+            CHECK(row_has(&x, 0, app_scene(&x.a)->name));
+            if (x.a.cur == 2)
+                for (int c = 0; c < cols; c++)
+                    pins_below |= cells_at(&x.f.cells, c, APP_CAPTION_ROWS)->fg != RGB(0, 0, 0) &&
+                                  cells_at(&x.f.cells, c, APP_CAPTION_ROWS)->ch != ' ';
+        }
+        CHECK_MSG(pins_below, "%dx%d: the cloth's top is not just below the captions", cols, rows);
+        press(&x.a, 'x');
+        CHECK_INT(app_canvas_rows(&x.a), rows - 1);
+        frames(&x.a, 2);
+        fx_screen_compose(&x);
+        CHECK(!row_has(&x, 0, app_scene(&x.a)->name));
+        fx_screen_close(&x);
+    }
+    /* Too few rows for both: the captions go over the scene. */
+    struct fx_screen x;
+    struct app_opts o;
+    app_opts_default(&o);
+    o.demo = true;
+    fx_screen_open(&x, &o, 40, APP_MIN_ROWS + 1);
+    CHECK_INT(app_canvas_rows(&x.a), APP_MIN_ROWS);
+    fx_screen_close(&x);
+}

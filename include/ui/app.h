@@ -181,11 +181,21 @@ static inline bool app_too_small(const struct app *a)
 {
     return a->cols < APP_MIN_COLS || a->rows < APP_MIN_ROWS;
 }
-/* The canvas: every row but the status line's (all of them when it is
- * hidden), two pixels a cell. */
+/* The rows above the canvas: the tour's two caption rows, so that its words
+ * never cover the scene (the scene is laid out below them, and takes the rows
+ * back when a key takes over), where that leaves a canvas of the least size;
+ * else none (the captions go over the scene). */
+#define APP_CAPTION_ROWS 2
+static inline int app_canvas_top(const struct app *a)
+{
+    return a->demo && !a->o.screensaver && a->rows - APP_CAPTION_ROWS >= APP_MIN_ROWS
+               ? APP_CAPTION_ROWS : 0;
+}
+/* The canvas: every row but the captions' and the status line's (the latter's
+ * too when it is hidden), two pixels a cell. */
 static inline int app_canvas_rows(const struct app *a)
 {
-    return a->status_off ? a->rows : a->rows - 1;
+    return (a->status_off ? a->rows : a->rows - 1) - app_canvas_top(a);
 }
 static inline int app_canvas_w(const struct app *a) { return a->cols; }
 static inline int app_canvas_h(const struct app *a) { return 2 * app_canvas_rows(a); }

@@ -210,7 +210,7 @@ static void mouse(struct app *a, const struct input_event *ev)
     if (ev->button >= INPUT_BUTTON_EXTRA)
         return; /* back, forward...: no part in pushing things around */
     float x = cell_x(clampi(ev->x, 0, a->cols - 1));
-    float y = cell_y(clampi(ev->y, 0, app_canvas_rows(a) - 1));
+    float y = cell_y(clampi(ev->y - app_canvas_top(a), 0, app_canvas_rows(a) - 1));
     a->ptr.last_real = a->now;
     switch (ev->action) {
     case MOUSE_PRESS:
@@ -462,6 +462,7 @@ static int key(struct app *a, int k)
         return act_quit(a, k);
     if (a->demo) { /* any key ends the tour and hands over */
         a->demo = false;
+        app_resize(a, a->cols, a->rows); /* the captions' rows are the scene's again */
         a->auto_on = a->o.autopilot;
         if (!a->auto_on && a->ptr.down)
             pointer_set(a, a->ptr.x, a->ptr.y, false, a->ptr.button); /* the tour lets go */

@@ -237,7 +237,7 @@ static void hint(const struct app *a, struct cells *cells)
     if (!h || a->demo || a->o.screensaver || age > HINT_SECONDS + HINT_FADE)
         return;
     float alpha = age < HINT_SECONDS ? 1.0f : (float)(1.0 - (age - HINT_SECONDS) / HINT_FADE);
-    centred_over(a, cells, app_canvas_rows(a) / 2, h, alpha);
+    centred_over(a, cells, app_canvas_top(a) + app_canvas_rows(a) / 2, h, alpha);
 }
 
 /* The first of the candidates that fits the width, centred on the row. */
@@ -294,7 +294,7 @@ static void kbd_pointer(const struct app *a, struct cells *cells)
     if (!a->kbd)
         return;
     int c = clampi((int)a->ptr.x, 0, a->cols - 1);
-    int r = clampi((int)(a->ptr.y / 2.0f), 0, app_canvas_rows(a) - 1);
+    int r = app_canvas_top(a) + clampi((int)(a->ptr.y / 2.0f), 0, app_canvas_rows(a) - 1);
     *cells_at(cells, c, r) = (struct cell){a->ptr.down ? '#' : '+',
                                                mode_colour(a, RGB(255, 255, 255)),
                                                mode_colour(a, RGB(200, 40, 40))};
@@ -344,8 +344,11 @@ static void blit_band(void *arg, int part, int nparts)
 void compose_blit(const struct app *a, const struct frame_stats *fs, const struct image *img,
                   struct cells *cells)
 {
-    struct blit_job j = {a, compose_mode(a, fs), img, cells,
-                         cells_blit_rows(img, cells, app_blit_glyphs(a))};
+    const int top = app_canvas_top(a); /* the canvas starts below the captions */
+    struct cells below = {cells->cols, cells->rows - top, cells->c + (size_t)top * (size_t)cells->cols};
+    cells_clear(cells, 0, top, mode_colour(a, RGB(0, 0, 0)));
+    struct blit_job j = {a, compose_mode(a, fs), img, &below,
+                         cells_blit_rows(img, &below, app_blit_glyphs(a))};
     pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
 }
 
