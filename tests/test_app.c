@@ -563,6 +563,87 @@ TEST(app_demo_captions_fit_the_width)
     }
 }
 
+/* The help drawn as the frame loop draws it, which tells the app how far it
+ * scrolls. */
+static void help_composed(struct fx_screen *x)
+{
+    fx_screen_compose(x);
+    app_help_shown(&x->a, compose_help_over(&x->a, &x->f.st));
+}
+
+/* The help's text on screen, its box's rows from the top: each row's
+ * characters between the box's margins, blanks at the end dropped. */
+static int help_rows_text(struct fx_screen *x, char (*rows)[256], int max)
+{
+    int n = 0;
+    for (int r = 0; r < app_canvas_rows(&x->a) && n < max; r++) {
+        int c0 = -1, c1 = -1;
+        for (int c = 0; c < x->f.cells.cols; c++)
+            if (cells_at(&x->f.cells, c, r)->bg == RGB(16, 16, 26)) { /* the box */
+                c0 = c0 < 0 ? c : c0;
+                c1 = c;
+            }
+        if (c0 < 0)
+            continue;
+        int k = 0;
+        for (int c = c0 + 2; c <= c1 - 2 && k < 255; c++) {
+            uint32_t ch = cells_at(&x->f.cells, c, r)->ch;
+            rows[n][k++] = ch < 128 ? (char)ch : '#';
+        }
+        while (k > 0 && rows[n][k - 1] == ' ')
+            k--;
+        rows[n++][k] = 0;
+    }
+    return n;
+}
+
+/* The help fits the window it is shown in, wrapped at words: at 80 columns
+ * (xterm's default) no line is cut and every word is whole (the lines a text
+ * wraps onto, joined again, give the text), and at 80x24 and 100x30 what
+ * swirl chose for the terminal and the link is seen without scrolling. */
+TEST(app_help_wraps_at_words_and_shows_the_choices_first)
+{
+    struct fx_screen x;
+    init(&x, 1, 80, 120); /* tall: every line at once */
+    frames(&x.a, 2);
+    press(&x.a, '?');
+    help_composed(&x);
+    static char rows[120][256];
+    int n = help_rows_text(&x, rows, 120);
+    CHECK(n > 20);
+    char joined[1024] = "";
+    const char *want = app_scene(&x.a)->mouse;
+    for (int i = 0; i < n; i++) {
+        CHECK_MSG(strlen(rows[i]) <= 76, "'%s' is wider than the box", rows[i]);
+        if (strncmp(rows[i], "  mouse", 7) == 0)
+            snprintf(joined, sizeof joined, "%s", rows[i] + 14);
+        else if (joined[0] && strncmp(rows[i], "              ", 14) == 0 && rows[i][14] != ' ') {
+            size_t l = strlen(joined);
+            snprintf(joined + l, sizeof joined - l, " %s", rows[i] + 14);
+        } else if (joined[0] && strcmp(joined, want) != 0)
+            break;
+    }
+    CHECK_MSG(strlen(want) > 62 && strcmp(joined, want) == 0, "wrapped: '%s'", joined);
+    fx_screen_close(&x);
+    static const int sizes[][2] = {{80, 24}, {100, 30}};
+    for (size_t k = 0; k < 2; k++) {
+        init(&x, 2, sizes[k][0], sizes[k][1]);
+        frames(&x.a, 2);
+        x.f.st.frames = 2, x.f.st.link_rtt = 0.07; /* the link's lines come once it was measured */
+        press(&x.a, '?');
+        help_composed(&x);
+        n = help_rows_text(&x, rows, 120);
+        const char *need[] = {"colour", "glyphs", "frames", "link", "picture", "threads"};
+        for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+            bool seen = false;
+            for (int r = 0; r < n; r++)
+                seen |= strncmp(rows[r] + 2, need[i], strlen(need[i])) == 0;
+            CHECK_MSG(seen, "%dx%d: '%s' not in view", sizes[k][0], sizes[k][1], need[i]);
+        }
+        fx_screen_close(&x);
+    }
+}
+
 /* At 40x12 the help and the panel scroll: every line can be reached, and the
  * selected parameter is always in view. */
 TEST(app_help_and_panel_scroll_in_a_small_window)
@@ -571,21 +652,24 @@ TEST(app_help_and_panel_scroll_in_a_small_window)
     init(&x, 2, 40, 12);
     frames(&x.a, 2);
     press(&x.a, '?');
-    fx_screen_compose(&x);
+    help_composed(&x);
     CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
+    const int over = compose_help_over(&x.a, &x.f.st);
+    CHECK(over > 20); /* wrapped at 36 columns, it is long */
     bool q = false, wheel = false;
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < over + 20; i++) { /* presses past the end are not kept */
         press(&x.a, IK_DOWN);
-        fx_screen_compose(&x);
+        help_composed(&x);
         for (int r = 0; r < 11; r++) {
             q = q || row_has(&x, r, "q Esc");
             wheel = wheel || row_has(&x, r, "wheel");
         }
     }
     CHECK(q && wheel);
-    for (int i = 0; i < 40; i++)
+    CHECK_INT(x.a.help_top, over);
+    for (int i = 0; i < over; i++)
         press(&x.a, IK_UP);
-    fx_screen_compose(&x);
+    help_composed(&x);
     CHECK(row_has(&x, 1, "swirl") || row_has(&x, 0, "swirl"));
     press(&x.a, '?');
     press(&x.a, 'p');

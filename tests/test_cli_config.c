@@ -293,7 +293,7 @@ TEST(config_and_command_line_are_named_as_the_source)
     struct fx_screen x;
     fx_screen_open(&x, &c.o, 100, 40);
     char lines[APP_HELP_LINES][APP_HELP_COLS];
-    int n = app_help(&x.a, lines, APP_HELP_LINES);
+    int n = app_help(&x.a, NULL, 0, lines, APP_HELP_LINES);
     bool colour = false, glyphs = false;
     for (int i = 0; i < n; i++) {
         colour = colour || (strstr(lines[i], "colour") && strstr(lines[i], "256 (config file)"));

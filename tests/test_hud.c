@@ -182,7 +182,7 @@ TEST(hud_s_key_and_no_status_hide_the_status_line)
     /* The help lists the key. */
     char lines[APP_HELP_LINES][APP_HELP_COLS];
     start_scene(&x, 0, 80, 24);
-    int n = app_help(&x.a, lines, APP_HELP_LINES);
+    int n = app_help(&x.a, NULL, 0, lines, APP_HELP_LINES);
     bool listed = false;
     for (int i = 0; i < n; i++)
         listed = listed || (strncmp(lines[i], "  s ", 4) == 0 && strstr(lines[i], "status line"));

@@ -26,8 +26,8 @@
 #define APP_DEMO_SCENE_SECONDS 9.0 /* --demo: each scene's time in the tour */
 #define APP_DEFAULT_TOLERANCE 6 /* --tolerance: invisible in motion, a third of the bytes */
 #define APP_SETS_MAX 32  /* --set options */
-#define APP_HELP_LINES 48 /* the help overlay's lines, at most */
-#define APP_HELP_COLS 96
+#define APP_HELP_LINES 96 /* the help overlay's lines, at most (wrapped to a narrow window) */
+#define APP_HELP_COLS 160 /* a help line before it is wrapped to the window */
 /* s: the same key again this soon after its last press or repeat is the
  * terminal's autorepeat (X: the first repeat 660 ms after the press, then one
  * every 40 ms; other terminals repeat sooner) */
@@ -102,6 +102,7 @@ struct app {
                           * canvas takes its row too */
     int sel;             /* selected parameter in the panel */
     int help_top;        /* first line of the help shown (it scrolls when tall) */
+    int help_over;       /* how far it scrolls (app_help_shown; APP_HELP_LINES until told) */
     double kbd_button_at; /* app time of the last Space/Enter of the keyboard pointer */
     int kbd_button_key;  /* ... and which of the two it was */
     /* Pointer: where events put it, and what the scene has been told. */
@@ -142,9 +143,17 @@ struct app_binding {
 extern const struct app_binding app_bindings[];
 extern const int app_nbindings;
 
-/* The help's lines (keys, the scene's keys, mouse, wheel) into lines; returns
- * how many. Written from app_bindings, so it lists exactly what the keys do. */
-int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max);
+/* The help's lines into lines, unwrapped (the composer wraps them to the
+ * window), a label column and its text each: the title, what swirl chose for
+ * this terminal (colour, glyphs, whether frames show whole), then the extra
+ * lines given (the link's figures, which the frame loop knows), the keys, the
+ * scene's keys, mouse and wheel; returns how many. Written from app_bindings,
+ * so it lists exactly what the keys do. */
+int app_help(const struct app *a, const char *const *extra, int nextra,
+             char (*lines)[APP_HELP_COLS], int max);
+/* The help was shown with over lines below the window at the most (the frame
+ * loop tells, after it drew it): Down scrolls that far, no further. */
+void app_help_shown(struct app *a, int over);
 
 /* Returns 0, or -1 when the first scene cannot be created (nothing to free). */
 int app_init(struct app *a, const struct app_opts *o, int cols, int rows);

@@ -47,6 +47,10 @@ void compose_blit(const struct app *a, const struct frame_stats *fs, const struc
                   struct cells *cells);
 void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells);
 
+/* How many of the help's lines lie below the window when it is scrolled to
+ * its top (0: it fits): the frame loop tells the app (app_help_shown). */
+int compose_help_over(const struct app *a, const struct frame_stats *fs);
+
 /* img is the canvas (app_canvas_w x app_canvas_h: resized to it when it is not,
  * as after the status line was hidden or shown), cells the screen (cols x rows). */
 void compose_frame(const struct app *a, const struct frame_stats *fs, struct image *img,

@@ -307,7 +307,14 @@ static int act_help(struct app *a, int k)
     (void)k;
     a->help = !a->help;
     a->help_top = 0;
+    a->help_over = APP_HELP_LINES;
     return APP_NONE;
+}
+
+void app_help_shown(struct app *a, int over)
+{
+    a->help_over = over > 0 ? over : 0;
+    a->help_top = clampi(a->help_top, 0, a->help_over);
 }
 static int act_panel(struct app *a, int k)
 {
@@ -354,12 +361,8 @@ static int act_arrow(struct app *a, int k)
 {
     int dx = k == IK_LEFT ? -1 : k == IK_RIGHT ? 1 : 0, dy = k == IK_UP ? -1 : k == IK_DOWN ? 1 : 0;
     int n = app_scene(a)->nparams;
-    if (a->help) { /* scroll the help when it is taller than the window */
-        char lines[APP_HELP_LINES][APP_HELP_COLS];
-        int room = app_canvas_rows(a) - 2; /* above the HUD, inside the box's border */
-        int over = app_help(a, lines, APP_HELP_LINES) + 2 - room; /* + the output line */
-        a->help_top = clampi(a->help_top + dy, 0, over > 0 ? over : 0);
-    } else if (a->panel && n && dy)
+    if (a->help) /* scroll the help when it is taller than the window */
+        a->help_top = clampi(a->help_top + dy, 0, a->help_over); else if (a->panel && n && dy)
         a->sel = (a->sel + n + dy) % n;
     else if (a->panel && dx)
         act_param(a, dx < 0 ? '-' : '+');
@@ -412,8 +415,8 @@ const struct app_binding app_bindings[] = {
     {'-', act_param, NULL, NULL},
     {'+', act_param, NULL, NULL},
     {'=', act_param, NULL, NULL},
-    {'m', act_kbd, "m", "keyboard pointer: arrows move it, Space/Enter press or"},
-    {0, NULL, "", "let go (a held key counts once)"},
+    {'m', act_kbd, "m", "keyboard pointer: arrows move it, Space/Enter press or let go (a "
+                        "held key counts once)"},
     {IK_ENTER, act_enter, NULL, NULL},
     {'s', act_status, "s", "status line off / on"},
     {'L' - 64, act_repaint, "Ctrl-L", "repaint the whole screen"},
@@ -424,26 +427,35 @@ const struct app_binding app_bindings[] = {
 };
 const int app_nbindings = (int)(sizeof app_bindings / sizeof app_bindings[0]);
 
-/* What the picture is sent as: the colour depth and what chose it, and
- * whether frames are synchronized (CSI ?2026). */
-static int help_output(const struct app *a, char (*lines)[APP_HELP_COLS], int n)
+/* What swirl chose for this terminal: the colour depth, the glyphs and what
+ * chose each, and whether a frame is shown whole (synchronized output, CSI
+ * ?2026), said as what it means for the picture. */
+static int help_chosen(const struct app *a, char (*lines)[APP_HELP_COLS], int n)
 {
     const char *why = a->o.color_why, *gwhy = a->o.glyphs_why;
-    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s, frames %ssynchronized", "colour",
-             palette_mode_name(a->o.color), why ? " (" : "", why ? why : "", why ? ")" : "",
-             a->o.sync ? "" : "not ");
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s", "colour",
+             palette_mode_name(a->o.color), why ? " (" : "", why ? why : "", why ? ")" : "");
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s%s%s%s", "glyphs",
              cells_glyphs_name(a->o.glyphs), gwhy ? " (" : "", gwhy ? gwhy : "", gwhy ? ")" : "");
+    snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "frames",
+             a->o.sync ? "each shown whole (the terminal holds it until it is all there)"
+                       : "may show half drawn while things move (the terminal cannot hold "
+                         "a frame until it is all there, or --no-sync)");
     return n;
 }
 
-int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
+int app_help(const struct app *a, const char *const *extra, int nextra,
+             char (*lines)[APP_HELP_COLS], int max)
 {
     const struct scene_ops *s = app_scene(a);
     int n = 0;
     snprintf(lines[n++], APP_HELP_COLS, "swirl %s - %s", SWIRL_VERSION, s->title);
     lines[n++][0] = 0;
-    for (int i = 0; i < app_nbindings && n < max - 6; i++)
+    n = help_chosen(a, lines, n);
+    for (int i = 0; i < nextra && n < max - 6; i++)
+        snprintf(lines[n++], APP_HELP_COLS, "%s", extra[i]);
+    lines[n++][0] = 0;
+    for (int i = 0; i < app_nbindings && n < max - 5; i++)
         if (app_bindings[i].keys)
             snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", app_bindings[i].keys,
                      app_bindings[i].help);
@@ -452,7 +464,6 @@ int app_help(const struct app *a, char (*lines)[APP_HELP_COLS], int max)
     lines[n++][0] = 0;
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "mouse", s->mouse);
     snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", "wheel", s->zoom ? "zoom" : "(no zoom here)");
-    n = help_output(a, lines, n);
     return n;
 }
 

@@ -137,30 +137,96 @@ static void box(const struct app *a, struct cells *cells, int col, int row, int 
                     (struct cell){' ', COLOR_DEFAULT, mode_colour(a, box_bg)};
 }
 
-/* The help's lines: the app's (keys, scene, mouse) and what output costs. */
+/* The help's text column: where a line's text starts after its label
+ * ("  label       text"), and so where the lines it wraps onto start. */
+#define HELP_TEXT_COL 14
+#define HELP_WIDTH 92 /* the help's widest line, in a wide window */
+
+/* s wrapped at words into lines of at most width characters from out[n]
+ * on (a word longer than a line is cut), the lines after the first indented
+ * to the text column when s has a label, else as s is; returns the new n. */
+static int help_wrap(const char *s, int width, char (*out)[APP_HELP_COLS], int n, int max)
+{
+    size_t len = strlen(s), at = 0;
+    size_t indent = len > HELP_TEXT_COL && s[0] == ' ' && s[1] == ' ' && s[2] != ' '
+                        ? HELP_TEXT_COL : strspn(s, " ");
+    if ((int)indent * 2 > width)
+        indent = 0;
+    if (len == 0 && n < max)
+        out[n++][0] = 0;
+    for (bool first = true; at < len && n < max; first = false) {
+        size_t lead = first ? 0 : indent, room = (size_t)width - lead;
+        if (!first)
+            at += strspn(s + at, " ");
+        size_t take = len - at <= room ? len - at : 0;
+        for (size_t i = room; take == 0 && i > 0; i--) /* the last blank that fits */
+            if (s[at + i] == ' ')
+                take = i;
+        if (take == 0)
+            take = room;
+        while (take > 0 && s[at + take - 1] == ' ') /* no blanks at a line's end */
+            take--;
+        snprintf(out[n++], APP_HELP_COLS, "%*s%.*s", (int)lead, "", (int)take, s + at);
+        at += take;
+        at += at < len && take == 0; /* never stuck */
+    }
+    return n;
+}
+
+/* The help's lines, wrapped to the window: the app's (what was chosen, keys,
+ * scene, mouse), with the link's figures beside what was chosen and what
+ * output costs at the end. */
 static int help_lines(const struct app *a, const struct frame_stats *fs,
                       char (*lines)[APP_HELP_COLS])
 {
-    int n = app_help(a, lines, APP_HELP_LINES);
-    if (fs->frames > 0 && n + 4 <= APP_HELP_LINES) {
-        lines[n++][0] = 0;
-        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %.1f KB a frame, %ld not sent while the link was busy",
-                 "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
+    char link[256], pic[128], thr[96], out[128];
+    const char *extra[3];
+    int nextra = 0;
+    if (fs->frames > 0) {
         char rtt[32] = "not measured", rate[48] = "";
         if (fs->link_rtt > 0.0)
             snprintf(rtt, sizeof rtt, "%.0f ms", fs->link_rtt * 1000.0);
         if (fs->link_rate > 0.0)
             snprintf(rate, sizeof rate, ", %s %.0f KB/s", fs->link_limit ? "carries at most" : "carried",
                      fs->link_rate / 1000.0);
-        char link[256]; /* said whole, then cut to the help's width */
-        snprintf(link, sizeof link, "  %-11s round trip %s%s; picture %s%s%s", "link", rtt, rate,
-                 fs->link_word ? "cut to fit (" : "whole", fs->link_word ? fs->link_word : "",
+        snprintf(link, sizeof link, "  %-11s round trip %s%s", "link", rtt, rate);
+        snprintf(pic, sizeof pic, "  %-11s %s%s%s", "picture",
+                 fs->link_word ? "cut to fit the link (" : "whole", fs->link_word ? fs->link_word : "",
                  fs->link_word ? ")" : "");
-        snprintf(lines[n++], APP_HELP_COLS, "%.*s", APP_HELP_COLS - 1, link);
-        snprintf(lines[n++], APP_HELP_COLS, "  %-11s %d of %d in use (the same results for any number)",
-                 "threads", pool_used(a->so.pool), pool_threads(a->so.pool));
+        extra[nextra++] = link;
+        extra[nextra++] = pic;
     }
+    snprintf(thr, sizeof thr, "  %-11s %d of %d in use (the same results for any number)", "threads",
+             pool_used(a->so.pool), pool_threads(a->so.pool));
+    extra[nextra++] = thr;
+    char raw[APP_HELP_LINES][APP_HELP_COLS];
+    int nraw = app_help(a, extra, nextra, raw, APP_HELP_LINES - 2);
+    if (fs->frames > 0) {
+        raw[nraw++][0] = 0;
+        snprintf(out, sizeof out, "  %-11s %.1f KB a frame; %ld frames left out while the link was busy",
+                 "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
+        snprintf(raw[nraw++], APP_HELP_COLS, "%s", out);
+    }
+    int width = clampi(a->cols - 4, 1, HELP_WIDTH); /* inside the box's margins */
+    int n = 0;
+    for (int i = 0; i < nraw; i++)
+        n = help_wrap(raw[i], width, lines, n, APP_HELP_LINES);
     return n;
+}
+
+/* The help's rows: all of its lines, or those that fit above the HUD inside
+ * the box's border. */
+static int help_rows(const struct app *a, int n)
+{
+    int room = app_canvas_rows(a);
+    return n < room - 2 ? n : room - 2 > 0 ? room - 2 : 0;
+}
+
+int compose_help_over(const struct app *a, const struct frame_stats *fs)
+{
+    char lines[APP_HELP_LINES][APP_HELP_COLS];
+    int n = help_lines(a, fs, lines);
+    return n - help_rows(a, n);
 }
 
 /* Centred; when it is taller than the canvas, a window on it that Up/Down
@@ -174,7 +240,7 @@ static void help_overlay(const struct app *a, const struct frame_stats *fs,
     for (int i = 0; i < n; i++)
         w = (int)strlen(lines[i]) > w ? (int)strlen(lines[i]) : w;
     w += 4;
-    int room = app_canvas_rows(a), vis = n < room - 2 ? n : room - 2;
+    int room = app_canvas_rows(a), vis = help_rows(a, n);
     int top = clampi(a->help_top, 0, n - vis);
     int col = clampi((a->cols - w) / 2, 0, a->cols), row = clampi((room - vis - 2) / 2, 0, room);
     box(a, cells, col, row, w, vis + 2);

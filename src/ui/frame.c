@@ -105,6 +105,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         compose_blit(a, &f->st, &f->img, &f->cells);
         double t3 = clock();
         compose_over(a, &f->st, &f->cells);
+        if (a->help)
+            app_help_shown(a, compose_help_over(a, &f->st));
         f->t.draw = t2 - t1, f->t.fit = t3 - t2;
         t1 = t3;
     }
