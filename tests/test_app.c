@@ -756,7 +756,7 @@ TEST(app_costly_frames_drop_steps_and_say_so)
     CHECK_MSG(ran >= 10 && ran <= 40, "%ld steps in 10 frames of 8 (23 ms budget, 10 ms each)",
               ran);
     fx_screen_compose(&x);
-    CHECK(row_has(&x, 23, "slow: 3 of 8 steps"));
+    CHECK(row_has(&x, 23, "[slow motion, 37 %: a smaller window or R helps]"));
     /* With no budget every step runs. */
     before = x.a.steps[1];
     fx_app_advance(&x.a, 1.0 / 30, slow_clock);
@@ -906,4 +906,50 @@ TEST(app_demo_captions_sit_above_the_scene)
     fx_screen_open(&x, &o, 40, APP_MIN_ROWS + 1);
     CHECK_INT(app_canvas_rows(&x.a), APP_MIN_ROWS);
     fx_screen_close(&x);
+}
+
+/* No text of the screen but the help's and the panel's holds s. */
+static bool screen_has(struct fx_screen *x, const char *s)
+{
+    for (int r = 0; r < x->a.rows; r++)
+        if (row_has(x, r, s))
+            return true;
+    return false;
+}
+
+/* The scene's hint says what to try until it is tried: a press in the scene
+ * ends it (it does not stay over a drag), and it never shows beside or under
+ * the parameter panel or the help (r then p used to leave it sticking out). */
+TEST(app_hint_goes_once_tried_and_under_panels)
+{
+    for (int way = 0; way < 3; way++) {
+        struct fx_screen x;
+        init(&x, 1, 100, 30);
+        frames(&x.a, 2);
+        fx_screen_compose(&x);
+        const char *h = app_scene(&x.a)->hint;
+        CHECK(h && screen_has(&x, h));
+        if (way == 0) {
+            press(&x.a, 'r');
+            press(&x.a, 'p');
+        } else if (way == 1) {
+            press(&x.a, '?');
+        } else {
+            mouse(&x.a, MOUSE_PRESS, 50, 20);
+            frames(&x.a, 2);
+            fx_screen_compose(&x);
+            CHECK_MSG(!screen_has(&x, h), "the hint stays over a drag");
+            mouse(&x.a, MOUSE_RELEASE, 60, 20);
+        }
+        frames(&x.a, 2);
+        fx_screen_compose(&x);
+        CHECK_MSG(!screen_has(&x, h), "way %d: the hint still shows", way);
+        if (way < 2) { /* closed again within the hint's time, it is back */
+            press(&x.a, IK_ESC);
+            frames(&x.a, 1);
+            fx_screen_compose(&x);
+            CHECK_MSG(screen_has(&x, h), "way %d: the hint does not come back", way);
+        }
+        fx_screen_close(&x);
+    }
 }

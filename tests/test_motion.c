@@ -64,8 +64,9 @@ static void pbf_opening(bool tour, double *ke)
         o.autopilot = true;
         o.scene = 1;
     }
-    struct app a;
-    CHECK(app_init(&a, &o, 80, 24) == 0);
+    struct app a; /* the tour's canvas is below its captions: the fresh one as large */
+    CHECK(app_init(&a, &o, 80, tour ? 24 : 24 - APP_CAPTION_ROWS) == 0);
+    CHECK_INT(app_canvas_rows(&a), 24 - 1 - APP_CAPTION_ROWS);
     if (tour) {
         while (a.cur != 1)
             frames(&a, 1);

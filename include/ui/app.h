@@ -121,6 +121,8 @@ struct app {
     double owed;         /* steps owed to the scene (fractional) */
     double now;          /* app time in seconds (advanced by frames) */
     double shown_at;     /* when the current scene was shown (hint) */
+    double pressed_at;   /* when a person last pressed a button in the scene (the
+                          * hint has been acted on once it is after shown_at) */
     double step_ms;      /* mean ms per step (exponential average) */
     int dropped, dropped_of; /* steps the frame's budget dropped, of how many due, */
     double dropped_at;   /* and when (app time): the HUD says so for APP_SLOW_SHOWN */

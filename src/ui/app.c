@@ -47,6 +47,7 @@ int app_init(struct app *a, const struct app_opts *o, int cols, int rows)
     a->demo = o->demo;
     a->status_off = o->no_status || o->screensaver;
     a->ptr.last_real = -1e9;
+    a->pressed_at = -1e9;
     a->last_input = -1e9;
     a->kbd_button_at = -1e9;
     a->cur = -1;
@@ -215,7 +216,7 @@ static void mouse(struct app *a, const struct input_event *ev)
     switch (ev->action) {
     case MOUSE_PRESS:
         if (ev->button == 0 || ev->button == 2)
-            pointer_set(a, x, y, true, ev->button);
+            pointer_set(a, x, y, true, ev->button), a->pressed_at = a->now;
         break;
     case MOUSE_DRAG:
         pointer_set(a, x, y, a->ptr.down || ev->button == 0 || ev->button == 2,
@@ -386,7 +387,7 @@ static int act_space(struct app *a, int k)
     a->kbd_button_at = a->now;
     a->kbd_button_key = k;
     if (!repeat)
-        pointer_set(a, a->ptr.x, a->ptr.y, !a->ptr.down, 0);
+        pointer_set(a, a->ptr.x, a->ptr.y, !a->ptr.down, 0), a->pressed_at = a->now;
     a->ptr.last_real = a->now;
     return APP_NONE;
 }

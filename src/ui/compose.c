@@ -85,14 +85,15 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     char timing[64] = "";
     if (!fs->simulated)
         snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
-    char slow[48] = "", link[48] = "";
+    char slow[64] = "", link[48] = "";
     if (fs->link_word) /* what the picture gives to the link */
         snprintf(link, sizeof link, "[slow link: %s] ", fs->link_word);
+    /* The machine cannot run every step: the scene moves slower than life. */
     if (app_slow_shown(a) && a->step_cut)
-        snprintf(slow, sizeof slow, "[slow: step cut short, R resets] ");
+        snprintf(slow, sizeof slow, "[slow motion: a smaller window or R helps] ");
     else if (app_slow_shown(a))
-        snprintf(slow, sizeof slow, "[slow: %d of %d steps, R resets] ",
-                 a->dropped_of - a->dropped, a->dropped_of);
+        snprintf(slow, sizeof slow, "[slow motion, %d %%: a smaller window or R helps] ",
+                 100 * (a->dropped_of - a->dropped) / (a->dropped_of > 0 ? a->dropped_of : 1));
     /* Frames could not be made in time at full detail (tune.h). */
     const char *coarse = a->detail == TUNE_FULL ? "" : a->smaller_waits ? "[coarse: r smaller] "
                                                                          : "[coarse] ";
@@ -296,11 +297,15 @@ static void centred_over(const struct app *a, struct cells *cells, int row, cons
         cells_text_over(cells, col, row, s, RGB(255, 255, 255), alpha);
 }
 
+/* What to try, over the middle of a scene just shown, fading; gone once it
+ * was tried (a press since) and while a panel or the help is open, so it
+ * never shows beside or under them. */
 static void hint(const struct app *a, struct cells *cells)
 {
     double age = a->now - a->shown_at;
     const char *h = app_scene(a)->hint;
-    if (!h || a->demo || a->o.screensaver || age > HINT_SECONDS + HINT_FADE)
+    if (!h || a->demo || a->o.screensaver || age > HINT_SECONDS + HINT_FADE || a->panel ||
+        a->help || a->pressed_at >= a->shown_at)
         return;
     float alpha = age < HINT_SECONDS ? 1.0f : (float)(1.0 - (age - HINT_SECONDS) / HINT_FADE);
     centred_over(a, cells, app_canvas_top(a) + app_canvas_rows(a) / 2, h, alpha);

@@ -408,7 +408,7 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
 const char *flow_step_word(enum flow_step s)
 {
     switch (s) {
-    case FLOW_COARSE: return "changes first";
+    case FLOW_COARSE: return "details later";
     case FLOW_FEWER_COLOURS: return "256 colours";
     case FLOW_FEWER_FRAMES: return "fewer frames";
     case FLOW_EXACT: break;
