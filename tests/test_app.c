@@ -666,6 +666,8 @@ TEST(app_help_and_panel_scroll_in_a_small_window)
         }
     }
     CHECK(q && wheel);
+    for (int i = 0; i < 10; i++) /* more within one frame: still no further */
+        press(&x.a, IK_DOWN);
     CHECK_INT(x.a.help_top, over);
     for (int i = 0; i < over; i++)
         press(&x.a, IK_UP);
