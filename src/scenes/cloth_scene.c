@@ -138,6 +138,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
         size_for_canvas(&s->c.prm, w, h, o->smaller);
     s->throw_release = !o->preset_seed;
     s->c.prm.upright = !o->preset_seed; /* thrown over its pins, it falls open */
+    s->c.prm.buckle = !o->preset_seed;  /* it drapes, and a cut opens under its weight */
     s->strain_look = o->preset_seed;
     if (build(s) != 0) {
         free(s);
