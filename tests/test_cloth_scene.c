@@ -556,6 +556,7 @@ TEST(cloth_scene_seed_preset_is_the_seed)
     CHECK(param(&f, "time-step") == (double)p.dt && param(&f, "mass") == (double)p.mass);
     CHECK(param(&f, "gravity") == (double)p.gravity && param(&f, "tearing") == 0);
     CHECK(param(&f, "release-with-velocity") == 0 && param(&f, "strain-colours") == 1);
+    CHECK(param(&f, "buckle") == 0);
     struct cloth c;
     float cx, cy, miny;
     CHECK_INT(cloth_init(&c, &p), 0);
@@ -735,6 +736,7 @@ TEST(cloth_scene_slit_opens_and_shows_the_background)
      * one spacing, drawn as a dark seam: no background at all.) */
     struct fixture f;
     CHECK(open_scene(&f, 100, 30, false));
+    CHECK(param(&f, "buckle") == 1);
     idle(&f, 480);
     scene_cloth.draw(f.st, &f.im);
     int x0, y0, x1, y1, cols;

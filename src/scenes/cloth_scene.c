@@ -52,6 +52,7 @@ static const struct param_def cloth_params[] = {
     PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0, NULL),
     PARAM_DEF("release with velocity", PARAM_BOOL, AT(throw_release), 0, 1, 1, 0, NULL),
     PARAM_DEF("strain colours", PARAM_BOOL, AT(strain_look), 0, 1, 1, 0, NULL),
+    PARAM_DEF("buckle", PARAM_BOOL, AT(c.prm.buckle), 0, 1, 1, 0, NULL),
 };
 #define NPARAMS ((int)(sizeof cloth_params / sizeof cloth_params[0]))
 
