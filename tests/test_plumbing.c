@@ -76,6 +76,7 @@ static const struct field fields[] = {
     SOLVER("cloth", "tear strain", "cloth", struct cloth, tear_strain),
     OWN("cloth", "release with velocity", "throw_release", K_BOOL),
     OWN("cloth", "strain colours", "strain_look", K_BOOL),
+    SOLVER("cloth", "buckle", "cloth", struct cloth, buckle),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 #define PARAMS_MAX 32

@@ -16,7 +16,7 @@ struct pool;
 /* Options beyond the seed (off in the seed preset): XPBD compliance (alpha,
  * m/N; stiffness independent of iterations and dt), substeps, tearing (a
  * constraint stretched beyond tear_strain is removed after the solve, order of
- * the others kept), upright, by_colour, release with the pointer's velocity
+ * the others kept), upright, buckle, by_colour, release with the pointer's velocity
  * (cloth_release) and scissors (cloth_cut). */
 struct cloth_params {
     /* w, h, fixed and spacing are read by cloth_init; the rest by every step,
@@ -31,7 +31,8 @@ struct cloth_params {
     float compliance;    /* XPBD alpha; 0 = the seed's PBD */
     int substeps;        /* 1 in the seed */
     bool tearing;        /* off in the seed */
-    float tear_strain;   /* |len-rest|/rest beyond which a constraint breaks */
+    float tear_strain;   /* |len-rest|/rest beyond which a constraint breaks
+                          * (with buckle: (len-rest)/rest) */
     bool upright;        /* no cell turns over: a cell whose area falls below
                           * UPRIGHT_AREA of its rest area (folded flat, or
                           * turned over) is pushed back open once a substep,
@@ -39,6 +40,16 @@ struct cloth_params {
                           * three dimensions would (in the plane the fold is a
                           * mirror image the distances alone hold); off in the
                           * seed */
+    bool buckle;         /* a constraint only pulls: one no longer than its
+                          * rest length is left as it is, as real cloth,
+                          * pushed together, buckles out of the plane (the
+                          * drawing's folds) instead of pushing back. In the
+                          * plane the structural and diagonal distances alone
+                          * make a rigid framework, so a cloth hanging from
+                          * two corners would stay a rectangle and a slit cut
+                          * across it would stay shut; with buckle the top edge
+                          * sags between the pins and a slit opens under the
+                          * weight below it. Off in the seed */
     bool by_colour;      /* read by cloth_init: sweep the constraints by colour
                           * (cloth_grid.c: the same projections in an order
                           * made for vectors and threads) instead of in the
@@ -177,7 +188,8 @@ void cloth_tangents(const struct cloth *c, const unsigned char *edges, float *t,
 int cloth_triangles(const struct cloth *c, const unsigned char *edges, int *tri,
                     unsigned char *uses);
 
-/* Mean and largest strain |len - rest| / rest over the live constraints. */
+/* Mean and largest strain |len - rest| / rest over the live constraints (with
+ * buckle the stretch alone, max(len - rest, 0) / rest, as tearing reads it). */
 void cloth_strain(const struct cloth *c, float *mean, float *max);
 /* Centroid of all particles and the lowest y. */
 void cloth_centroid(const struct cloth *c, float *cx, float *cy, float *miny);

@@ -52,6 +52,7 @@ static const struct param_def cloth_params[] = {
     PARAM_DEF("tear strain", PARAM_FLOAT, AT(c.prm.tear_strain), 0.05f, 5.0f, 0.05f, 0, NULL),
     PARAM_DEF("release with velocity", PARAM_BOOL, AT(throw_release), 0, 1, 1, 0, NULL),
     PARAM_DEF("strain colours", PARAM_BOOL, AT(strain_look), 0, 1, 1, 0, NULL),
+    PARAM_DEF("buckle", PARAM_BOOL, AT(c.prm.buckle), 0, 1, 1, 0, NULL),
 };
 #define NPARAMS ((int)(sizeof cloth_params / sizeof cloth_params[0]))
 
@@ -138,6 +139,7 @@ static void *cloth_create(const struct scene_opts *o, int w, int h)
         size_for_canvas(&s->c.prm, w, h, o->smaller);
     s->throw_release = !o->preset_seed;
     s->c.prm.upright = !o->preset_seed; /* thrown over its pins, it falls open */
+    s->c.prm.buckle = !o->preset_seed;  /* it drapes, and a cut opens under its weight */
     s->strain_look = o->preset_seed;
     if (build(s) != 0) {
         free(s);

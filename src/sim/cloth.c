@@ -1,8 +1,8 @@
 /*
- * cloth.c — Position Based Dynamics cloth (pbd.html), with XPBD, substeps and
- * tearing as options: parameters, setup, the step, the pointer, the scissors
- * and statistics. The projections are in cloth_link.c and cloth_grid.c, the
- * mesh for drawing in cloth_mesh.c.
+ * cloth.c — Position Based Dynamics cloth (pbd.html), with XPBD, substeps,
+ * tearing, upright and buckle as options: parameters, setup, the step, the
+ * pointer, the scissors and statistics. The projections are in cloth_link.c
+ * and cloth_grid.c, the mesh for drawing in cloth_mesh.c.
  */
 #include "cloth_internal.h"
 #include "sim_common.h"
@@ -43,7 +43,7 @@ void cloth_params_seed(struct cloth_params *p)
         .w = SEED_W, .h = SEED_H, .fixed = SEED_FIXED, .spacing = SEED_SPACING,
         .dt = SEED_DT, .iterations = SEED_ITERATIONS, .gravity = SEED_GRAVITY,
         .mass = SEED_MASS, .compliance = 0.0f, .substeps = 1, .tearing = false,
-        .tear_strain = DEFAULT_TEAR_STRAIN,
+        .tear_strain = DEFAULT_TEAR_STRAIN, .buckle = false,
     };
 }
 
@@ -275,11 +275,14 @@ static void update_velocities(struct cloth *c, float h)
     }
 }
 
+/* |len - rest| / rest; with buckle only a stretch counts (a constraint pushed
+ * shorter has buckled, which neither strains nor tears the cloth). */
 static float strain_of(const struct cloth *c, int k)
 {
     int a = c->c1[k], b = c->c2[k];
     float dx = c->x[a] - c->x[b], dy = c->y[a] - c->y[b];
-    return fabsf(sqrtf(dx * dx + dy * dy) - c->rest[k]) / c->rest[k];
+    float e = (sqrtf(dx * dx + dy * dy) - c->rest[k]) / c->rest[k];
+    return c->prm.buckle ? fmaxf(e, 0.0f) : fabsf(e);
 }
 
 /* Drops the constraints that mark[k] (scratch) flags with -1, keeping the order

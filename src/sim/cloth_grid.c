@@ -188,13 +188,14 @@ void cloth_grid_drop_torn(struct cloth *c, const int *newk)
  * Constraint t of a run between particles a and b, at offset i = t*stride of
  * every array: the projection of cloth_link.c (PBD, or XPBD when at > 0) with
  * the same operations in the same order, skipped where there is no constraint
- * (rest 0), the two are immovable, or closer than the seed's minimum. The
+ * (rest 0), the two are immovable, or closer than the seed's minimum, and with
+ * buckle where they are no farther apart than rest. The
  * vector loops below do the same lane by lane, with selects for the skips.
  */
 static inline void project_one(float *restrict xa, float *restrict ya, float *restrict xb,
                                float *restrict yb, const float *restrict wa,
                                const float *restrict wb, const float *restrict rest,
-                               float *restrict lam, int i, float at, float ml2)
+                               float *restrict lam, int i, float at, float ml2, int buckle)
 {
     float dx = xa[i] - xb[i], dy = ya[i] - yb[i];
     float d2 = dx * dx + dy * dy;
@@ -202,6 +203,8 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
     if (!(d2 > ml2) || !(ws > 0.0f) || !(rest[i] > 0.0f))
         return;
     float dl = sqrtf(d2);
+    if (buckle && !(dl > rest[i]))
+        return;
     float s;
     if (at > 0.0f) {
         s = (rest[i] - dl - at * lam[i]) / ((ws + at) * dl);
@@ -222,18 +225,20 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
 static void project_slots_x1(float *restrict xa, float *restrict ya, float *restrict xb,
                              float *restrict yb, const float *restrict wa,
                              const float *restrict wb, const float *restrict rest,
-                             float *restrict lam, int m, int xpbd, float at, float ml2)
+                             float *restrict lam, int m, int xpbd, float at, float ml2,
+                             int buckle)
 {
     for (int t = 0; t < m; t++)
-        project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2);
+        project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2, buckle);
 }
 
 static void project_alternate_x1(float *restrict x, float *restrict y, const float *restrict w,
                                  const float *restrict rest, float *restrict lam, int m,
-                                 int xpbd, float at, float ml2)
+                                 int xpbd, float at, float ml2, int buckle)
 {
     for (int t = 0; t < m; t++)
-        project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2);
+        project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2,
+                    buckle);
 }
 
 #if SIMD_HAVE_4
@@ -254,10 +259,10 @@ static const struct loops {
     void (*slots)(float *restrict xa, float *restrict ya, float *restrict xb,
                   float *restrict yb, const float *restrict wa, const float *restrict wb,
                   const float *restrict rest, float *restrict lam, int m, int xpbd, float at,
-                  float ml2);
+                  float ml2, int buckle);
     void (*alternate)(float *restrict x, float *restrict y, const float *restrict w,
                       const float *restrict rest, float *restrict lam, int m, int xpbd,
-                      float at, float ml2);
+                      float at, float ml2, int buckle);
 } loops[] = {
 #if SIMD_HAVE_16
     {16, project_slots_x16, project_alternate_x16},
@@ -311,12 +316,12 @@ static void pass_row(const struct pass *ps, int row, int j0, int stride, int m)
     int p = row * g->stride + j0;
     float *x = g->x + p, *y = g->y + p, *lam = g->lambda[ps->f] + p;
     const float *wt = g->w + p, *rest = g->rest[ps->f] + p;
-    int xpbd = ps->at > 0.0f;
+    int xpbd = ps->at > 0.0f, buckle = ps->c->prm.buckle;
     if (stride == 2)
-        ps->run->alternate(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2);
+        ps->run->alternate(x, y, wt, rest, lam, m, xpbd, ps->at, ps->ml2, buckle);
     else
         ps->run->slots(x + da, y + da, x + db, y + db, wt + da, wt + db, rest, lam, m, xpbd,
-                       ps->at, ps->ml2);
+                       ps->at, ps->ml2, buckle);
 }
 
 /* The pass's constraints whose cell's top row lies in rows [r0, r1): RIGHT

@@ -13,13 +13,16 @@
  * with the same operations in the same order, and keeps its old values where
  * project_one would skip (a select, not a branch). */
 SIMD_INLINE TARGET void FN(project_lanes)(VF *xa, VF *ya, VF *xb, VF *yb, VF wa, VF wb,
-                                          VF rest, VF *lam, int xpbd, VF at, VF ml2)
+                                          VF rest, VF *lam, int xpbd, VF at, VF ml2,
+                                          int buckle)
 {
     VF dx = V(sub)(*xa, *xb), dy = V(sub)(*ya, *yb);
     VF d2 = V(add)(V(mul)(dx, dx), V(mul)(dy, dy));
     VF ws = V(add)(wa, wb);
     VF on = V(and)(V(and)(V(gt)(d2, ml2), V(gt)(ws, V(zero)())), V(gt)(rest, V(zero)()));
     VF dl = V(sqrt)(d2), s;
+    if (buckle)
+        on = V(and)(on, V(gt)(dl, rest));
     if (xpbd) {
         VF num = V(sub)(V(sub)(rest, dl), V(mul)(at, *lam));
         s = V(div)(num, V(mul)(V(add)(ws, at), dl));
@@ -39,7 +42,8 @@ SIMD_INLINE TARGET void FN(project_lanes)(VF *xa, VF *ya, VF *xb, VF *yb, VF wa,
 TARGET static void FN(project_slots)(float *restrict xa, float *restrict ya, float *restrict xb,
                                      float *restrict yb, const float *restrict wa,
                                      const float *restrict wb, const float *restrict rest,
-                                     float *restrict lam, int m, int xpbd, float at, float ml2)
+                                     float *restrict lam, int m, int xpbd, float at, float ml2,
+                                     int buckle)
 {
     const VF vat = V(set1)(at), vml2 = V(set1)(ml2);
     int t = 0;
@@ -48,7 +52,7 @@ TARGET static void FN(project_slots)(float *restrict xa, float *restrict ya, flo
         VF y1 = V(load)(yb + t);
         VF l = xpbd ? V(load)(lam + t) : vat;
         FN(project_lanes)(&x0, &y0, &x1, &y1, V(load)(wa + t), V(load)(wb + t),
-                          V(load)(rest + t), &l, xpbd, vat, vml2);
+                          V(load)(rest + t), &l, xpbd, vat, vml2, buckle);
         V(store)(xa + t, x0);
         V(store)(ya + t, y0);
         V(store)(xb + t, x1);
@@ -57,7 +61,7 @@ TARGET static void FN(project_slots)(float *restrict xa, float *restrict ya, flo
             V(store)(lam + t, l);
     }
     for (; t < m; t++)
-        project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2);
+        project_one(xa, ya, xb, yb, wa, wb, rest, lam, t, xpbd ? at : 0.0f, ml2, buckle);
 }
 
 /* The 2W floats at p as a (the even ones) and b (the odd ones), in the order
@@ -84,7 +88,7 @@ SIMD_INLINE TARGET void FN(store_joined)(float *p, VF a, VF b)
 TARGET static void FN(project_alternate)(float *restrict x, float *restrict y,
                                          const float *restrict w, const float *restrict rest,
                                          float *restrict lam, int m, int xpbd, float at,
-                                         float ml2)
+                                         float ml2, int buckle)
 {
     const VF vat = V(set1)(at), vml2 = V(set1)(ml2);
     int t = 0;
@@ -97,14 +101,15 @@ TARGET static void FN(project_alternate)(float *restrict x, float *restrict y,
         FN(load_split)(rest + 2 * t, &r, &spare);
         if (xpbd)
             FN(load_split)(pl, &l, &lspare);
-        FN(project_lanes)(&xa, &ya, &xb, &yb, wa, wb, r, &l, xpbd, vat, vml2);
+        FN(project_lanes)(&xa, &ya, &xb, &yb, wa, wb, r, &l, xpbd, vat, vml2, buckle);
         FN(store_joined)(px, xa, xb);
         FN(store_joined)(py, ya, yb);
         if (xpbd)
             FN(store_joined)(pl, l, lspare);
     }
     for (; t < m; t++)
-        project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2);
+        project_one(x, y, x + 1, y + 1, w, w + 1, rest, lam, 2 * t, xpbd ? at : 0.0f, ml2,
+                    buckle);
 }
 
 #undef VF

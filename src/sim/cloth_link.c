@@ -146,23 +146,29 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk)
 
 /* ---- one constraint ------------------------------------------------------------ */
 
+/* buckle: a constraint |d| long that only pulls is skipped. */
+static inline bool slack(bool buckle, float dl, float rest) { return buckle && !(dl > rest); }
+
 /*
  * PBD on one constraint between particles at pa and pb (each x then y): moves
  * them along d = pa - pb so that |d| becomes rest, shared by inverse mass:
  * dx_a = -wa/(wa+wb) C d/|d|, dx_b = +wb/(wa+wb) C d/|d|, C = |d| - rest.
- * Skipped below the seed's minimum length and when both are immovable. With
- * equal masses this is the seed's K-doubling rule. The vector sweeps do the
- * same operations in the same order, lane by lane.
+ * Skipped below the seed's minimum length and when both are immovable, and
+ * with buckle (prm.buckle) while |d| is not longer than rest: then it only
+ * pulls. With equal masses this is the seed's K-doubling rule. The vector
+ * sweeps do the same operations in the same order, lane by lane.
  */
 static inline void project_pbd(float *restrict xa, float *restrict ya,
                                float *restrict xb, float *restrict yb, float wa,
-                               float wb, float rest, float minlen2)
+                               float wb, float rest, float minlen2, bool buckle)
 {
     float dx = *xa - *xb, dy = *ya - *yb;
     float d2 = dx * dx + dy * dy;
     float ws = wa + wb;
     if (d2 > minlen2 && ws > 0.0f) {
         float dl = sqrtf(d2);
+        if (slack(buckle, dl, rest))
+            return;
         float s = (rest - dl) / (dl * ws);
         float sa = wa * s, sb = wb * s;
         *xa += sa * dx;
@@ -173,17 +179,20 @@ static inline void project_pbd(float *restrict xa, float *restrict ya,
 }
 
 /* XPBD: dlambda = (-C - at*lambda) / (wa + wb + at), x += w grad(C) dlambda, with
- * one division: s = dlambda/|d| first, then dlambda = s |d|. */
+ * one division: s = dlambda/|d| first, then dlambda = s |d|. Skipped as
+ * project_pbd is (lambda kept). */
 static inline void project_xpbd(float *restrict xa, float *restrict ya,
                                 float *restrict xb, float *restrict yb, float wa,
                                 float wb, float rest, float *restrict lambda,
-                                float at, float minlen2)
+                                float at, float minlen2, bool buckle)
 {
     float dx = *xa - *xb, dy = *ya - *yb;
     float d2 = dx * dx + dy * dy;
     float ws = wa + wb;
     if (d2 > minlen2 && ws > 0.0f) {
         float dl = sqrtf(d2);
+        if (slack(buckle, dl, rest))
+            return;
         float s = (rest - dl - at * *lambda) / ((ws + at) * dl);
         float dlam = s * dl;
         float sa = wa * s, sb = wb * s;
@@ -204,10 +213,10 @@ void cloth_project(struct cloth *c, int k, float at)
     if (at > 0.0f)
         project_xpbd(&c->x[a], &c->y[a], &c->x[b], &c->y[b], c->w[a], c->w[b],
                      c->rest[k], &c->lambda[k], at < ALPHA_TILDE_MAX ? at : ALPHA_TILDE_MAX,
-                     ml2);
+                     ml2, c->prm.buckle);
     else
         project_pbd(&c->x[a], &c->y[a], &c->x[b], &c->y[b], c->w[a], c->w[b],
-                    c->rest[k], ml2);
+                    c->rest[k], ml2, c->prm.buckle);
 }
 
 /* ---- sweeps, one lane at a time -------------------------------------------------- */
@@ -216,12 +225,14 @@ void cloth_project(struct cloth *c, int k, float at)
 static void records_pbd_x1(struct cloth *c, int r0, int r1, float ml2)
 {
     float *xy = c->xy;
+    const bool buckle = c->prm.buckle;
     for (int r = r0; r < r1; r++) {
         const struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
             float *pa = xy + l->a[i], *pb = xy + l->b[i];
             if (pa != pb)
-                project_pbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i], ml2);
+                project_pbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i], ml2,
+                            buckle);
         }
     }
 }
@@ -230,13 +241,14 @@ static void records_pbd_x1(struct cloth *c, int r0, int r1, float ml2)
 static void records_xpbd_x1(struct cloth *c, int r0, int r1, float at, float ml2)
 {
     float *xy = c->xy;
+    const bool buckle = c->prm.buckle;
     for (int r = r0; r < r1; r++) {
         struct cloth_link *l = &c->link[r];
         for (int i = 0; i < LANES; i++) {
             float *pa = xy + l->a[i], *pb = xy + l->b[i];
             if (pa != pb)
                 project_xpbd(pa, pa + 1, pb, pb + 1, l->wa[i], l->wb[i], l->rest[i],
-                             &l->lambda[i], at, ml2);
+                             &l->lambda[i], at, ml2, buckle);
         }
     }
 }
@@ -304,6 +316,14 @@ SIMD_INLINE int load_lanes(const float *xy, const struct cloth_link *l, f32x4 mi
     return f32x4_mask(v->on);
 }
 
+/* buckle: of the lanes on, those longer than rest (v->on narrowed to them);
+ * returns their bit mask. */
+SIMD_INLINE int pulling(struct lanes *v, f32x4 dl, f32x4 rest)
+{
+    v->on = f32x4_and(v->on, f32x4_gt(dl, rest));
+    return f32x4_mask(v->on);
+}
+
 /* The epilogue: a += wa s d, b -= wb s d, written back in the lanes of mask on. */
 SIMD_INLINE void move_lanes(float *xy, const struct lanes *v, f32x4 s, int on)
 {
@@ -323,13 +343,16 @@ static void records_pbd_x4(struct cloth *c, int r0, int r1, float ml2)
     float *xy = c->xy;
     const struct cloth_link *l = c->link + r0, *end = c->link + r1;
     const f32x4 min2 = f32x4_set1(ml2);
+    const bool buckle = c->prm.buckle;
     for (; l < end; l++) {
         struct lanes v;
         int on = load_lanes(xy, l, min2, &v);
         if (!on)
             continue;
-        f32x4 dl = f32x4_sqrt(v.d2);
-        f32x4 s = f32x4_div(f32x4_sub(f32x4_load(l->rest), dl), f32x4_mul(dl, v.ws));
+        f32x4 dl = f32x4_sqrt(v.d2), rest = f32x4_load(l->rest);
+        if (buckle && !(on = pulling(&v, dl, rest)))
+            continue;
+        f32x4 s = f32x4_div(f32x4_sub(rest, dl), f32x4_mul(dl, v.ws));
         move_lanes(xy, &v, s, on);
     }
 }
@@ -340,14 +363,17 @@ static void records_xpbd_x4(struct cloth *c, int r0, int r1, float at, float ml2
     float *xy = c->xy;
     struct cloth_link *l = c->link + r0, *end = c->link + r1;
     const f32x4 min2 = f32x4_set1(ml2), vat = f32x4_set1(at);
+    const bool buckle = c->prm.buckle;
     for (; l < end; l++) {
         struct lanes v;
         int on = load_lanes(xy, l, min2, &v);
         if (!on)
             continue;
         f32x4 lam = f32x4_load(l->lambda);
-        f32x4 dl = f32x4_sqrt(v.d2);
-        f32x4 num = f32x4_sub(f32x4_sub(f32x4_load(l->rest), dl), f32x4_mul(vat, lam));
+        f32x4 dl = f32x4_sqrt(v.d2), rest = f32x4_load(l->rest);
+        if (buckle && !(on = pulling(&v, dl, rest)))
+            continue;
+        f32x4 num = f32x4_sub(f32x4_sub(rest, dl), f32x4_mul(vat, lam));
         f32x4 s = f32x4_div(num, f32x4_mul(f32x4_add(v.ws, vat), dl));
         f32x4 dlam = f32x4_mul(s, dl);
         f32x4_store(l->lambda, f32x4_add(lam, f32x4_and(dlam, v.on)));
