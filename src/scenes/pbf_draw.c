@@ -400,8 +400,10 @@ static void wet_from(struct water_draw *d, size_t n, size_t i, size_t j)
     }
 }
 
-/* The pixels the walls' inner faces cross are as wet as their neighbours
- * further in (no particle's centre gets to them: their coverage is an edge's). */
+/* The pixels along the walls' inner faces are as wet as their neighbours
+ * further in (the faces lie on the cells' boundaries, up to half a cell beyond
+ * the band the particles' centres keep to: no centre gets to them, and their
+ * coverage would be an edge's). */
 static void wet_the_rim(struct water_draw *d, int w, int h)
 {
     const size_t n = (size_t)w * (size_t)h, row = (size_t)w;
@@ -682,43 +684,67 @@ static void wall(struct image *im, float x0, float y0, float x1, float y1, rgb_t
         }
 }
 
-/* The box: the band the boundary particles cover, drawn solid (particles a
- * pixel or two apart would alias into dots), on whole pixels and at least one
- * thick, with a lighter inner edge on the water's side when there is room for
- * one. Whole pixels, so that no pixel is part wall and part water or
- * background: a wall mixed with water is a greyish blue, which 8 and 16
- * colours show as blue, and a thin wall mixed with the background is a dark
- * grey, which mono leaves blank or dithers away; the wall's own colour inks in
- * mono and is grey in every mode. Each face goes to its nearest pixel
- * boundary (a wall is at least a pixel thick, so it keeps one); beyond the
- * outer faces is the background (bg), what the water drew there included (its
- * closing at the canvas's edge may fill a row under a wall there). */
-static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg, bool edge)
+/* The box's faces in image pixels: the inner ones (left, right, top, bottom:
+ * the water lies in [li, ri) x [ti, bi)) and the outer ones. The band the
+ * boundary particles cover, each inner face moved to the nearest boundary of
+ * the cells (a cell is a canvas pixel wide and two high, k image pixels a
+ * canvas pixel), and the wall that thick (whole pixels, at least a canvas
+ * pixel) outwards from it. So no cell holds both wall and water: the cells a
+ * wall crosses hold the wall and, beyond its outer face, the background, the
+ * same all along it, and a cell's two colours (the quadrants' and sextants'
+ * fit, which must pick two where a cell holds three) show it the same all
+ * along: a straight line of one thickness in every glyph set, whatever the
+ * water beside it does. */
+struct box {
+    float li, ri, ti, bi, lo, ro, to, bo;
+};
+
+static float snap(float v, float q)
+{
+    return roundf(v / q) * q;
+}
+
+static struct box box_faces(const struct pbf_scene *s)
 {
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->draw.at;
-    const float r = sim->prm.radius;
-    const float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
-    const float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
-    const float t = fmaxf(2.0f * r * v->zoom, 1.0f);
-    /* Inner faces (left, right, top, bottom), then outer ones. */
-    const float li = roundf(x0 + t), ri = roundf(x1 - t), ti = roundf(y0 + t), bi = roundf(y1 - t);
-    const float lo = roundf(x0), ro = roundf(x1), to = roundf(y0), bo = roundf(y1);
-    wall(im, lo, to, ro, ti, c);
-    wall(im, lo, bi, ro, bo, c);
-    wall(im, lo, to, li, bo, c);
-    wall(im, ri, to, ro, bo, c);
+    const float r = sim->prm.radius, k = s->draw.k;
+    const float t = fmaxf(roundf(2.0f * r * v->zoom), k);
+    struct box b;
+    b.li = snap(view_px(v, sim->xmin + r), k), b.ri = snap(view_px(v, sim->xmax - r), k);
+    b.ti = snap(view_py(v, sim->ymax - r), 2.0f * k), b.bi = snap(view_py(v, sim->ymin + r), 2.0f * k);
+    b.lo = b.li - t, b.ro = b.ri + t, b.to = b.ti - t, b.bo = b.bi + t;
+    return b;
+}
+
+/* The box: the walls drawn solid (particles a pixel or two apart would alias
+ * into dots) on the faces box_faces puts on whole pixels, with a lighter
+ * inner edge on the water's side when there is room for one. Whole pixels, so
+ * that no pixel is part wall and part water or background: a wall mixed with
+ * water is a greyish blue, which 8 and 16 colours show as blue, and a thin
+ * wall mixed with the background is a dark grey, which mono leaves blank or
+ * dithers away; the wall's own colour inks in mono and is grey in every mode.
+ * Beyond the outer faces is the background (bg), what the water drew there
+ * included (its closing at the canvas's edge may fill a row under a wall
+ * there). */
+static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg, bool edge)
+{
+    const struct box b = box_faces(s);
+    wall(im, b.lo, b.to, b.ro, b.ti, c);
+    wall(im, b.lo, b.bi, b.ro, b.bo, c);
+    wall(im, b.lo, b.to, b.li, b.bo, c);
+    wall(im, b.ri, b.to, b.ro, b.bo, c);
     const float w = (float)im->w, h = (float)im->h;
-    wall(im, 0.0f, 0.0f, w, to, bg);
-    wall(im, 0.0f, bo, w, h, bg);
-    wall(im, 0.0f, to, lo, bo, bg);
-    wall(im, ro, to, w, bo, bg);
-    if (!edge || t < 2.0f)
+    wall(im, 0.0f, 0.0f, w, b.to, bg);
+    wall(im, 0.0f, b.bo, w, h, bg);
+    wall(im, 0.0f, b.to, b.lo, b.bo, bg);
+    wall(im, b.ro, b.to, w, b.bo, bg);
+    if (!edge || b.li - b.lo < 2.0f)
         return;
-    wall(im, li - 1.0f, ti - 1.0f, ri + 1.0f, ti, WALL_EDGE);
-    wall(im, li - 1.0f, bi, ri + 1.0f, bi + 1.0f, WALL_EDGE);
-    wall(im, li - 1.0f, ti - 1.0f, li, bi + 1.0f, WALL_EDGE);
-    wall(im, ri, ti - 1.0f, ri + 1.0f, bi + 1.0f, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.ti - 1.0f, b.ri + 1.0f, b.ti, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.bi, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.ti - 1.0f, b.li, b.bi + 1.0f, WALL_EDGE);
+    wall(im, b.ri, b.ti - 1.0f, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
 }
 
 /* The seed page's picture: dots coloured by speed, the grabbed one red. */
@@ -771,15 +797,12 @@ void pbf_draw(void *p, struct image *im)
         draw_seed(s, im);
         return;
     }
-    const struct pbf *sim = &s->sim;
-    const float r = sim->prm.radius;
     struct water_draw *d = &s->draw;
     /* Clamped before the conversion: zoomed in, the walls may be far off. */
     const float wf = (float)im->w + 2.0f, hf = (float)im->h + 2.0f;
-    d->x0 = (int)clampf(floorf(view_px(&s->draw.at, sim->xmin + r)), -2.0f, wf);
-    d->x1 = (int)clampf(ceilf(view_px(&s->draw.at, sim->xmax - r)), -2.0f, wf) - 1;
-    d->y0 = (int)clampf(floorf(view_py(&s->draw.at, sim->ymax - r)), -2.0f, hf);
-    d->y1 = (int)clampf(ceilf(view_py(&s->draw.at, sim->ymin + r)), -2.0f, hf) - 1;
+    const struct box b = box_faces(s);
+    d->x0 = (int)clampf(b.li, -2.0f, wf), d->x1 = (int)clampf(b.ri, -2.0f, wf) - 1;
+    d->y0 = (int)clampf(b.ti, -2.0f, hf), d->y1 = (int)clampf(b.bi, -2.0f, hf) - 1;
     splat_body(s, im->w, im->h);
     wet_the_rim(d, im->w, im->h);
     splat_spray(s, im->w, im->h);
