@@ -21,14 +21,22 @@
 #define DEEP RGB(5, 26, 78)
 #define FOAM RGB(236, 246, 255)
 #define SPRAY RGB(150, 205, 255)
+#define SPRAY_RIM RGB(30, 110, 235) /* a drop's faint rim: a clear blue (a pale blue dimmed
+                              * over the background is a slate grey) */
+#define SPRAY_PALE 0.4f      /* a drop's coverage of a pixel: paler than SPRAY_RIM from
+                              * this up, all SPRAY at 1 (its core); below it the
+                              * background dims a clear blue */
 #define SCALE_MAX 64.0f      /* px: the body's kernel widens with the particles up to this */
 #define KERNEL_PX 1.5f       /* the kernel's scale in particle diameters (at least pixels):
                               * wide enough to close the gaps between particles */
 #define TAPS_MAX 260         /* taps along one axis at SCALE_MAX (4 SCALE_MAX + 1) */
 #define EDGE_GAIN 1.5f       /* 1 / B(0): the field's slope across an edge made a pixel's */
+#define DROP_GAIN 3.0f       /* a drop is drawn this much brighter than the area it covers
+                              * (a soft drop spreads it over its rim) */
 #define DROP_AREA 0.785398f  /* a drop's area in diameters squared (pi / 4) */
-#define SPRAY_FROM 0.12f     /* the others' coverage at a particle: spray below this ... */
-#define SPRAY_TO 0.32f       /* ... body above this */
+#define SPRAY_FROM 0.55f     /* a particle's density (of the rest density): all spray below
+                              * this (a lone particle's is 0.4-0.5, a pair's 0.5-0.6) ... */
+#define SPRAY_TO 0.75f       /* ... all body above this (the surface's is 0.8 and more) */
 #define STREAK_TIME 0.03f    /* s: moving water is drawn along the way it came over this, */
 #define STREAK_FROM 0.5f     /* px: less this (what barely moves is drawn where it is) */
 #define STREAK_MAX 4.0f      /* px: and no longer than this */
@@ -41,6 +49,7 @@
 #define FOAM_FULL 2.5f       /* m/s of churn: all foam */
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
 #define AIR_OPEN 0.05f       /* coverage: air this dry joins a pocket to the open air */
+#define SPRAY_MIST 0.05f     /* the drops' coverage air only spray closes in is drawn with */
 #define TRAPPED_CHURN 1.2f   /* m/s: the churn trapped air is drawn with (some foam) */
 #define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
@@ -96,6 +105,7 @@ void water_draw_free(struct water_draw *d)
     free(d->stack);
     free(d->kept_body);
     free(d->kept_drop);
+    free(d->share);
     memset(d, 0, sizeof *d);
 }
 
@@ -136,6 +146,17 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
         d->kept_w = w, d->kept_h = h;
         d->view = *v;
         d->kept_ok = false;
+    }
+    return true;
+}
+
+/* Room for n particles' shares of spray; false when memory ran out. */
+static bool water_shares(struct water_draw *d, int n)
+{
+    if ((size_t)n > d->share_cap) {
+        if (!grow((void **)&d->share, (size_t)n * sizeof *d->share))
+            return false;
+        d->share_cap = (size_t)n;
     }
     return true;
 }
@@ -329,7 +350,9 @@ static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
         if (!streak_of(s, i, w, h, reach, &st) ||
             (!whole && !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1)))
             continue;
-        const float m = d_px * d_px / (float)st.n;
+        const float m = d_px * d_px * (1.0f - d->share[i]) / (float)st.n;
+        if (!(m > 0.0f))
+            continue;
         streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
         streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
         for (int k = 0; k < st.n && !whole; k++)
@@ -422,17 +445,33 @@ static void wet_the_rim(struct water_draw *d, int w, int h)
     }
 }
 
-/* Pixel weights of a drop's square (of the drop's area, side 2 half) centred at
- * c along one axis: the lengths it overlaps each pixel by. */
-static int box_taps(float c, float half, int n, int *idx, float *wt)
+/* The quadratic B-spline: 3/4 at 0, 0 from 3/2 on; its samples a unit apart
+ * sum to 1 wherever they start. */
+static float bspline2(float u)
 {
-    const float a = c - half, b = c + half;
+    const float a = fabsf(u);
+    return a < 0.5f ? 0.75f - a * a : a < 1.5f ? 0.5f * (1.5f - a) * (1.5f - a) : 0.0f;
+}
+
+#define DROP_TAPS 8          /* pixels a small drop reaches along an axis, at most */
+
+/* Pixel weights of a small drop (of the drop's area: side 2 half) centred at c
+ * along one axis: its length spread by the quadratic B-spline at least a pixel
+ * wide, so that a drop is soft-edged (a core and a rim fading into the
+ * background), never one hard pixel; what falls off the canvas (n pixels) is
+ * dropped. */
+static int drop_taps(float c, float half, int n, int *idx, float *wt)
+{
+    const float sc = fmaxf(2.0f * half, 1.0f), inv = 1.0f / sc;
+    const int i0 = (int)floorf(c - 1.5f * sc), i1 = (int)floorf(c + 1.5f * sc);
+    float sum = 0.0f, all[DROP_TAPS];
+    int m = 0;
+    for (int i = i0; i <= i1 && m < DROP_TAPS; i++, m++)
+        sum += all[m] = bspline2(((float)i + 0.5f - c) * inv);
     int k = 0;
-    for (int i = (int)floorf(a); (float)i < b && k < 4; i++) {
-        const float o = fminf(b, (float)i + 1.0f) - fmaxf(a, (float)i);
-        if (o > 0.0f && i >= 0 && i < n)
-            idx[k] = i, wt[k] = o, k++;
-    }
+    for (int t = 0; t < m && sum > 0.0f; t++)
+        if (i0 + t >= 0 && i0 + t < n && all[t] > 0.0f)
+            idx[k] = i0 + t, wt[k] = 2.0f * half * all[t] / sum, k++;
     return k;
 }
 
@@ -442,10 +481,10 @@ static int box_taps(float c, float half, int n, int *idx, float *wt)
 static void add_drop(float *spr, int w, int h, float x, float y, float r, float share)
 {
     if (r < 1.0f) {
-        int ix[4], iy[4];
-        float wx[4], wy[4];
+        int ix[DROP_TAPS], iy[DROP_TAPS];
+        float wx[DROP_TAPS], wy[DROP_TAPS];
         const float half = 0.886227f * r; /* sqrt(pi) / 2 */
-        const int nx = box_taps(x, half, w, ix, wx), ny = box_taps(y, half, h, iy, wy);
+        const int nx = drop_taps(x, half, w, ix, wx), ny = drop_taps(y, half, h, iy, wy);
         for (int a = 0; a < ny; a++)
             for (int b = 0; b < nx; b++)
                 spr[(size_t)iy[a] * (size_t)w + (size_t)ix[b]] += share * wx[b] * wy[a];
@@ -460,35 +499,37 @@ static void add_drop(float *spr, int w, int h, float x, float y, float r, float 
         }
 }
 
-/* Spray: a particle with little water about it (the body's coverage at its
- * pixel, less its own share of it, under SPRAY_TO) is a drop, drawn by the
- * area it covers of each pixel it overlaps (spr), fading into the body as the
- * water about it grows. */
+/* Each particle's share of spray: 1 with little water about it (its density,
+ * which the solver weighs its neighbours and itself by, under SPRAY_FROM of the
+ * rest density), 0 from SPRAY_TO on, between them a blend. A drop or a few
+ * flying together are spray, drawn as drops (soft-edged, by the area they
+ * cover), not as the body's sharp edge, which would make each a hard pixel. */
+static void spray_shares(struct pbf_scene *s)
+{
+    const struct pbf *sim = &s->sim;
+    const float inv = 1.0f / sim->prm.density0;
+    for (int i = 0; i < sim->nfluid; i++) {
+        const float f = sim->density[i] * inv;
+        s->draw.share[i] = isfinite(f) ? 1.0f - smooth01(SPRAY_FROM, SPRAY_TO, f) : 0.0f;
+    }
+}
+
+/* Spray: each particle's share of spray (spray_shares) drawn as a drop, by the
+ * area it covers of each pixel it overlaps (spr); the rest of it is the
+ * body's. */
 static void splat_spray(struct pbf_scene *s, int w, int h)
 {
     struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
     const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
-    const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX), inv = 1.0f / sc;
     memset(d->spr, 0, (size_t)w * (size_t)h * sizeof *d->spr);
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
-        if (!streak_of(s, i, w, h, 0.0f, &st))
-            continue;
-        const int px = (int)st.x, py = (int)st.y;
-        const float m = d_px * d_px / (float)st.n;
-        float own = 0.0f;
-        for (int k = 0; k < st.n; k++)
-            own += m * inv * inv *
-                   bspline3(((float)px + 0.5f - st.x + (float)k * st.dx) * inv) *
-                   bspline3(((float)py + 0.5f - st.y + (float)k * st.dy) * inv);
-        const float others = d->cov[(size_t)py * (size_t)w + (size_t)px] - own;
-        const float share = 1.0f - smooth01(SPRAY_FROM, SPRAY_TO, others);
-        if (share <= 0.0f)
+        if (!(d->share[i] > 0.0f) || !streak_of(s, i, w, h, 0.0f, &st))
             continue;
         for (int k = 0; k < st.n; k++)
             add_drop(d->spr, w, h, st.x - (float)k * st.dx, st.y - (float)k * st.dy,
-                     0.5f * d_px, share / (float)st.n);
+                     0.5f * d_px, d->share[i] / (float)st.n);
     }
 }
 
@@ -555,27 +596,55 @@ static float with_play(float kept, float v)
 /* Air the water closes in on every side (a wave that broke over a pocket, a
  * hole the churn leaves) is not drawn as the background: taken as water, and
  * foaming, as trapped air is. Air is where the body covers less than half a
- * pixel; open air is what a path of nearly dry pixels (body and drops under
- * AIR_OPEN) joins to the lid's row (or to the canvas's top, the lid off it):
- * a pocket whose mouth the water or its spray has all but closed is closed.
- * dep is scratch here. */
-static bool dry(const struct water_draw *d, size_t i)
+ * pixel; open air is what a path of nearly dry pixels (under AIR_OPEN) joins
+ * to the lid's row (or to the canvas's top, the lid off it). Air that only
+ * spray closes in (between the drops of a cloud of them, behind a curtain of
+ * spray) is seen through the drops: a blue mist (SPRAY_MIST), never water, so
+ * a cloud of drops is not drawn as a cloud of hard pixels of foam. dep and lit
+ * are scratch here. */
+static bool dry(const struct water_draw *d, size_t i, bool spray_shuts)
 {
-    return d->cov[i] < AIR_OPEN && d->spr[i] < AIR_OPEN;
+    return d->cov[i] < AIR_OPEN && (!spray_shuts || d->spr[i] < AIR_OPEN);
 }
 
 /* Opens the first pixel of each run of dry pixels not yet open in [l, r] (a
  * row's) and puts it on the stack from top on; returns the new top. */
-static int open_runs(struct water_draw *d, float *open, int l, int r, int top)
+static int open_runs(struct water_draw *d, float *open, bool spray_shuts, int l, int r, int top)
 {
     bool run = false;
     for (int j = l; j <= r; j++) {
-        const bool in = open[j] == 0.0f && dry(d, (size_t)j);
+        const bool in = open[j] == 0.0f && dry(d, (size_t)j, spray_shuts);
         if (in && !run)
             open[j] = 1.0f, d->stack[top++] = j;
         run = in;
     }
     return top;
+}
+
+/* open: 1 where the air inside the box [x0, x1] x [y0, y1] is open, 0 where
+ * it is not; spray_shuts: whether drops close a path as the body does. */
+static void open_air(struct water_draw *d, float *open, bool spray_shuts, int w, int x0, int x1,
+                     int y0, int y1)
+{
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
+    /* A run at a time: a pixel off the stack opens the dry pixels either side
+     * of it, and the runs above and below those go on the stack (each pixel is
+     * opened once, so the stack never holds more than the box's pixels). */
+    int top = open_runs(d, open, spray_shuts, y0 * w + x0, y0 * w + x1, 0);
+    while (top > 0) {
+        const int i = d->stack[--top], y = i / w, row = y * w;
+        int l = i, r = i;
+        while (l > row + x0 && open[l - 1] == 0.0f && dry(d, (size_t)l - 1, spray_shuts))
+            open[--l] = 1.0f;
+        while (r < row + x1 && open[r + 1] == 0.0f && dry(d, (size_t)r + 1, spray_shuts))
+            open[++r] = 1.0f;
+        if (y > y0)
+            top = open_runs(d, open, spray_shuts, l - w, r - w, top);
+        if (y < y1)
+            top = open_runs(d, open, spray_shuts, l + w, r + w, top);
+    }
 }
 
 static void fill_enclosed_air(struct water_draw *d, int w, int h)
@@ -584,32 +653,27 @@ static void fill_enclosed_air(struct water_draw *d, int w, int h)
     const int y0 = clampi(d->y0, 0, h - 1), y1 = clampi(d->y1, 0, h - 1);
     if (x1 < x0 || y1 < y0)
         return;
-    float *open = d->dep;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++)
-            open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
-    /* A run at a time: a pixel off the stack opens the dry pixels either side
-     * of it, and the runs above and below those go on the stack (each pixel is
-     * opened once, so the stack never holds more than the box's pixels). */
-    int top = open_runs(d, open, y0 * w + x0, y0 * w + x1, 0);
-    while (top > 0) {
-        const int i = d->stack[--top], y = i / w, row = y * w;
-        int l = i, r = i;
-        while (l > row + x0 && open[l - 1] == 0.0f && dry(d, (size_t)l - 1))
-            open[--l] = 1.0f;
-        while (r < row + x1 && open[r + 1] == 0.0f && dry(d, (size_t)r + 1))
-            open[++r] = 1.0f;
-        if (y > y0)
-            top = open_runs(d, open, l - w, r - w, top);
-        if (y < y1)
-            top = open_runs(d, open, l + w, r + w, top);
-    }
+    float *open = d->dep, *past_spray = d->lit;
+    open_air(d, open, true, w, x0, x1, y0, y1);
+    open_air(d, past_spray, false, w, x0, x1, y0, y1);
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            if (d->cov[i] < 0.5f && open[i] == 0.0f)
+            if (d->cov[i] >= 0.5f || open[i] != 0.0f)
+                continue;
+            if (past_spray[i] == 0.0f)
                 d->cov[i] = 1.0f, d->vel[i] = fmaxf(d->vel[i], TRAPPED_CHURN);
+            else
+                d->spr[i] = fmaxf(d->spr[i], SPRAY_MIST);
         }
+}
+
+/* The colour of a drop covering a pixel by cov: pale at its core, a clear
+ * blue where it covers little (its rim, a drop in passing), which the
+ * background then dims; never a grey. */
+static rgb_t spray_colour(float cov)
+{
+    return rgb_mix(SPRAY_RIM, SPRAY, smooth01(SPRAY_PALE, 1.0f, cov));
 }
 
 /* The pixels of rows [y0, y1) from the fields (shade_water's last pass). */
@@ -631,7 +695,7 @@ static void colour_rows(void *arg, int y0, int y1)
         if (alpha > 0.0f) {
             rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, j->part, d->vel[i]);
             if (drop > body)
-                c = rgb_mix(c, SPRAY, (drop - body) / drop);
+                c = rgb_mix(c, spray_colour(drop), (drop - body) / drop);
             out = over(d, BACKGROUND, c, alpha);
         }
         j->im->px[i] = out;
@@ -659,7 +723,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
     }
     close_holes(d, w, h);
     for (size_t i = 0; i < n; i++) {
-        const float body = d->cov[i], drop = d->spr[i] < 1.0f ? d->spr[i] : 1.0f;
+        const float body = d->cov[i], drop = fminf(DROP_GAIN * d->spr[i], 1.0f);
         d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
@@ -793,7 +857,8 @@ void pbf_draw(void *p, struct image *im)
     const int k = scene_image_scale(s->w, im);
     s->draw.k = (float)k;
     s->draw.at = view_scaled(&s->view, (float)k);
-    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at)) {
+    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at) ||
+        !water_shares(&s->draw, s->sim.nfluid)) {
         draw_seed(s, im);
         return;
     }
@@ -803,6 +868,7 @@ void pbf_draw(void *p, struct image *im)
     const struct box b = box_faces(s);
     d->x0 = (int)clampf(b.li, -2.0f, wf), d->x1 = (int)clampf(b.ri, -2.0f, wf) - 1;
     d->y0 = (int)clampf(b.ti, -2.0f, hf), d->y1 = (int)clampf(b.bi, -2.0f, hf) - 1;
+    spray_shares(s);
     splat_body(s, im->w, im->h);
     wet_the_rim(d, im->w, im->h);
     splat_spray(s, im->w, im->h);
