@@ -668,12 +668,14 @@ static void fill_enclosed_air(struct water_draw *d, int w, int h)
         }
 }
 
-/* The colour of a drop covering a pixel by cov: pale at its core, a clear
- * blue where it covers little (its rim, a drop in passing), which the
- * background then dims; never a grey. */
-static rgb_t spray_colour(float cov)
+/* The colour water c covering a pixel by cov is drawn in: c where it covers
+ * the pixel (a drop's core, the body), a clear blue where it covers little (a
+ * drop's rim, a drop in passing, the body's anti-aliased edge), which the
+ * background then dims; never a grey (the water's pale colours, the bright
+ * line, spray and foam, dimmed over the background are a slate grey). */
+static rgb_t thin_water(rgb_t c, float cov)
 {
-    return rgb_mix(SPRAY_RIM, SPRAY, smooth01(SPRAY_PALE, 1.0f, cov));
+    return rgb_mix(SPRAY_RIM, c, smooth01(SPRAY_PALE, 1.0f, cov));
 }
 
 /* The pixels of rows [y0, y1) from the fields (shade_water's last pass). */
@@ -695,8 +697,8 @@ static void colour_rows(void *arg, int y0, int y1)
         if (alpha > 0.0f) {
             rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, j->part, d->vel[i]);
             if (drop > body)
-                c = rgb_mix(c, spray_colour(drop), (drop - body) / drop);
-            out = over(d, BACKGROUND, c, alpha);
+                c = rgb_mix(c, SPRAY, (drop - body) / drop);
+            out = over(d, BACKGROUND, thin_water(c, alpha), alpha);
         }
         j->im->px[i] = out;
     }
