@@ -5,7 +5,8 @@
  * cover, not full white pixels; a settled body shows no stripes from column to
  * column and no holes; the same run draws the same pixels on any number of
  * threads; a drop is soft (a core and a rim, lighter toward the centre) and
- * every pixel of spray a blue, never a grey. The scene is driven as the app drives it (tests/test_pbf_scene.c).
+ * every pixel of spray a blue, never a grey, nor above a still surface. The
+ * scene is driven as the app drives it (tests/test_pbf_scene.c).
  */
 #include "../src/scenes/pbf_scene.h"
 #include "fixtures.h"
@@ -243,7 +244,10 @@ TEST(pbf_draw_spray_is_blue_never_grey)
     /* Every pixel of spray (drawn, with at least 4 of its 8 neighbours
      * background) in the 24 frames after a throw, in the picture for
      * half-blocks and at twice the canvas (quadrants and sextants): 0.5 % at
-     * most grey (a pale blue dimmed over the background was 8 % and 15 %). */
+     * most grey (a pale blue dimmed over the background was 8 % and 15 %), and
+     * a tenth at most pale or white (lightness 0.75 and up: a drop's core;
+     * the air between drops drawn as foaming water made two thirds of them
+     * hard pale squares). */
     for (int k = 1; k <= 2; k++) {
         struct fx_pbf x;
         if (!fx_pbf_open(&x, 100, 30, false, NULL))
@@ -252,7 +256,7 @@ TEST(pbf_draw_spray_is_blue_never_grey)
         scene_pbf.draw(x.st, &x.im);
         sc_throw(&x, 50);
         image_resize(&x.im, k * x.im.w, k * x.im.h);
-        int spray = 0, grey = 0;
+        int spray = 0, grey = 0, pale = 0;
         rgb_t worst = 0;
         for (int f = 0; f < 24; f++) {
             sc_frames(&x, 1, true);
@@ -268,6 +272,7 @@ TEST(pbf_draw_spray_is_blue_never_grey)
                     if (bg < 4)
                         continue;
                     spray++;
+                    pale += lch_of(c).l >= 0.75f;
                     if (!blue_not_grey(c))
                         grey++, worst = c;
                 }
@@ -275,6 +280,8 @@ TEST(pbf_draw_spray_is_blue_never_grey)
         CHECK_MSG(spray >= 200, "k %d: %d spray pixels in 24 frames", k, spray);
         CHECK_MSG(grey * 200 <= spray, "k %d: %d of %d spray pixels grey (#%06X)", k, grey,
                   spray, (unsigned)worst);
+        CHECK_MSG(pale * 10 <= spray, "k %d: %d of %d spray pixels pale or white", k, pale,
+                  spray);
         fx_pbf_close(&x);
     }
 }
@@ -284,8 +291,9 @@ TEST(pbf_draw_a_drop_is_soft_and_blue)
     /* A lone drop in the air, still (no streak), a step after it was let go
      * (so that the solver has weighed its neighbours: none), at several places
      * across a pixel: drawn over more than one pixel (a core and a rim, not one
-     * hard pixel), lightest at its core, the rest darker the farther they lie
-     * from it, every pixel a blue. */
+     * hard pixel), lightest at its core (centred on a pixel, as light as the
+     * water's bright line; on a corner, shared by four), the rest darker the
+     * farther they lie from it, every pixel a blue. */
     static const float at[][2] = {{50.5f, 12.5f}, {40.2f, 10.8f}, {61.0f, 14.0f}, {30.75f, 9.3f}};
     for (size_t a = 0; a < sizeof at / sizeof at[0]; a++) {
         struct fx_pbf x;
@@ -314,6 +322,8 @@ TEST(pbf_draw_a_drop_is_soft_and_blue)
                   (double)at[a][1], drawn);
         CHECK_MSG(not_blue == 0, "drop at (%.2f, %.2f): %d of %d pixels not blue",
                   (double)at[a][0], (double)at[a][1], not_blue, drawn);
+        CHECK_MSG(core >= (a == 0 ? 0.7f : 0.45f), "drop at (%.2f, %.2f): its core only L %.3f",
+                  (double)at[a][0], (double)at[a][1], (double)core);
         CHECK_MSG(abs(core_x - cx) <= 1 && abs(core_y - cy) <= 1,
                   "drop at (%.2f, %.2f): its lightest pixel at (%d, %d)", (double)at[a][0],
                   (double)at[a][1], core_x, core_y);

@@ -1,7 +1,8 @@
 /*
  * pbf_draw.c — the water's picture, each particle drawn by the area it covers:
  * a coverage field for the body, splatted drops for the spray, colour by depth
- * (pbf_depth.c), and a little play so water at rest keeps its pixels. The seed
+ * (pbf_depth.c), and a little play so water at rest keeps its pixels; the
+ * walls on the cells' boundaries, straight in every glyph set. The seed
  * preset's dots are draw_seed's.
  */
 #include "pbf_scene.h"
@@ -778,7 +779,8 @@ static struct box box_faces(const struct pbf_scene *s)
     const float t = fmaxf(roundf(2.0f * r * v->zoom), k);
     struct box b;
     b.li = snap(view_px(v, sim->xmin + r), k), b.ri = snap(view_px(v, sim->xmax - r), k);
-    b.ti = snap(view_py(v, sim->ymax - r), 2.0f * k), b.bi = snap(view_py(v, sim->ymin + r), 2.0f * k);
+    b.ti = snap(view_py(v, sim->ymax - r), 2.0f * k);
+    b.bi = snap(view_py(v, sim->ymin + r), 2.0f * k);
     b.lo = b.li - t, b.ro = b.ri + t, b.to = b.ti - t, b.bo = b.bi + t;
     return b;
 }
@@ -842,16 +844,16 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
  * pixel, folded back at the walls), in which dense water is 1 and a lone drop is little; the field
  * sharpened to a one-pixel edge, its holes a pixel or two across closed, is
  * the body, its surface anti-aliased by how much of a pixel is water. A
- * particle with little water about it is a drop: a square of its area splatted
- * over the pixels it overlaps by the share of each it covers, so spray reads as
- * droplets, not as full pixels. Fast water is drawn along the last bit of its
+ * particle with little water about it (by its density) is a drop: its area
+ * spread over a core and a rim, so spray reads as soft droplets, not as hard
+ * pixels; what covers little of a pixel is a clear blue, never a grey. Fast water is drawn along the last bit of its
  * way (a streak of a few pixels). The colour goes by depth, the water above a
  * pixel along the least deep way up (straight or diagonal), averaged over
  * neighbouring columns: a bright line at the top, darker below, whitened to
  * foam where the water churns; mixed over the background in linear light.
  * Each pixel's coverage has a little play, so water at rest, whose particles
  * jitter and sway by a tenth of a pixel, gives the same pixels frame after
- * frame. The walls go on top.
+ * frame. The walls go on top, on the cells' boundaries (box_faces).
  */
 void pbf_draw(void *p, struct image *im)
 {
