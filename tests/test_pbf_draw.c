@@ -4,8 +4,11 @@
  * after a throw the spray is droplets, drawn by the share of a pixel they
  * cover, not full white pixels; a settled body shows no stripes from column to
  * column and no holes; the same run draws the same pixels on any number of
- * threads. The scene is driven as the app drives it (tests/test_pbf_scene.c).
+ * threads; a drop is soft (a core and a rim, lighter toward the centre) and
+ * every pixel of spray a blue, never a grey, nor above a still surface. The
+ * scene is driven as the app drives it (tests/test_pbf_scene.c).
  */
+#include "../src/scenes/pbf_scene.h"
 #include "fixtures.h"
 #include "image.h"
 #include "pool.h"
@@ -39,6 +42,42 @@ static bool is_water(rgb_t c)
 {
     const int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
     return b >= 100 && b > r + 50 && b > g + 20;
+}
+
+/* A colour in OKLab: lightness, chroma and hue (degrees). */
+struct lch {
+    float l, c, h;
+};
+
+static float to_linear(int v)
+{
+    const float u = (float)v / 255.0f;
+    return u <= 0.04045f ? u / 12.92f : powf((u + 0.055f) / 1.055f, 2.4f);
+}
+
+static struct lch lch_of(rgb_t p)
+{
+    const float r = to_linear(rgb_r(p)), g = to_linear(rgb_g(p)), b = to_linear(rgb_b(p));
+    const float l = cbrtf(0.4122214708f * r + 0.5363325363f * g + 0.0514459929f * b);
+    const float m = cbrtf(0.2119034982f * r + 0.6806995451f * g + 0.1073969566f * b);
+    const float s = cbrtf(0.0883024619f * r + 0.2817188376f * g + 0.6299787005f * b);
+    const float a = 1.9779984951f * l - 2.4285922050f * m + 0.4505937099f * s;
+    const float bb = 0.0259040371f * l + 0.7827717662f * m - 0.8086757660f * s;
+    return (struct lch){0.2104542553f * l + 0.7936177850f * m - 0.0040720468f * s,
+                        hypotf(a, bb), atan2f(bb, a) * 57.29578f};
+}
+
+/* Is c, drawn over the background, a blue, not a grey? Lighter than the
+ * water's body (its shallow blue, L 0.58) a pale blue or a white may be; any
+ * darker, its chroma must be at least 0.3 of the lightness it adds to the
+ * background's, at a blue's hue (the water's are -95 to -120 degrees). A pale
+ * blue dimmed over the background (a slate, #1B2733) has 0.24. */
+static bool blue_not_grey(rgb_t c)
+{
+    const struct lch p = lch_of(c), bg = lch_of(RGB(BG_R, BG_G, BG_B));
+    if (p.l >= 0.58f)
+        return true;
+    return p.c >= 0.3f * (p.l - bg.l) && p.h > -140.0f && p.h < -70.0f;
 }
 
 /* The top row of water in column c (-1: none). */
@@ -95,6 +134,7 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
         worst = d > worst ? d : worst;
     }
     CHECK_MSG(worst * 500 < n, "%d of %d pixels changed in half a second", worst, n);
+
     CHECK_MSG(worst_frame * 500 < n, "%d of %d pixels changed from one frame to the next",
               worst_frame, n);
     free(from);
@@ -163,6 +203,149 @@ TEST(pbf_draw_a_throw_sprays_droplets)
     CHECK_MSG(sp.partial * 2 >= sp.pixels, "%d of %d spray pixels partly covered", sp.partial,
               sp.pixels);
     fx_pbf_close(&x);
+}
+
+/* Pixels drawn above the surface (the top of the water in each column inside
+ * the walls) that are grey; the last in *which. */
+static int grey_above(const struct image *im, rgb_t *which)
+{
+    int grey = 0;
+    for (int c = 3; c < im->w - 3; c++)
+        for (int y = 3; y < water_top(im, c); y++)
+            if (!is_bg(image_get(im, c, y)) && !blue_not_grey(image_get(im, c, y)))
+                grey++, *which = image_get(im, c, y);
+    return grey;
+}
+
+TEST(pbf_draw_nothing_grey_above_a_still_surface)
+{
+    /* 100x30 from 44 s on (the block has settled): the surface's anti-aliased
+     * edge, where a particle stands a little higher, is a blue, never a dim
+     * slate patch over the water (the bright line dimmed, #1B2F40). */
+    if (TEST_SANITIZED)
+        test_skip("settling takes minutes under a sanitizer");
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
+        return;
+    sc_frames(&x, 1100, false);
+    int grey = 0;
+    rgb_t which = 0;
+    for (int f = 0; f < 100; f++) {
+        sc_frames(&x, 1, true);
+        grey += f % 10 == 9 ? grey_above(&x.im, &which) : 0;
+    }
+    CHECK_MSG(grey == 0, "%d grey pixels above the still surface in 10 frames (#%06X)", grey,
+              (unsigned)which);
+    fx_pbf_close(&x);
+}
+
+TEST(pbf_draw_spray_is_blue_never_grey)
+{
+    /* Every pixel of spray (drawn, with at least 4 of its 8 neighbours
+     * background) in the 24 frames after a throw, in the picture for
+     * half-blocks and at twice the canvas (quadrants and sextants): 0.5 % at
+     * most grey (a pale blue dimmed over the background was 8 % and 15 %), and
+     * a tenth at most pale or white (lightness 0.75 and up: a drop's core;
+     * the air between drops drawn as foaming water made two thirds of them
+     * hard pale squares). */
+    for (int k = 1; k <= 2; k++) {
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, 100, 30, false, NULL))
+            return;
+        sc_frames(&x, 120, false);
+        scene_pbf.draw(x.st, &x.im);
+        sc_throw(&x, 50);
+        image_resize(&x.im, k * x.im.w, k * x.im.h);
+        int spray = 0, grey = 0, pale = 0;
+        rgb_t worst = 0;
+        for (int f = 0; f < 24; f++) {
+            sc_frames(&x, 1, true);
+            for (int y = 1; y < x.im.h - 1; y++)
+                for (int xx = 1; xx < x.im.w - 1; xx++) {
+                    const rgb_t c = image_get(&x.im, xx, y);
+                    if (is_bg(c))
+                        continue;
+                    int bg = 0;
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++)
+                            bg += (dx || dy) && is_bg(image_get(&x.im, xx + dx, y + dy));
+                    if (bg < 4)
+                        continue;
+                    spray++;
+                    pale += lch_of(c).l >= 0.75f;
+                    if (!blue_not_grey(c))
+                        grey++, worst = c;
+                }
+        }
+        CHECK_MSG(spray >= 200, "k %d: %d spray pixels in 24 frames", k, spray);
+        CHECK_MSG(grey * 200 <= spray, "k %d: %d of %d spray pixels grey (#%06X)", k, grey,
+                  spray, (unsigned)worst);
+        CHECK_MSG(pale * 10 <= spray, "k %d: %d of %d spray pixels pale or white", k, pale,
+                  spray);
+        fx_pbf_close(&x);
+    }
+}
+
+TEST(pbf_draw_a_drop_is_soft_and_blue)
+{
+    /* A lone drop in the air, still (no streak), a step after it was let go
+     * (so that the solver has weighed its neighbours: none), at several places
+     * across a pixel: drawn over more than one pixel (a core and a rim, not one
+     * hard pixel), lightest at its core (centred on a pixel, as light as the
+     * water's bright line; on a corner, shared by four), the rest darker the
+     * farther they lie from it, every pixel a blue. */
+    static const float at[][2] = {{50.5f, 12.5f}, {40.2f, 10.8f}, {61.0f, 14.0f}, {30.75f, 9.3f}};
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++) {
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, 100, 30, false, NULL))
+            return;
+        struct pbf_scene *ps = x.st;
+        const float wx = view_wx(&ps->view, at[a][0]), wy = view_wy(&ps->view, at[a][1]);
+        CHECK(pbf_add_water(&ps->sim, &wx, &wy, 1, 0.0f, 0.0f) == 0);
+        fx_pbf_step(&x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+        scene_pbf.draw(x.st, &x.im);
+        const int cx = (int)at[a][0], cy = (int)at[a][1];
+        int drawn = 0, core_x = cx, core_y = cy, not_blue = 0;
+        float core = -1.0f;
+        for (int y = cy - 4; y <= cy + 4; y++)
+            for (int xx = cx - 4; xx <= cx + 4; xx++) {
+                const rgb_t c = image_get(&x.im, xx, y);
+                if (is_bg(c))
+                    continue;
+                drawn++;
+                not_blue += !blue_not_grey(c);
+                const float l = lch_of(c).l;
+                if (l > core)
+                    core = l, core_x = xx, core_y = y;
+            }
+        CHECK_MSG(drawn >= 3, "drop at (%.2f, %.2f): %d pixels drawn", (double)at[a][0],
+                  (double)at[a][1], drawn);
+        CHECK_MSG(not_blue == 0, "drop at (%.2f, %.2f): %d of %d pixels not blue",
+                  (double)at[a][0], (double)at[a][1], not_blue, drawn);
+        CHECK_MSG(core >= (a == 0 ? 0.7f : 0.45f), "drop at (%.2f, %.2f): its core only L %.3f",
+                  (double)at[a][0], (double)at[a][1], (double)core);
+        CHECK_MSG(abs(core_x - cx) <= 1 && abs(core_y - cy) <= 1,
+                  "drop at (%.2f, %.2f): its lightest pixel at (%d, %d)", (double)at[a][0],
+                  (double)at[a][1], core_x, core_y);
+        /* Lighter toward the core: a pixel farther (8-neighbour steps) from it
+         * never lighter than the lightest one nearer. */
+        float ring[5] = {0};
+        for (int y = cy - 4; y <= cy + 4; y++)
+            for (int xx = cx - 4; xx <= cx + 4; xx++) {
+                const int dist = abs(xx - core_x) > abs(y - core_y) ? abs(xx - core_x)
+                                                                    : abs(y - core_y);
+                const rgb_t c = image_get(&x.im, xx, y);
+                const float l = is_bg(c) ? 0.0f : lch_of(c).l;
+                if (dist < 5)
+                    ring[dist] = fmaxf(ring[dist], l);
+            }
+        for (int r = 1; r < 5; r++)
+            CHECK_MSG(ring[r] <= ring[r - 1],
+                      "drop at (%.2f, %.2f): %d pixels from its core as light as L %.3f, "
+                      "nearer L %.3f", (double)at[a][0], (double)at[a][1], r, (double)ring[r],
+                      (double)ring[r - 1]);
+        fx_pbf_close(&x);
+    }
 }
 
 /* Column stripes and holes in the body of water in the image: over the rows

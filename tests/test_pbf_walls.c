@@ -8,6 +8,8 @@
  * zoomed out too (the box then lies anywhere on the pixels), the water
  * collapsing and at rest.
  */
+#include "cells.h"
+#include "fixtures.h"
 #include "image.h"
 #include "palette.h"
 #include "scene.h"
@@ -149,4 +151,122 @@ TEST(pbf_draw_walls_stay_grey_and_solid_in_every_mode)
         scene_pbf.destroy(st);
         image_free(&im);
     }
+}
+
+/* Does cell (c, r) of a picture drawn k image pixels a canvas pixel hold any
+ * of the wall's own pixels (its colour or its inner edge's)? */
+static bool cell_has_wall(const struct image *im, int k, int c, int r)
+{
+    for (int y = 2 * k * r; y < 2 * k * (r + 1); y++)
+        for (int x = k * c; x < k * (c + 1); x++) {
+            const rgb_t p = image_get(im, x, y);
+            if (p == RGB(118, 126, 140) || p == RGB(186, 194, 208))
+                return true;
+        }
+    return false;
+}
+
+static bool same_cell(const struct cell *a, const struct cell *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
+}
+
+/* The walls as cells: the cell rows the wall crosses in the middle column
+ * (the lid and the floor) and the columns it crosses in the middle row (the
+ * sides) each show the same glyph in the same colours all along, between the
+ * walls across them: a straight line of one thickness, whatever the water
+ * beside it does. False and a message at the first cell that differs. */
+static bool walls_straight(const struct image *im, int k, const struct cells *cs, char *why,
+                           size_t n)
+{
+    const int cm = cs->cols / 2, rm = cs->rows / 2;
+    bool wall_row[256] = {false}, wall_col[512] = {false};
+    int r0 = cs->rows, r1 = -1, c0 = cs->cols, c1 = -1, nr = 0, nc = 0;
+    for (int r = 0; r < cs->rows && r < 256; r++)
+        if ((wall_row[r] = cell_has_wall(im, k, cm, r)))
+            r0 = r < r0 ? r : r0, r1 = r, nr++;
+    for (int c = 0; c < cs->cols && c < 512; c++)
+        if ((wall_col[c] = cell_has_wall(im, k, c, rm)))
+            c0 = c < c0 ? c : c0, c1 = c, nc++;
+    if (nr < 2 || nc < 2 || r1 - r0 < 4 || c1 - c0 < 4) {
+        snprintf(why, n, "no box: wall rows %d..%d, columns %d..%d", r0, r1, c0, c1);
+        return false;
+    }
+    struct cells *s = (struct cells *)cs;
+    for (int r = r0; r <= r1; r++)
+        for (int c = c0; c <= c1 && wall_row[r]; c++)
+            if (!wall_col[c] && !same_cell(cells_at(s, c, r), cells_at(s, cm, r))) {
+                const struct cell *a = cells_at(s, c, r), *b = cells_at(s, cm, r);
+                snprintf(why, n, "wall row %d: column %d shows U+%04X %06X/%06X, column %d "
+                         "U+%04X %06X/%06X", r, c, (unsigned)a->ch, (unsigned)a->fg,
+                         (unsigned)a->bg, cm, (unsigned)b->ch, (unsigned)b->fg, (unsigned)b->bg);
+                return false;
+            }
+    for (int c = c0; c <= c1; c++)
+        for (int r = r0; r <= r1 && wall_col[c]; r++)
+            if (!wall_row[r] && !same_cell(cells_at(s, c, r), cells_at(s, c, rm))) {
+                const struct cell *a = cells_at(s, c, r), *b = cells_at(s, c, rm);
+                snprintf(why, n, "wall column %d: row %d shows U+%04X %06X/%06X, row %d "
+                         "U+%04X %06X/%06X", c, r, (unsigned)a->ch, (unsigned)a->fg,
+                         (unsigned)a->bg, rm, (unsigned)b->ch, (unsigned)b->fg, (unsigned)b->bg);
+                return false;
+            }
+    return true;
+}
+
+/* n frames of the scene, drawn at the last. */
+static void walls_frames(struct fx_pbf *x, int n)
+{
+    for (int f = 0; f < n; f++)
+        for (int k = 0; k < scene_pbf.steps_per_frame(x->st); k++)
+            fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+    scene_pbf.draw(x->st, &x->im);
+}
+
+TEST(pbf_draw_walls_straight_in_every_glyph_set)
+{
+    /* Half-blocks, quadrants and sextants (drawn at their scale), on canvases
+     * of several sizes, the view zoomed out too (the box then lies anywhere
+     * on the cells): the water collapsing against the walls, then thrown at
+     * the lid from the middle of the pool (its spray hits every wall). */
+    static const struct {
+        int cols, rows, clicks;
+    } at[] = {{100, 30, 0}, {80, 24, 0}, {97, 31, 0}, {100, 30, -2}, {81, 25, -3}};
+    static const enum glyph_set sets[] = {GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT};
+    static const int when[] = {20, 100, 106, 112, 125};
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
+        for (size_t g = 0; g < sizeof sets / sizeof sets[0]; g++) {
+            struct fx_pbf x;
+            if (!fx_pbf_open(&x, at[a].cols, at[a].rows, false, NULL))
+                return;
+            const int k = cells_scale(sets[g]);
+            image_resize(&x.im, k * x.im.w, k * x.im.h);
+            if (at[a].clicks)
+                scene_pbf.zoom(x.st, 0.5f * (float)at[a].cols, (float)(at[a].rows - 1),
+                               at[a].clicks);
+            struct cells cs;
+            cells_init(&cs, at[a].cols, at[a].rows - 1);
+            int done = 0;
+            bool ok = true;
+            for (size_t w = 0; w < sizeof when / sizeof when[0] && ok; w++) {
+                walls_frames(&x, when[w] - done);
+                done = when[w];
+                if (w == 1) { /* a throw up from the pool's middle */
+                    const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;
+                    const float speed = (y0 - 4.0f) / 8.0f * 240.0f;
+                    fx_pbf_step(&x, px, y0, true, true, 0.0f, 0.0f);
+                    for (int s = 1; s <= 8; s++)
+                        fx_pbf_step(&x, px, y0 - (y0 - 4.0f) * (float)s / 8.0f, true, false, 0.0f,
+                                    -speed);
+                    fx_pbf_step(&x, px, 4.0f, false, true, 0.0f, -speed);
+                }
+                cells_blit(&x.im, &cs, COLOR_TRUE, sets[g]);
+                char why[200] = "";
+                ok = walls_straight(&x.im, k, &cs, why, sizeof why);
+                CHECK_MSG(ok, "%dx%d, %d clicks, %s, frame %d: %s", at[a].cols, at[a].rows,
+                          at[a].clicks, cells_glyphs_name(sets[g]), when[w], why);
+            }
+            cells_free(&cs);
+            fx_pbf_close(&x);
+        }
 }

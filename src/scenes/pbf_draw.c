@@ -1,7 +1,8 @@
 /*
  * pbf_draw.c — the water's picture, each particle drawn by the area it covers:
  * a coverage field for the body, splatted drops for the spray, colour by depth
- * (pbf_depth.c), and a little play so water at rest keeps its pixels. The seed
+ * (pbf_depth.c), and a little play so water at rest keeps its pixels; the
+ * walls on the cells' boundaries, straight in every glyph set. The seed
  * preset's dots are draw_seed's.
  */
 #include "pbf_scene.h"
@@ -21,14 +22,22 @@
 #define DEEP RGB(5, 26, 78)
 #define FOAM RGB(236, 246, 255)
 #define SPRAY RGB(150, 205, 255)
+#define SPRAY_RIM RGB(30, 110, 235) /* a drop's faint rim: a clear blue (a pale blue dimmed
+                              * over the background is a slate grey) */
+#define SPRAY_PALE 0.4f      /* a drop's coverage of a pixel: paler than SPRAY_RIM from
+                              * this up, all SPRAY at 1 (its core); below it the
+                              * background dims a clear blue */
 #define SCALE_MAX 64.0f      /* px: the body's kernel widens with the particles up to this */
 #define KERNEL_PX 1.5f       /* the kernel's scale in particle diameters (at least pixels):
                               * wide enough to close the gaps between particles */
 #define TAPS_MAX 260         /* taps along one axis at SCALE_MAX (4 SCALE_MAX + 1) */
 #define EDGE_GAIN 1.5f       /* 1 / B(0): the field's slope across an edge made a pixel's */
+#define DROP_GAIN 3.0f       /* a drop is drawn this much brighter than the area it covers
+                              * (a soft drop spreads it over its rim) */
 #define DROP_AREA 0.785398f  /* a drop's area in diameters squared (pi / 4) */
-#define SPRAY_FROM 0.12f     /* the others' coverage at a particle: spray below this ... */
-#define SPRAY_TO 0.32f       /* ... body above this */
+#define SPRAY_FROM 0.55f     /* a particle's density (of the rest density): all spray below
+                              * this (a lone particle's is 0.4-0.5, a pair's 0.5-0.6) ... */
+#define SPRAY_TO 0.75f       /* ... all body above this (the surface's is 0.8 and more) */
 #define STREAK_TIME 0.03f    /* s: moving water is drawn along the way it came over this, */
 #define STREAK_FROM 0.5f     /* px: less this (what barely moves is drawn where it is) */
 #define STREAK_MAX 4.0f      /* px: and no longer than this */
@@ -41,6 +50,7 @@
 #define FOAM_FULL 2.5f       /* m/s of churn: all foam */
 #define FOAM_MAX 0.7f        /* the most foam whitens the water */
 #define AIR_OPEN 0.05f       /* coverage: air this dry joins a pocket to the open air */
+#define SPRAY_MIST 0.05f     /* the drops' coverage air only spray closes in is drawn with */
 #define TRAPPED_CHURN 1.2f   /* m/s: the churn trapped air is drawn with (some foam) */
 #define PLAY 0.25f           /* a pixel's coverage follows the water's once it is off by more
                               * than this (0 and 1 at once) */
@@ -96,6 +106,7 @@ void water_draw_free(struct water_draw *d)
     free(d->stack);
     free(d->kept_body);
     free(d->kept_drop);
+    free(d->share);
     memset(d, 0, sizeof *d);
 }
 
@@ -136,6 +147,17 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
         d->kept_w = w, d->kept_h = h;
         d->view = *v;
         d->kept_ok = false;
+    }
+    return true;
+}
+
+/* Room for n particles' shares of spray; false when memory ran out. */
+static bool water_shares(struct water_draw *d, int n)
+{
+    if ((size_t)n > d->share_cap) {
+        if (!grow((void **)&d->share, (size_t)n * sizeof *d->share))
+            return false;
+        d->share_cap = (size_t)n;
     }
     return true;
 }
@@ -329,7 +351,9 @@ static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
         if (!streak_of(s, i, w, h, reach, &st) ||
             (!whole && !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1)))
             continue;
-        const float m = d_px * d_px / (float)st.n;
+        const float m = d_px * d_px * (1.0f - d->share[i]) / (float)st.n;
+        if (!(m > 0.0f))
+            continue;
         streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
         streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
         for (int k = 0; k < st.n && !whole; k++)
@@ -400,8 +424,10 @@ static void wet_from(struct water_draw *d, size_t n, size_t i, size_t j)
     }
 }
 
-/* The pixels the walls' inner faces cross are as wet as their neighbours
- * further in (no particle's centre gets to them: their coverage is an edge's). */
+/* The pixels along the walls' inner faces are as wet as their neighbours
+ * further in (the faces lie on the cells' boundaries, up to half a cell beyond
+ * the band the particles' centres keep to: no centre gets to them, and their
+ * coverage would be an edge's). */
 static void wet_the_rim(struct water_draw *d, int w, int h)
 {
     const size_t n = (size_t)w * (size_t)h, row = (size_t)w;
@@ -420,17 +446,33 @@ static void wet_the_rim(struct water_draw *d, int w, int h)
     }
 }
 
-/* Pixel weights of a drop's square (of the drop's area, side 2 half) centred at
- * c along one axis: the lengths it overlaps each pixel by. */
-static int box_taps(float c, float half, int n, int *idx, float *wt)
+/* The quadratic B-spline: 3/4 at 0, 0 from 3/2 on; its samples a unit apart
+ * sum to 1 wherever they start. */
+static float bspline2(float u)
 {
-    const float a = c - half, b = c + half;
+    const float a = fabsf(u);
+    return a < 0.5f ? 0.75f - a * a : a < 1.5f ? 0.5f * (1.5f - a) * (1.5f - a) : 0.0f;
+}
+
+#define DROP_TAPS 8          /* pixels a small drop reaches along an axis, at most */
+
+/* Pixel weights of a small drop (of the drop's area: side 2 half) centred at c
+ * along one axis: its length spread by the quadratic B-spline at least a pixel
+ * wide, so that a drop is soft-edged (a core and a rim fading into the
+ * background), never one hard pixel; what falls off the canvas (n pixels) is
+ * dropped. */
+static int drop_taps(float c, float half, int n, int *idx, float *wt)
+{
+    const float sc = fmaxf(2.0f * half, 1.0f), inv = 1.0f / sc;
+    const int i0 = (int)floorf(c - 1.5f * sc), i1 = (int)floorf(c + 1.5f * sc);
+    float sum = 0.0f, all[DROP_TAPS];
+    int m = 0;
+    for (int i = i0; i <= i1 && m < DROP_TAPS; i++, m++)
+        sum += all[m] = bspline2(((float)i + 0.5f - c) * inv);
     int k = 0;
-    for (int i = (int)floorf(a); (float)i < b && k < 4; i++) {
-        const float o = fminf(b, (float)i + 1.0f) - fmaxf(a, (float)i);
-        if (o > 0.0f && i >= 0 && i < n)
-            idx[k] = i, wt[k] = o, k++;
-    }
+    for (int t = 0; t < m && sum > 0.0f; t++)
+        if (i0 + t >= 0 && i0 + t < n && all[t] > 0.0f)
+            idx[k] = i0 + t, wt[k] = 2.0f * half * all[t] / sum, k++;
     return k;
 }
 
@@ -440,10 +482,10 @@ static int box_taps(float c, float half, int n, int *idx, float *wt)
 static void add_drop(float *spr, int w, int h, float x, float y, float r, float share)
 {
     if (r < 1.0f) {
-        int ix[4], iy[4];
-        float wx[4], wy[4];
+        int ix[DROP_TAPS], iy[DROP_TAPS];
+        float wx[DROP_TAPS], wy[DROP_TAPS];
         const float half = 0.886227f * r; /* sqrt(pi) / 2 */
-        const int nx = box_taps(x, half, w, ix, wx), ny = box_taps(y, half, h, iy, wy);
+        const int nx = drop_taps(x, half, w, ix, wx), ny = drop_taps(y, half, h, iy, wy);
         for (int a = 0; a < ny; a++)
             for (int b = 0; b < nx; b++)
                 spr[(size_t)iy[a] * (size_t)w + (size_t)ix[b]] += share * wx[b] * wy[a];
@@ -458,35 +500,37 @@ static void add_drop(float *spr, int w, int h, float x, float y, float r, float 
         }
 }
 
-/* Spray: a particle with little water about it (the body's coverage at its
- * pixel, less its own share of it, under SPRAY_TO) is a drop, drawn by the
- * area it covers of each pixel it overlaps (spr), fading into the body as the
- * water about it grows. */
+/* Each particle's share of spray: 1 with little water about it (its density,
+ * which the solver weighs its neighbours and itself by, under SPRAY_FROM of the
+ * rest density), 0 from SPRAY_TO on, between them a blend. A drop or a few
+ * flying together are spray, drawn as drops (soft-edged, by the area they
+ * cover), not as the body's sharp edge, which would make each a hard pixel. */
+static void spray_shares(struct pbf_scene *s)
+{
+    const struct pbf *sim = &s->sim;
+    const float inv = 1.0f / sim->prm.density0;
+    for (int i = 0; i < sim->nfluid; i++) {
+        const float f = sim->density[i] * inv;
+        s->draw.share[i] = isfinite(f) ? 1.0f - smooth01(SPRAY_FROM, SPRAY_TO, f) : 0.0f;
+    }
+}
+
+/* Spray: each particle's share of spray (spray_shares) drawn as a drop, by the
+ * area it covers of each pixel it overlaps (spr); the rest of it is the
+ * body's. */
 static void splat_spray(struct pbf_scene *s, int w, int h)
 {
     struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
     const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
-    const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX), inv = 1.0f / sc;
     memset(d->spr, 0, (size_t)w * (size_t)h * sizeof *d->spr);
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
-        if (!streak_of(s, i, w, h, 0.0f, &st))
-            continue;
-        const int px = (int)st.x, py = (int)st.y;
-        const float m = d_px * d_px / (float)st.n;
-        float own = 0.0f;
-        for (int k = 0; k < st.n; k++)
-            own += m * inv * inv *
-                   bspline3(((float)px + 0.5f - st.x + (float)k * st.dx) * inv) *
-                   bspline3(((float)py + 0.5f - st.y + (float)k * st.dy) * inv);
-        const float others = d->cov[(size_t)py * (size_t)w + (size_t)px] - own;
-        const float share = 1.0f - smooth01(SPRAY_FROM, SPRAY_TO, others);
-        if (share <= 0.0f)
+        if (!(d->share[i] > 0.0f) || !streak_of(s, i, w, h, 0.0f, &st))
             continue;
         for (int k = 0; k < st.n; k++)
             add_drop(d->spr, w, h, st.x - (float)k * st.dx, st.y - (float)k * st.dy,
-                     0.5f * d_px, share / (float)st.n);
+                     0.5f * d_px, d->share[i] / (float)st.n);
     }
 }
 
@@ -553,27 +597,55 @@ static float with_play(float kept, float v)
 /* Air the water closes in on every side (a wave that broke over a pocket, a
  * hole the churn leaves) is not drawn as the background: taken as water, and
  * foaming, as trapped air is. Air is where the body covers less than half a
- * pixel; open air is what a path of nearly dry pixels (body and drops under
- * AIR_OPEN) joins to the lid's row (or to the canvas's top, the lid off it):
- * a pocket whose mouth the water or its spray has all but closed is closed.
- * dep is scratch here. */
-static bool dry(const struct water_draw *d, size_t i)
+ * pixel; open air is what a path of nearly dry pixels (under AIR_OPEN) joins
+ * to the lid's row (or to the canvas's top, the lid off it). Air that only
+ * spray closes in (between the drops of a cloud of them, behind a curtain of
+ * spray) is seen through the drops: a blue mist (SPRAY_MIST), never water, so
+ * a cloud of drops is not drawn as a cloud of hard pixels of foam. dep and lit
+ * are scratch here. */
+static bool dry(const struct water_draw *d, size_t i, bool spray_shuts)
 {
-    return d->cov[i] < AIR_OPEN && d->spr[i] < AIR_OPEN;
+    return d->cov[i] < AIR_OPEN && (!spray_shuts || d->spr[i] < AIR_OPEN);
 }
 
 /* Opens the first pixel of each run of dry pixels not yet open in [l, r] (a
  * row's) and puts it on the stack from top on; returns the new top. */
-static int open_runs(struct water_draw *d, float *open, int l, int r, int top)
+static int open_runs(struct water_draw *d, float *open, bool spray_shuts, int l, int r, int top)
 {
     bool run = false;
     for (int j = l; j <= r; j++) {
-        const bool in = open[j] == 0.0f && dry(d, (size_t)j);
+        const bool in = open[j] == 0.0f && dry(d, (size_t)j, spray_shuts);
         if (in && !run)
             open[j] = 1.0f, d->stack[top++] = j;
         run = in;
     }
     return top;
+}
+
+/* open: 1 where the air inside the box [x0, x1] x [y0, y1] is open, 0 where
+ * it is not; spray_shuts: whether drops close a path as the body does. */
+static void open_air(struct water_draw *d, float *open, bool spray_shuts, int w, int x0, int x1,
+                     int y0, int y1)
+{
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
+    /* A run at a time: a pixel off the stack opens the dry pixels either side
+     * of it, and the runs above and below those go on the stack (each pixel is
+     * opened once, so the stack never holds more than the box's pixels). */
+    int top = open_runs(d, open, spray_shuts, y0 * w + x0, y0 * w + x1, 0);
+    while (top > 0) {
+        const int i = d->stack[--top], y = i / w, row = y * w;
+        int l = i, r = i;
+        while (l > row + x0 && open[l - 1] == 0.0f && dry(d, (size_t)l - 1, spray_shuts))
+            open[--l] = 1.0f;
+        while (r < row + x1 && open[r + 1] == 0.0f && dry(d, (size_t)r + 1, spray_shuts))
+            open[++r] = 1.0f;
+        if (y > y0)
+            top = open_runs(d, open, spray_shuts, l - w, r - w, top);
+        if (y < y1)
+            top = open_runs(d, open, spray_shuts, l + w, r + w, top);
+    }
 }
 
 static void fill_enclosed_air(struct water_draw *d, int w, int h)
@@ -582,32 +654,29 @@ static void fill_enclosed_air(struct water_draw *d, int w, int h)
     const int y0 = clampi(d->y0, 0, h - 1), y1 = clampi(d->y1, 0, h - 1);
     if (x1 < x0 || y1 < y0)
         return;
-    float *open = d->dep;
-    for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++)
-            open[(size_t)y * (size_t)w + (size_t)x] = 0.0f;
-    /* A run at a time: a pixel off the stack opens the dry pixels either side
-     * of it, and the runs above and below those go on the stack (each pixel is
-     * opened once, so the stack never holds more than the box's pixels). */
-    int top = open_runs(d, open, y0 * w + x0, y0 * w + x1, 0);
-    while (top > 0) {
-        const int i = d->stack[--top], y = i / w, row = y * w;
-        int l = i, r = i;
-        while (l > row + x0 && open[l - 1] == 0.0f && dry(d, (size_t)l - 1))
-            open[--l] = 1.0f;
-        while (r < row + x1 && open[r + 1] == 0.0f && dry(d, (size_t)r + 1))
-            open[++r] = 1.0f;
-        if (y > y0)
-            top = open_runs(d, open, l - w, r - w, top);
-        if (y < y1)
-            top = open_runs(d, open, l + w, r + w, top);
-    }
+    float *open = d->dep, *past_spray = d->lit;
+    open_air(d, open, true, w, x0, x1, y0, y1);
+    open_air(d, past_spray, false, w, x0, x1, y0, y1);
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            if (d->cov[i] < 0.5f && open[i] == 0.0f)
+            if (d->cov[i] >= 0.5f || open[i] != 0.0f)
+                continue;
+            if (past_spray[i] == 0.0f)
                 d->cov[i] = 1.0f, d->vel[i] = fmaxf(d->vel[i], TRAPPED_CHURN);
+            else
+                d->spr[i] = fmaxf(d->spr[i], SPRAY_MIST);
         }
+}
+
+/* The colour water c covering a pixel by cov is drawn in: c where it covers
+ * the pixel (a drop's core, the body), a clear blue where it covers little (a
+ * drop's rim, a drop in passing, the body's anti-aliased edge), which the
+ * background then dims; never a grey (the water's pale colours, the bright
+ * line, spray and foam, dimmed over the background are a slate grey). */
+static rgb_t thin_water(rgb_t c, float cov)
+{
+    return rgb_mix(SPRAY_RIM, c, smooth01(SPRAY_PALE, 1.0f, cov));
 }
 
 /* The pixels of rows [y0, y1) from the fields (shade_water's last pass). */
@@ -630,7 +699,7 @@ static void colour_rows(void *arg, int y0, int y1)
             rgb_t c = water_colour(d->dep[i], d->lit[i] / d->k, j->part, d->vel[i]);
             if (drop > body)
                 c = rgb_mix(c, SPRAY, (drop - body) / drop);
-            out = over(d, BACKGROUND, c, alpha);
+            out = over(d, BACKGROUND, thin_water(c, alpha), alpha);
         }
         j->im->px[i] = out;
     }
@@ -657,7 +726,7 @@ static void shade_water(struct pbf_scene *s, struct image *im)
     }
     close_holes(d, w, h);
     for (size_t i = 0; i < n; i++) {
-        const float body = d->cov[i], drop = d->spr[i] < 1.0f ? d->spr[i] : 1.0f;
+        const float body = d->cov[i], drop = fminf(DROP_GAIN * d->spr[i], 1.0f);
         d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
         d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
     }
@@ -682,43 +751,68 @@ static void wall(struct image *im, float x0, float y0, float x1, float y1, rgb_t
         }
 }
 
-/* The box: the band the boundary particles cover, drawn solid (particles a
- * pixel or two apart would alias into dots), on whole pixels and at least one
- * thick, with a lighter inner edge on the water's side when there is room for
- * one. Whole pixels, so that no pixel is part wall and part water or
- * background: a wall mixed with water is a greyish blue, which 8 and 16
- * colours show as blue, and a thin wall mixed with the background is a dark
- * grey, which mono leaves blank or dithers away; the wall's own colour inks in
- * mono and is grey in every mode. Each face goes to its nearest pixel
- * boundary (a wall is at least a pixel thick, so it keeps one); beyond the
- * outer faces is the background (bg), what the water drew there included (its
- * closing at the canvas's edge may fill a row under a wall there). */
-static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg, bool edge)
+/* The box's faces in image pixels: the inner ones (left, right, top, bottom:
+ * the water lies in [li, ri) x [ti, bi)) and the outer ones. The band the
+ * boundary particles cover, each inner face moved to the nearest boundary of
+ * the cells (a cell is a canvas pixel wide and two high, k image pixels a
+ * canvas pixel), and the wall that thick (whole pixels, at least a canvas
+ * pixel) outwards from it. So no cell holds both wall and water: the cells a
+ * wall crosses hold the wall and, beyond its outer face, the background, the
+ * same all along it, and a cell's two colours (the quadrants' and sextants'
+ * fit, which must pick two where a cell holds three) show it the same all
+ * along: a straight line of one thickness in every glyph set, whatever the
+ * water beside it does. */
+struct box {
+    float li, ri, ti, bi, lo, ro, to, bo;
+};
+
+static float snap(float v, float q)
+{
+    return roundf(v / q) * q;
+}
+
+static struct box box_faces(const struct pbf_scene *s)
 {
     const struct pbf *sim = &s->sim;
     const struct view *v = &s->draw.at;
-    const float r = sim->prm.radius;
-    const float x0 = view_px(v, sim->xmin - r), x1 = view_px(v, sim->xmax + r);
-    const float y0 = view_py(v, sim->ymax + r), y1 = view_py(v, sim->ymin - r);
-    const float t = fmaxf(2.0f * r * v->zoom, 1.0f);
-    /* Inner faces (left, right, top, bottom), then outer ones. */
-    const float li = roundf(x0 + t), ri = roundf(x1 - t), ti = roundf(y0 + t), bi = roundf(y1 - t);
-    const float lo = roundf(x0), ro = roundf(x1), to = roundf(y0), bo = roundf(y1);
-    wall(im, lo, to, ro, ti, c);
-    wall(im, lo, bi, ro, bo, c);
-    wall(im, lo, to, li, bo, c);
-    wall(im, ri, to, ro, bo, c);
+    const float r = sim->prm.radius, k = s->draw.k;
+    const float t = fmaxf(roundf(2.0f * r * v->zoom), k);
+    struct box b;
+    b.li = snap(view_px(v, sim->xmin + r), k), b.ri = snap(view_px(v, sim->xmax - r), k);
+    b.ti = snap(view_py(v, sim->ymax - r), 2.0f * k);
+    b.bi = snap(view_py(v, sim->ymin + r), 2.0f * k);
+    b.lo = b.li - t, b.ro = b.ri + t, b.to = b.ti - t, b.bo = b.bi + t;
+    return b;
+}
+
+/* The box: the walls drawn solid (particles a pixel or two apart would alias
+ * into dots) on the faces box_faces puts on whole pixels, with a lighter
+ * inner edge on the water's side when there is room for one. Whole pixels, so
+ * that no pixel is part wall and part water or background: a wall mixed with
+ * water is a greyish blue, which 8 and 16 colours show as blue, and a thin
+ * wall mixed with the background is a dark grey, which mono leaves blank or
+ * dithers away; the wall's own colour inks in mono and is grey in every mode.
+ * Beyond the outer faces is the background (bg), what the water drew there
+ * included (its closing at the canvas's edge may fill a row under a wall
+ * there). */
+static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg, bool edge)
+{
+    const struct box b = box_faces(s);
+    wall(im, b.lo, b.to, b.ro, b.ti, c);
+    wall(im, b.lo, b.bi, b.ro, b.bo, c);
+    wall(im, b.lo, b.to, b.li, b.bo, c);
+    wall(im, b.ri, b.to, b.ro, b.bo, c);
     const float w = (float)im->w, h = (float)im->h;
-    wall(im, 0.0f, 0.0f, w, to, bg);
-    wall(im, 0.0f, bo, w, h, bg);
-    wall(im, 0.0f, to, lo, bo, bg);
-    wall(im, ro, to, w, bo, bg);
-    if (!edge || t < 2.0f)
+    wall(im, 0.0f, 0.0f, w, b.to, bg);
+    wall(im, 0.0f, b.bo, w, h, bg);
+    wall(im, 0.0f, b.to, b.lo, b.bo, bg);
+    wall(im, b.ro, b.to, w, b.bo, bg);
+    if (!edge || b.li - b.lo < 2.0f)
         return;
-    wall(im, li - 1.0f, ti - 1.0f, ri + 1.0f, ti, WALL_EDGE);
-    wall(im, li - 1.0f, bi, ri + 1.0f, bi + 1.0f, WALL_EDGE);
-    wall(im, li - 1.0f, ti - 1.0f, li, bi + 1.0f, WALL_EDGE);
-    wall(im, ri, ti - 1.0f, ri + 1.0f, bi + 1.0f, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.ti - 1.0f, b.ri + 1.0f, b.ti, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.bi, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
+    wall(im, b.li - 1.0f, b.ti - 1.0f, b.li, b.bi + 1.0f, WALL_EDGE);
+    wall(im, b.ri, b.ti - 1.0f, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
 }
 
 /* The seed page's picture: dots coloured by speed, the grabbed one red. */
@@ -750,16 +844,16 @@ static void draw_seed(struct pbf_scene *s, struct image *im)
  * pixel, folded back at the walls), in which dense water is 1 and a lone drop is little; the field
  * sharpened to a one-pixel edge, its holes a pixel or two across closed, is
  * the body, its surface anti-aliased by how much of a pixel is water. A
- * particle with little water about it is a drop: a square of its area splatted
- * over the pixels it overlaps by the share of each it covers, so spray reads as
- * droplets, not as full pixels. Fast water is drawn along the last bit of its
+ * particle with little water about it (by its density) is a drop: its area
+ * spread over a core and a rim, so spray reads as soft droplets, not as hard
+ * pixels; what covers little of a pixel is a clear blue, never a grey. Fast water is drawn along the last bit of its
  * way (a streak of a few pixels). The colour goes by depth, the water above a
  * pixel along the least deep way up (straight or diagonal), averaged over
  * neighbouring columns: a bright line at the top, darker below, whitened to
  * foam where the water churns; mixed over the background in linear light.
  * Each pixel's coverage has a little play, so water at rest, whose particles
  * jitter and sway by a tenth of a pixel, gives the same pixels frame after
- * frame. The walls go on top.
+ * frame. The walls go on top, on the cells' boundaries (box_faces).
  */
 void pbf_draw(void *p, struct image *im)
 {
@@ -767,19 +861,18 @@ void pbf_draw(void *p, struct image *im)
     const int k = scene_image_scale(s->w, im);
     s->draw.k = (float)k;
     s->draw.at = view_scaled(&s->view, (float)k);
-    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at)) {
+    if (s->opt.preset_seed || !water_fields(&s->draw, im->w, im->h, &s->draw.at) ||
+        !water_shares(&s->draw, s->sim.nfluid)) {
         draw_seed(s, im);
         return;
     }
-    const struct pbf *sim = &s->sim;
-    const float r = sim->prm.radius;
     struct water_draw *d = &s->draw;
     /* Clamped before the conversion: zoomed in, the walls may be far off. */
     const float wf = (float)im->w + 2.0f, hf = (float)im->h + 2.0f;
-    d->x0 = (int)clampf(floorf(view_px(&s->draw.at, sim->xmin + r)), -2.0f, wf);
-    d->x1 = (int)clampf(ceilf(view_px(&s->draw.at, sim->xmax - r)), -2.0f, wf) - 1;
-    d->y0 = (int)clampf(floorf(view_py(&s->draw.at, sim->ymax - r)), -2.0f, hf);
-    d->y1 = (int)clampf(ceilf(view_py(&s->draw.at, sim->ymin + r)), -2.0f, hf) - 1;
+    const struct box b = box_faces(s);
+    d->x0 = (int)clampf(b.li, -2.0f, wf), d->x1 = (int)clampf(b.ri, -2.0f, wf) - 1;
+    d->y0 = (int)clampf(b.ti, -2.0f, hf), d->y1 = (int)clampf(b.bi, -2.0f, hf) - 1;
+    spray_shares(s);
     splat_body(s, im->w, im->h);
     wet_the_rim(d, im->w, im->h);
     splat_spray(s, im->w, im->h);

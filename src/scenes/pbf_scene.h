@@ -27,7 +27,8 @@ struct water_draw {
     float *row;          /* five rows of scratch */
     int *stack;          /* scratch: pixels to visit (fill_enclosed_air) */
     float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
-    size_t cap, row_cap;
+    float *share;        /* each particle's share of spray (the rest is the body's) */
+    size_t cap, row_cap, share_cap;
     int kept_w, kept_h;
     bool kept_ok;        /* kept_* hold the last frame, of this size and view */
     struct view view;    /* the view it was drawn in */
