@@ -197,10 +197,10 @@ TEST(pbf_scene_water_settles_after_the_dam_break)
 {
     /* 80 x 24 (the default terminal): the dam break rocks the pool for its first
      * seconds, and by 15 s it lies still: in half a second the drift's energy
-     * is under a hundred-thousandth of the splash's peak (about 4e-6), no
-     * column's surface moves half a pixel (0.1) and the surface is flat within
-     * a pixel (0.3). Without rest damping the pool still sloshes then (6e-3,
-     * 1.9 px, 1.4 px). Under a sanitizer, with rest damping only (the steps
+     * is under a hundred-thousandth of the splash's peak (6e-8), no column's
+     * surface moves half a pixel (0.01) and the surface is flat within a pixel
+     * (0.3). Without rest damping the pool still sloshes then (4e-3, 1.9 px,
+     * 1.3 px). Under a sanitizer, with rest damping only (the steps
      * cost ten times as much there). */
     static struct shot a, b;
     for (int on = 1; on >= (TEST_SANITIZED ? 1 : 0); on--) {
@@ -222,8 +222,8 @@ TEST(pbf_scene_water_settles_after_the_dam_break)
 TEST(pbf_scene_settling_keeps_the_splash)
 {
     /* The first three seconds, where the dam break splashes: the water has
-     * nearly all the energy it has without rest damping, and sloshes on
-     * after them. */
+     * nearly all the energy it has without rest damping (96 %), and sloshes
+     * on after them (its surface moves 6.7 px in the next half second). */
     struct fx_pbf on, off;
     if (!settle_open(&on, 80, 24, -1.0f))
         return;
@@ -270,8 +270,8 @@ TEST(pbf_scene_water_settles_after_a_throw)
     /* At rest after the dam break, a handful thrown up and across: it splashes
      * back into the pool, and by 10 s after the throw the pool lies still
      * again, as after the dam break (the drift 1e-7 of the throw's peak, the
-     * surface moving 0.04 px, flat within 0.2 px); without rest damping it
-     * rocks on (2e-4, 2.9 px, 4.3 px). */
+     * surface moving 0.02 px, flat within 0.3 px); without rest damping it
+     * rocks on (7e-5, 1.4 px, 4.5 px). */
     static struct shot a, b;
     for (int on = 1; on >= (TEST_SANITIZED ? 1 : 0); on--) {
         struct fx_pbf x;

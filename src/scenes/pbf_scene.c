@@ -22,7 +22,11 @@
 #define NOZZLE_MIN 2         /* ... at least this many */
 #define NOZZLE_MAX 8         /* ... and at most this many */
 #define DEFAULT_ITER 100     /* the default's iteration cap (the seed's) */
-#define DEFAULT_ERROR 1.0f   /* and its density error tolerance, % */
+#define DEFAULT_ERROR 0.5f   /* and its density error tolerance, %: at 1 % a pool
+                              * at rest breathes (the loop stops after one
+                              * correction or none, and the water sinks and is
+                              * pushed back by turns), and a throw into it now
+                              * and then sets off a burst of speed */
 #define DEFAULT_REST 2.0f    /* 1/s: rest damping of slow water (pbf.h), */
 #define DEFAULT_REST_SPEED 0.3f /* m/s: ... below about this speed (a dam break's
                               * sloshing is gone by 15 s, a splash keeps its speed) */
