@@ -140,10 +140,10 @@ void pbf_set_pool(struct pbf *s, struct pool *p);
  * (implicitly: v / (1 + dt rate)), so slow motion (the sloshing a dam break
  * leaves, a pool's last ripples) dies out within seconds while splashes and
  * throws, many times faster than u, keep their speed; nothing is ever held
- * still, so the water wakes at any disturbance. Safety nets that never act at the seed's parameters: water is
- * clamped into the box shrunk by r after the solve (and into the box grown by h
- * while solving), and a particle whose position or velocity turns non-finite
- * returns to its old position at rest.
+ * still, so the water wakes at any disturbance. Safety nets that never act at
+ * the seed's parameters: water is clamped into the box shrunk by r after the
+ * solve (and into the box grown by h while solving), and a particle whose
+ * position or velocity turns non-finite returns to its old position at rest.
  * Cut short: once *prm.stop is raised, the density loop stops after at least
  * one correction (iter says how many were made) and the step ends as usual
  * (velocities, viscosity) from the positions it reached. A stop never raised
