@@ -440,12 +440,15 @@ static double fine_vs_coarse(int sc, enum glyph_set g)
 /* Drawn twice as fine, each scene is the same picture (the view, the line
  * widths, the water's bright line all scale), not a corner of it. (Walls lie
  * on whole pixels, which twice as fine are half as coarse: the box's edges
- * differ by up to a canvas pixel.) */
+ * differ by up to a canvas pixel.) The water's spray, drops a pixel or two
+ * across, differs most between the scales, by how much of it is in the air:
+ * 18 to 43 over the autopilot's first 4 s; a view not scaled is 95 to 140. */
 TEST(scenes_drawn_twice_as_fine_show_the_same_picture)
 {
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         const double d = fine_vs_coarse(sc, sc == 0 ? GLYPHS_QUAD : GLYPHS_HALF);
-        CHECK_MSG(d < 25.0, "%s: the fine picture averaged is %.1f from the coarse one",
+        const double most = strcmp(scenes[sc]->name, "pbf") == 0 ? 60.0 : 25.0;
+        CHECK_MSG(d < most, "%s: the fine picture averaged is %.1f from the coarse one",
                   scenes[sc]->name, d);
     }
 }

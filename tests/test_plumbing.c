@@ -59,6 +59,8 @@ static const struct field fields[] = {
     SOLVER("pbf", "max density error", "pbf", struct pbf, max_error_pct),
     SOLVER("pbf", "max iterations", "pbf", struct pbf, max_iter),
     SOLVER("pbf", "viscosity", "pbf", struct pbf, viscosity),
+    SOLVER("pbf", "rest damping", "pbf", struct pbf, rest_damping),
+    SOLVER("pbf", "rest speed", "pbf", struct pbf, rest_speed),
     SOLVER("pbf", "gravity", "pbf", struct pbf, gravity),
     SOLVER("pbf", "tensile s_corr", "pbf", struct pbf, scorr),
     SOLVER("pbf", "vorticity", "pbf", struct pbf, vorticity),

@@ -29,6 +29,8 @@ struct pbf_params {
     float max_error_pct; /* stop when the mean density error is below this, 0.1 % */
     int max_iter;        /* iteration cap, 100 */
     float viscosity;     /* XSPH coefficient, 0.05 */
+    float rest_damping;  /* 1/s: how fast slow water comes to rest; 0 = off (seed) */
+    float rest_speed;    /* m/s: below about this speed rest_damping acts in full */
     float gravity;       /* m/s^2 along y, -9.81 */
     bool scorr;          /* tensile instability term (off in the seed) */
     float vorticity;     /* vorticity confinement epsilon; 0 = off (seed) */
@@ -132,11 +134,16 @@ void pbf_set_pool(struct pbf *s, struct pool *p);
  * Within an iteration the corrections are Jacobi, as in pbf.html: every
  * particle's correction comes from the positions the iteration started with.
  * Options beyond the seed, off by default: the tensile-instability term s_corr
- * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit) and vorticity
- * confinement. Safety nets that never act at the seed's parameters: water is
- * clamped into the box shrunk by r after the solve (and into the box grown by h
- * while solving), and a particle whose position or velocity turns non-finite
- * returns to its old position at rest.
+ * (k = 0.1, n = 4, dq = 0.2h, in units of lambda: see scorr_unit), vorticity
+ * confinement, and rest damping: at the prediction each particle's velocity is
+ * damped at the rate rest_damping * u^2 / (u^2 + |v|^2), u = rest_speed
+ * (implicitly: v / (1 + dt rate)), so slow motion (the sloshing a dam break
+ * leaves, a pool's last ripples) dies out within seconds while splashes and
+ * throws, many times faster than u, keep their speed; nothing is ever held
+ * still, so the water wakes at any disturbance. Safety nets that never act at
+ * the seed's parameters: water is clamped into the box shrunk by r after the
+ * solve (and into the box grown by h while solving), and a particle whose
+ * position or velocity turns non-finite returns to its old position at rest.
  * Cut short: once *prm.stop is raised, the density loop stops after at least
  * one correction (iter says how many were made) and the step ends as usual
  * (velocities, viscosity) from the positions it reached. A stop never raised

@@ -22,7 +22,14 @@
 #define NOZZLE_MIN 2         /* ... at least this many */
 #define NOZZLE_MAX 8         /* ... and at most this many */
 #define DEFAULT_ITER 100     /* the default's iteration cap (the seed's) */
-#define DEFAULT_ERROR 1.0f   /* and its density error tolerance, % */
+#define DEFAULT_ERROR 0.5f   /* and its density error tolerance, %: at 1 % a pool
+                              * at rest breathes (the loop stops after one
+                              * correction or none, and the water sinks and is
+                              * pushed back by turns), and a throw into it now
+                              * and then sets off a burst of speed */
+#define DEFAULT_REST 2.0f    /* 1/s: rest damping of slow water (pbf.h), */
+#define DEFAULT_REST_SPEED 0.3f /* m/s: ... below about this speed (a dam break's
+                              * sloshing is gone by 15 s, a splash keeps its speed) */
 #define GRAB_PX 3.0f         /* seed preset: press this close to a particle */
 #define GRAB_RADIUS_PX 5.0f  /* default: the handful within this of the water grabbed */
 #define GRAB_REACH_PX 5.0f   /* a press this close to water grabs it (3 cells up) */
@@ -45,6 +52,9 @@ static const struct param_def pbf_params[] = {
               0.05f, 0, "%"),
     PARAM_DEF("max iterations", PARAM_INT, AT(sim.prm.max_iter), 1, 500, 1, 0, NULL),
     PARAM_DEF("viscosity", PARAM_FLOAT, AT(sim.prm.viscosity), 0.0f, 1.0f, 0.01f, 0, NULL),
+    PARAM_DEF("rest damping", PARAM_FLOAT, AT(sim.prm.rest_damping), 0.0f, 20.0f, 0.25f, 0,
+              "1/s"),
+    PARAM_DEF("rest speed", PARAM_FLOAT, AT(sim.prm.rest_speed), 0.0f, 2.0f, 0.05f, 0, "m/s"),
     PARAM_DEF("gravity", PARAM_FLOAT, AT(sim.prm.gravity), -100.0f, 100.0f, 0.5f, 0, NULL),
     PARAM_DEF("tensile s_corr", PARAM_BOOL, AT(sim.prm.scorr), 0, 1, 1, 0, NULL),
     PARAM_DEF("vorticity", PARAM_FLOAT, AT(sim.prm.vorticity), 0.0f, 5.0f, 0.05f, 0, NULL),
@@ -120,6 +130,8 @@ static void *pbf_create(const struct scene_opts *o, int w, int h)
         p.seed_quirk = false; /* the mean error, not the seed's running sum */
         p.max_iter = DEFAULT_ITER;
         p.max_error_pct = DEFAULT_ERROR;
+        p.rest_damping = DEFAULT_REST;
+        p.rest_speed = DEFAULT_REST_SPEED;
         s->auto_block = true;
         block_for_box(s);
     }

@@ -61,8 +61,17 @@ static float inset(const struct pbf *s, int i)
     return INSET_FRAC * s->prm.radius * (float)(hash >> 8) * (1.0f / 16777216.0f);
 }
 
+/* What rest damping leaves of a velocity of squared speed v2 over a step:
+ * 1 / (1 + dt k u^2 / (u^2 + v2)), k = rest_damping, u = rest_speed (see pbf.h),
+ * given u2 = u^2 and dtk = dt k. */
+static inline float rest_keep(float v2, float u2, float dtk)
+{
+    return 1.0f / (1.0f + dtk * u2 / (u2 + v2));
+}
+
 /* Symplectic Euler prediction with the accelerations of the previous step, then
- * the accelerations are reset to gravity. Predicted positions are kept within
+ * the accelerations are reset to gravity; rest damping (pbf.h) first, on the
+ * velocity the last step left. Predicted positions are kept within
  * the box grown by h: at sane parameters this never binds; it is what the
  * neighbour grid's frame covers. The range's water then goes into the grid's
  * cells, and so does its share of the boundary. */
@@ -72,12 +81,21 @@ static void predict_part(struct pbf_job *j, struct pbf_part *pt)
     const float dt = s->prm.dt, g = isfinite(s->prm.gravity) ? s->prm.gravity : 0.0f;
     const float lox = s->xmin - s->h, hix = s->xmax + s->h;
     const float loy = s->ymin - s->h, hiy = s->ymax + s->h;
+    const float u2 = s->prm.rest_speed * s->prm.rest_speed;
+    const bool rest = s->prm.rest_damping > 0.0f && u2 > 0.0f && isfinite(u2) &&
+                      isfinite(s->prm.rest_damping);
+    const float dtk = rest ? dt * s->prm.rest_damping : 0.0f;
     int i0, i1;
     part_slots(s, pt, &i0, &i1);
     for (int i = i0; i < i1; i++) {
         const float in = inset(s, i);
         s->xold[i] = s->x[i];
         s->yold[i] = s->y[i];
+        if (rest) {
+            const float keep = rest_keep(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i], u2, dtk);
+            s->vx[i] *= keep;
+            s->vy[i] *= keep;
+        }
         s->vx[i] += dt * s->ax[i];
         s->vy[i] += dt * s->ay[i];
         s->x[i] = clampf(s->x[i] + dt * s->vx[i], lox + in, hix - in);
