@@ -136,7 +136,7 @@ $(B)/%.o: src/%.c $(HDRS) Makefile $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(call layer_inc,$(firstword $(subst /, ,$*))) $(CURSES_CFLAGS) -c -o $@ $<
 
 # The tests see every layer's headers, and the private ones beside the code
-# (src/LAYER/*_internal.h, fluid_impl.h...) for what the product does not
+# (src/LAYER/*_internal.h, src/scenes/*_scene.h...) for what the product does not
 # export: the pbf kernel, the divergence a projection leaves, a recording's
 # JSON lines.
 $(B)/tests/%.o: tests/%.c $(HDRS) $(wildcard tests/*.h) Makefile $(B)/flags

@@ -4,7 +4,7 @@
  * pool or with 1, 2 or 4 threads), resize.
  */
 #include "fixtures.h"
-#include "fluid_impl.h"
+#include "fluid_internal.h"
 #include "pool.h"
 #include "swirl.h"
 #include "test.h"

@@ -8,11 +8,18 @@
  * reason is in the list below with the reason; an entry that no longer holds
  * (the function is called now, or gone) fails too, so the list stays true.
  *
+ * The same reading gives the calls between the files of src/sim, where no
+ * two files may call each other, nor any files call round in a loop: each
+ * solver's files call down to the one that holds what they share (pbf_core.c,
+ * fluid_core.c), which calls none of them (docs/HACKING.md). And the private
+ * headers there are named one way, NAME_internal.h.
+ *
  * The reading is a C tokenizer's, no more: comments, strings, character
  * constants and preprocessor lines are skipped; a declaration is a name
  * followed by '(' outside any braces and parentheses, in a statement that is
- * not a typedef; a use is a name inside braces (a function's body, a table's
- * initializer).
+ * not a typedef, and a definition one whose statement goes on into a body
+ * (another file can call it unless it is static); a use is a name inside
+ * braces (a function's body, a table's initializer).
  */
 #include "buf.h"
 #include "test.h"
@@ -22,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Public functions no product code outside their own file calls, and why. */
@@ -154,8 +162,11 @@ static bool keyword(const char *p, size_t len)
 }
 
 /* A file's declarations (names followed by '(' at the top level, typedefs
- * left out) into decl, and the names it has inside braces into used. */
-static void scan(const char *path, struct names *decl, struct names *used)
+ * left out) into decl, those of them with a body and not static (what another
+ * file can call) into defined, and the names it has inside braces into used;
+ * any of the three may be NULL. */
+static void scan(const char *path, struct names *decl, struct names *defined,
+                 struct names *used)
 {
     char *s = slurp(path);
     CHECK_MSG(s != NULL, "cannot read %s", path);
@@ -163,7 +174,9 @@ static void scan(const char *path, struct names *decl, struct names *used)
         return;
     blank_noise(s);
     int braces = 0, parens = 0;
-    bool in_typedef = false;
+    bool in_typedef = false, in_static = false;
+    const char *last = NULL; /* the statement's last declaration, if any */
+    size_t last_len = 0;
     for (const char *p = s; *p;) {
         if (is_name_char(*p) && !isdigit((unsigned char)*p)) {
             const char *start = p;
@@ -172,14 +185,19 @@ static void scan(const char *path, struct names *decl, struct names *used)
             const size_t len = (size_t)(p - start);
             if (braces == 0 && parens == 0 && len == 7 && memcmp(start, "typedef", 7) == 0)
                 in_typedef = true;
+            if (braces == 0 && parens == 0 && len == 6 && memcmp(start, "static", 6) == 0)
+                in_static = true;
             const char *q = p;
             while (isspace((unsigned char)*q))
                 q++;
             if (braces > 0 && used)
                 names_add(used, start, len);
-            else if (braces == 0 && parens == 0 && *q == '(' && !in_typedef && decl &&
-                     !keyword(start, len))
-                names_add(decl, start, len);
+            else if (braces == 0 && parens == 0 && *q == '(' && !in_typedef &&
+                     !keyword(start, len)) {
+                if (decl)
+                    names_add(decl, start, len);
+                last = start, last_len = len;
+            }
             continue;
         }
         if (isdigit((unsigned char)*p)) {
@@ -187,10 +205,12 @@ static void scan(const char *path, struct names *decl, struct names *used)
                 p++;
             continue;
         }
+        if (braces == 0 && parens == 0 && *p == '{' && last && !in_static && defined)
+            names_add(defined, last, last_len);
         braces += (*p == '{') - (*p == '}');
         parens += (*p == '(') - (*p == ')');
         if (braces == 0 && parens == 0 && (*p == ';' || *p == '}'))
-            in_typedef = false;
+            in_typedef = false, in_static = false, last = NULL;
         p++;
     }
     free(s);
@@ -239,9 +259,9 @@ static void unused_public(struct buf *out)
     const int ns = list_files("src", "ch", sources, FILES_MAX);
     static struct names pub, decl[FILES_MAX], used[FILES_MAX];
     for (int i = 0; i < nh; i++)
-        scan(headers[i], &pub, NULL);
+        scan(headers[i], &pub, NULL, NULL);
     for (int f = 0; f < ns; f++)
-        scan(sources[f], &decl[f], &used[f]);
+        scan(sources[f], &decl[f], NULL, &used[f]);
     for (int i = 0; i < pub.n; i++) {
         bool called = false;
         for (int f = 0; f < ns && !called; f++)
@@ -312,13 +332,15 @@ TEST(sources_the_reading_finds_declarations_and_calls)
           "const struct t table[] = {{.f = in_table}};\n"
           "// line_comment(3);\n"
           "char c = '(';\n"
-          "int after_char(void);\n",
+          "int after_char(void);\n"
+          "int body(int x) { return x; }\n",
           f);
     fclose(f);
-    struct names decl = {0}, used = {0};
-    scan(path, &decl, &used);
+    struct names decl = {0}, defined = {0}, used = {0};
+    scan(path, &decl, &defined, &used);
     CHECK(names_has(&decl, "declared") && names_has(&decl, "inline_one") &&
           names_has(&decl, "after_char"));
+    CHECK(names_has(&defined, "body") && defined.n == 1);
     CHECK(!names_has(&decl, "not_a_function") && !names_has(&decl, "clock") &&
           !names_has(&decl, "commented") && !names_has(&decl, "call_in_macro") &&
           !names_has(&decl, "LOOKS_LIKE") && !names_has(&decl, "line_comment") &&
@@ -326,6 +348,234 @@ TEST(sources_the_reading_finds_declarations_and_calls)
     CHECK(names_has(&used, "called_here") && names_has(&used, "in_table"));
     CHECK(!names_has(&used, "quoted") && !names_has(&used, "declared"));
     names_free(&decl);
+    names_free(&defined);
     names_free(&used);
     remove(path);
+}
+
+/* ---- the calls between the files of src/sim ---------------------------------- */
+
+#define GRAPH_MAX 64
+
+/* The .c files of a folder (sorted) and which calls which: calls[a][b] is a
+ * function file b defines that file a calls, NULL when a calls none. */
+struct graph {
+    int n;
+    char path[GRAPH_MAX][PATH_MAX_];
+    char *calls[GRAPH_MAX][GRAPH_MAX];
+};
+
+static int by_path(const void *a, const void *b) { return strcmp(a, b); }
+
+/* The headers' declarations under each of dirs (NULL-terminated) into
+ * callable: what one file can call of another (a static function never is). */
+static void callable_names(const char *const *dirs, struct names *callable)
+{
+    static char headers[FILES_MAX][PATH_MAX_];
+    for (; *dirs; dirs++) {
+        const int nh = list_files(*dirs, "h", headers, FILES_MAX);
+        for (int i = 0; i < nh; i++)
+            scan(headers[i], callable, NULL, NULL);
+    }
+    CHECK_MSG(callable->n < NAMES_MAX, "more than %d functions in the headers", NAMES_MAX - 1);
+}
+
+/* The graph of dir's .c files: file a calls file b when it uses a name that it
+ * does not declare itself, that b defines and that callable holds. */
+static void call_graph(const char *dir, const struct names *callable, struct graph *g)
+{
+    static struct names decl[GRAPH_MAX], defined[GRAPH_MAX], used[GRAPH_MAX];
+    g->n = list_files(dir, "c", g->path, GRAPH_MAX);
+    CHECK_MSG(g->n < GRAPH_MAX, "%d files or more in %s: GRAPH_MAX is too small", g->n, dir);
+    qsort(g->path, (size_t)g->n, sizeof g->path[0], by_path);
+    for (int a = 0; a < g->n; a++)
+        scan(g->path[a], &decl[a], &defined[a], &used[a]);
+    for (int a = 0; a < g->n; a++)
+        for (int b = 0; b < g->n; b++) {
+            g->calls[a][b] = NULL;
+            for (int k = 0; a != b && k < used[a].n && !g->calls[a][b]; k++) {
+                const char *name = used[a].name[k];
+                if (!names_has(&decl[a], name) && names_has(&defined[b], name) &&
+                    names_has(callable, name))
+                    g->calls[a][b] = strdup(name);
+            }
+        }
+    for (int a = 0; a < g->n; a++)
+        names_free(&decl[a]), names_free(&defined[a]), names_free(&used[a]);
+}
+
+static void graph_free(struct graph *g)
+{
+    for (int a = 0; a < g->n; a++)
+        for (int b = 0; b < g->n; b++)
+            free(g->calls[a][b]);
+    g->n = 0;
+}
+
+static int graph_edges(const struct graph *g)
+{
+    int n = 0;
+    for (int a = 0; a < g->n; a++)
+        for (int b = 0; b < g->n; b++)
+            n += g->calls[a][b] != NULL;
+    return n;
+}
+
+/* The loops of calls in g, one a line, each the shortest back to a file not
+ * yet on a loop told: "A calls B (f), which calls A (g)". */
+static void call_loops(const struct graph *g, struct buf *out)
+{
+    bool told[GRAPH_MAX] = {false};
+    for (int a = 0; a < g->n; a++) {
+        if (told[a])
+            continue;
+        int parent[GRAPH_MAX], queue[GRAPH_MAX], head = 0, tail = 0, last = -1;
+        for (int i = 0; i < g->n; i++)
+            parent[i] = -1;
+        queue[tail++] = a;
+        while (head < tail && last < 0) { /* breadth first: the shortest way back */
+            const int x = queue[head++];
+            for (int y = 0; y < g->n && last < 0; y++) {
+                if (!g->calls[x][y])
+                    continue;
+                if (y == a)
+                    last = x;
+                else if (parent[y] < 0) {
+                    parent[y] = x;
+                    queue[tail++] = y;
+                }
+            }
+        }
+        if (last < 0)
+            continue;
+        int way[GRAPH_MAX], len = 0; /* last, ..., a: the loop backwards */
+        for (int x = last; x != a; x = parent[x])
+            way[len++] = x;
+        way[len++] = a;
+        buf_printf(out, "%s", g->path[a]);
+        for (int k = len - 1; k >= 0; k--) {
+            const int from = way[k], to = k > 0 ? way[k - 1] : a;
+            buf_printf(out, "%s %s (%s)", k == len - 1 ? " calls" : ", which calls",
+                       g->path[to], g->calls[from][to]);
+            told[from] = true;
+        }
+        buf_putc(out, '\n');
+    }
+}
+
+TEST(sources_no_files_of_src_sim_call_each_other)
+{
+    static const char *const dirs[] = {"include", "src", NULL};
+    static struct graph g;
+    struct names callable = {0};
+    callable_names(dirs, &callable);
+    call_graph("src/sim", &callable, &g);
+    struct buf loops;
+    buf_init(&loops);
+    call_loops(&g, &loops);
+    buf_putc(&loops, 0);
+    CHECK_MSG(loops.len == 1, "files of src/sim that call each other, the shortest way round "
+              "(what a solver's files share belongs in the one they all call, NAME_core.c, "
+              "which calls none of them):\n%s", loops.p);
+    const int edges = graph_edges(&g);
+    CHECK_MSG(g.n > 12 && edges > 12 && callable.n > 200, "%d files, %d calls between them, "
+              "%d functions in the headers: not the tree", g.n, edges, callable.n);
+    buf_free(&loops);
+    graph_free(&g);
+    names_free(&callable);
+}
+
+/* Writes text to dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX_];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK_MSG(f != NULL, "cannot write %s", path);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+TEST(sources_the_call_graph_finds_a_loop)
+{
+    /* a calls b (mid) and d (dd), b calls c (low), c calls a (top): one loop of
+     * three. d calls a top of its own (a static), which is no call to a. */
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/swirl-calls-%d", (int)getpid());
+    CHECK(mkdir(dir, 0700) == 0);
+    write_file(dir, "calls.h", "int top(void);\nint mid(int x);\nint low(void);\n"
+                               "int other(void);\nint dd(void);\n");
+    write_file(dir, "a.c", "#include \"calls.h\"\nint top(void) { return mid(dd()); }\n");
+    write_file(dir, "b.c", "int mid(int x) { return x + low(); }\n");
+    write_file(dir, "c.c", "int low(void) { return 0; }\nint other(void) { return top(); }\n");
+    write_file(dir, "d.c", "static int top(void);\nint dd(void) { return top(); }\n"
+                           "static int top(void) { return 3; }\n");
+    const char *const dirs[] = {dir, NULL};
+    static struct graph g;
+    struct names callable = {0};
+    callable_names(dirs, &callable);
+    call_graph(dir, &callable, &g);
+    struct buf loops, want;
+    buf_init(&loops);
+    buf_init(&want);
+    call_loops(&g, &loops);
+    buf_putc(&loops, 0);
+    buf_printf(&want, "%s/a.c calls %s/b.c (mid), which calls %s/c.c (low), which calls "
+               "%s/a.c (top)\n", dir, dir, dir, dir);
+    CHECK_MSG(strcmp(loops.p, want.p) == 0, "loops:\n%s", loops.p);
+    CHECK_INT(graph_edges(&g), 4);
+    graph_free(&g);
+
+    /* c no longer calls a: no loop. */
+    write_file(dir, "c.c", "int low(void) { return 0; }\nint other(void) { return 1; }\n");
+    call_graph(dir, &callable, &g);
+    loops.len = 0;
+    call_loops(&g, &loops);
+    CHECK_MSG(loops.len == 0, "loops: %.*s", (int)loops.len, loops.p);
+    CHECK_INT(graph_edges(&g), 3);
+    graph_free(&g);
+    buf_free(&loops);
+    buf_free(&want);
+    names_free(&callable);
+    static const char *const files[] = {"calls.h", "a.c", "b.c", "c.c", "d.c"};
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        char path[PATH_MAX_];
+        snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+        remove(path);
+    }
+    rmdir(dir);
+}
+
+/* The headers of src/sim not named NAME_internal.h, and why. */
+static const struct {
+    const char *name, *why;
+} sim_headers[] = {
+    {"simd.h", "the vector layer itself (simd.c beside it), as pool.h is the threads: "
+               "not the internals of a module with a public header"},
+    {"cloth_grid_lanes.h", "no header but a part of cloth_grid.c, included there once per "
+                           "vector width"},
+};
+
+TEST(sources_private_headers_of_src_sim_are_named_name_internal)
+{
+    static char headers[FILES_MAX][PATH_MAX_];
+    const int nh = list_files("src/sim", "h", headers, FILES_MAX);
+    const char *const suffix = "_internal.h";
+    bool seen[sizeof sim_headers / sizeof sim_headers[0]] = {false};
+    for (int i = 0; i < nh; i++) {
+        const char *name = strrchr(headers[i], '/') + 1;
+        const size_t len = strlen(name), sl = strlen(suffix);
+        bool ok = len > sl && strcmp(name + len - sl, suffix) == 0;
+        for (size_t k = 0; k < sizeof sim_headers / sizeof sim_headers[0]; k++)
+            if (strcmp(name, sim_headers[k].name) == 0)
+                ok = seen[k] = true;
+        CHECK_MSG(ok, "%s: a private header of src/sim is named NAME_internal.h (NAME the "
+                  "module it belongs to, sim for the layer's own)", headers[i]);
+    }
+    for (size_t k = 0; k < sizeof sim_headers / sizeof sim_headers[0]; k++)
+        CHECK_MSG(seen[k], "src/sim/%s is allowed (%s), but gone: take it off the list",
+                  sim_headers[k].name, sim_headers[k].why);
+    CHECK_MSG(nh > 4, "%d headers in src/sim: not the tree", nh);
 }

@@ -11,7 +11,7 @@
 #include "e2e.h"
 #include "fixtures.h"
 #include "../src/scenes/dye_scene.h"
-#include "fluid_impl.h"
+#include "fluid_internal.h"
 #include "frame.h"
 #include "test.h"
 #include "watch.h"

@@ -5,7 +5,7 @@
  * and cloth_grid.c, the mesh for drawing in cloth_mesh.c.
  */
 #include "cloth_internal.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 #include "swirl.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * the tangents of the surface at each particle, and the triangles to fill.
  */
 #include "cloth_internal.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 #include "swirl.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /*
  * fluid_advect.c — the dye solver's passes around the projection: vorticity
  * confinement, self-advection of the velocity, implicit diffusion, and the dye's
- * advection, rescale and decay (grids in fluid_impl.h).
+ * advection, rescale and decay (grids in fluid_internal.h).
  */
-#include "fluid_impl.h"
+#include "fluid_internal.h"
 
 #include <math.h>
 #include <string.h>

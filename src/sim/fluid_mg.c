@@ -1,8 +1,8 @@
 /*
  * fluid_mg.c — the dye solver's pressure projection: multigrid V-cycles on the
- * Poisson equation of a closed box (layouts in fluid.h, bands in fluid_impl.h).
+ * Poisson equation of a closed box (layouts in fluid.h, bands in fluid_internal.h).
  */
-#include "fluid_impl.h"
+#include "fluid_internal.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * lanes (see nsearch.h).
  */
 #include "nsearch.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 
 #include <limits.h>
 #include <math.h>

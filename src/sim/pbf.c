@@ -1,10 +1,10 @@
 /*
  * pbf.c — Position Based Fluids in 2D, the algorithm of pbf.html: parameters,
  * the kernel, setup, release and the throw, the pointer and statistics. The
- * step is in pbf_solve.c and pbf_density.c.
+ * step is in pbf_solve.c and pbf_density.c, what both share in pbf_core.c.
  */
 #include "pbf_internal.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -481,39 +481,6 @@ void pbf_throw(struct pbf *s, float vx, float vy, float stretch, float squeeze, 
         s->vy[i] = isfinite(py) ? py : 0.0f;
     }
     drop_grab(s);
-}
-
-/* ---- Order ------------------------------------------------------------------- */
-
-/* The water's new order: the cells of a grid over the water alone, row by row
- * (ns.sorted; ns.rank is the inverse). The state that outlives a step moves with
- * it (xold is the scratch: predict rewrites it), and so do id/slot and the held
- * slots. */
-void pbf_sort_by_cell(struct pbf *s)
-{
-    const int nf = s->nfluid;
-    if (nsearch_grid(&s->ns, s->x, s->y, nf, s->h) != 0)
-        return;
-    const int *order = s->ns.sorted, *rank = s->ns.rank;
-    float *arrays[] = {s->x, s->y, s->vx, s->vy, s->ax, s->ay};
-    float *tmp = s->xold;
-    for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
-        for (int k = 0; k < nf; k++)
-            tmp[k] = arrays[a][order[k]];
-        memcpy(arrays[a], tmp, (size_t)nf * sizeof *tmp);
-    }
-    for (int k = 0; k < nf; k++)
-        s->slot[k] = s->id[order[k]]; /* slot[] as the scratch for the new id[] */
-    memcpy(s->id, s->slot, (size_t)nf * sizeof *s->id);
-    for (int k = 0; k < nf; k++)
-        s->slot[s->id[k]] = k;
-    for (int g = 0; g < s->ngrab; g++)
-        s->held[s->grab_i[g]] = 0;
-    for (int g = 0; g < s->ngrab; g++) {
-        s->grab_i[g] = rank[s->grab_i[g]];
-        s->held[s->grab_i[g]] = 1;
-    }
-    s->grabbed = s->ngrab > 0 ? s->grab_i[0] : -1;
 }
 
 void pbf_push(struct pbf *s, float x, float y, float radius, float vx, float vy)

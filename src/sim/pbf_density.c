@@ -4,7 +4,7 @@
  * the density error is met (pbf_solve_density, called by pbf_step).
  */
 #include "pbf_internal.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 #include "simd.h"
 
 #include <float.h>
@@ -98,8 +98,18 @@ SIMD_CLONE(water_sums, SIMD_BASE, WATER_SUMS_PARAMS, WATER_SUMS_ARGS)
 SIMD_CLONE(water_sums, 8, WATER_SUMS_PARAMS, WATER_SUMS_ARGS)
 #endif
 
-/* The same for the boundary slots, each term weighted by the neighbour's psi
- * (out[0..2]: W, grad W). */
+/*
+ * The same for the boundary slots (out[0..2]: W, grad W), but for one term:
+ * no sum of |grad W|^2. In lambda_i's denominator the first sum,
+ * sum_j |grad_j C_i|^2, is over the particles the constraint moves, and a
+ * wall particle never moves (its inverse mass is 0; the seed leaves it out
+ * too), while its grad W counts in grad_i C_i (out[1..2]) all the same. Each
+ * term is weighted by the neighbour's psi here, as the pseudo-masses differ
+ * from one wall particle to the next (the water's sums are scaled by the one
+ * mass m afterwards, in lambda_part), and W is not cached: the corrections
+ * read W_ij only for s_corr, a term of water pairs. Folding the two into one
+ * function would move that weighting, and so the rounding: not the same bits.
+ */
 SIMD_NOINLINE static void boundary_sums(struct kernel kn, const float *restrict x,
                                         const float *restrict y, const float *restrict psi,
                                         const int *restrict nbr, float *restrict pgx,

@@ -1,8 +1,9 @@
 /*
  * pbf_internal.h — private to src/sim/pbf*.c (and the tests): what the setup
- * (pbf.c) and the step (pbf_solve.c, pbf_density.c) share: the kernel, the
- * s_corr unit, where a held particle is held, the re-sort by cell, and the
- * passes of a step.
+ * (pbf.c) and the step (pbf_solve.c, which calls pbf_density.c) share: the
+ * kernel, the s_corr unit, where a held particle is held, and the passes of a
+ * step; the re-sort by cell and the runs of the passes are in pbf_core.c,
+ * which the step's files call and which calls none of them.
  */
 #ifndef SWIRL_PBF_INTERNAL_H
 #define SWIRL_PBF_INTERNAL_H
@@ -100,8 +101,8 @@ static inline void held_point(const struct pbf *s, int g, float *x, float *y)
  * is over h, so its W and grad W are exactly 0. */
 #define DUMMY_REACH 10.0f
 
-/* Re-sorts the water by grid cell (pbf.c): slots, id/slot and the held slots
- * follow. */
+/* Re-sorts the water by grid cell (pbf_core.c): slots, id/slot and the held
+ * slots follow. */
 void pbf_sort_by_cell(struct pbf *s);
 
 /* One pass of the step over the ranges (pbf_solve.c): the state, the kernel,
@@ -117,7 +118,7 @@ struct pbf_job {
 typedef void (*pbf_part_fn)(struct pbf_job *j, struct pbf_part *pt);
 
 /* fn on every range, on the pool: each range writes only its own slots and
- * lists (pbf_solve.c). */
+ * lists (pbf_core.c). */
 void pbf_run_parts(struct pbf_job *j, pbf_part_fn fn);
 
 /* The lanes of group g that hold water. */

@@ -1,11 +1,12 @@
 /*
  * pbf_solve.c — one step of Position Based Fluids (pbf_step): prediction,
  * neighbour lists, the density constraint (pbf_density.c), velocities, and the
- * accelerations for the next step (XSPH viscosity, vorticity confinement).
+ * accelerations for the next step (XSPH viscosity, vorticity confinement). The
+ * passes run on the ranges through pbf_run_parts (pbf_core.c).
  */
 #include "pbf_internal.h"
 #include "pool.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 #include "simd.h"
 
 #include <math.h>
@@ -15,32 +16,6 @@
 #define VORT_MIN_ETA 1.0e-12f     /* below this |grad |omega|| there is no direction */
 #define INSET_FRAC 1.0e-3f        /* the most a clamp insets a particle, in radii */
 #define L PBF_LANES
-
-/*
- * The water is cut into groups of PBF_LANES consecutive slots and the groups
- * into PBF_PARTS ranges (pbf_part) of about equal work (cut_ranges). Every
- * pass runs the ranges through pool_run; a range reads what it likes but
- * writes only its own slots and its own lists, and the one sum a pass makes
- * (the density error) is kept per range and added in range order. So the bits
- * do not depend on how many threads ran the ranges, or in what order.
- */
-struct run {
-    struct pbf_job *job;
-    pbf_part_fn fn;
-};
-
-static void run_part(void *arg, int part, int nparts)
-{
-    const struct run *r = arg;
-    (void)nparts;
-    r->fn(r->job, &r->job->s->part[part]);
-}
-
-void pbf_run_parts(struct pbf_job *j, pbf_part_fn fn)
-{
-    struct run r = {j, fn};
-    pool_run(j->s->pool, run_part, &r, PBF_PARTS);
-}
 
 /* The slots of a range: [*i0, *i1). */
 static void part_slots(const struct pbf *s, const struct pbf_part *pt, int *i0, int *i1)

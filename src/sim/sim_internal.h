@@ -1,9 +1,9 @@
 /*
- * sim_common.h — private to src/sim: small pieces more than one solver needs
- * (growing storage, the point nearest the pointer).
+ * sim_internal.h — private to src/sim: small pieces more than one solver needs
+ * (growing storage, a step's stop, the point nearest the pointer).
  */
-#ifndef SWIRL_SIM_COMMON_H
-#define SWIRL_SIM_COMMON_H
+#ifndef SWIRL_SIM_INTERNAL_H
+#define SWIRL_SIM_INTERNAL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,15 +1,16 @@
 /*
- * fluid_impl.h — what the three files of the dye solver share (private to
- * src/sim, and the tests): fluid.c (state, step, splats, resize, statistics),
+ * fluid_internal.h — what the files of the dye solver share (private to
+ * src/sim, and the tests): fluid.c (step, splats, resize, statistics) calls
  * fluid_advect.c (vorticity, advection, diffusion, decay) and fluid_mg.c (the
- * pressure solve).
+ * pressure solve); the state they share is fluid_core.c's, which calls none
+ * of them.
  */
-#ifndef SWIRL_FLUID_IMPL_H
-#define SWIRL_FLUID_IMPL_H
+#ifndef SWIRL_FLUID_INTERNAL_H
+#define SWIRL_FLUID_INTERNAL_H
 
 #include "fluid.h"
 #include "pool.h"
-#include "sim_common.h"
+#include "sim_internal.h"
 #include "simd.h"
 #include "swirl.h"
 
@@ -107,6 +108,14 @@ static inline struct dye_taps fluid_dye_taps(int dw, int dh, float fx, float fy)
 }
 
 /* ---- between the files ----------------------------------------------------- */
+
+/* fluid_core.c: the grids for f's sizes, zeroed (0, or -1 with nothing
+ * allocated when memory runs out), and their release; whether grid sizes are
+ * good ones (1 to FLUID_MAX_N velocity cells a side, to FLUID_MAX_DYE dye
+ * cells). */
+int fluid_grids_alloc(struct fluid *f);
+void fluid_grids_free(struct fluid *f);
+bool fluid_sizes_ok(int nx, int ny, int dw, int dh);
 
 /* fluid_advect.c: the step's passes before and after the projection. */
 void fluid_confine_and_copy(struct fluid *f);  /* u0,v0 = u,v (+ confinement force dt) */
