@@ -3,7 +3,9 @@
  *
  * Keys map to actions through one const table, which also writes the help
  * overlay, so the help can never disagree with what a key does (htop's
- * Action.c). Scenes keep their state while hidden: switching back resumes.
+ * Action.c); the digits are one entry, a key for each scene of the scene
+ * table (APP_KEY_SCENES). Scenes keep their state while hidden: switching
+ * back resumes.
  * Every pointer change, from the mouse, the keyboard pointer or --auto, takes
  * one path (pointer_set); each step then gets its share of the way it went.
  */
