@@ -155,10 +155,10 @@ $(B)/swirl-bench: $(OBJ) $(patsubst src/%.c,$(B)/%.o,$(wildcard src/bench/*.c)) 
 $(B)/bench/link.o: ALL_CFLAGS += -Itests
 
 # The program that writes the completion scripts from the option table (never
-# installed): the table, its writers and the byte buffer, nothing else.
-$(B)/swirl-completion: $(B)/tools/completion.o $(B)/ui/cli_usage.o $(B)/ui/cli_complete.o \
-                       $(B)/core/buf.o $(B)/flags
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
+# installed): the table and its writers, on the product's objects, since the
+# scenes' names come from the scene table (scene.h).
+$(B)/swirl-completion: $(B)/tools/completion.o $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/completion/swirl: $(B)/swirl-completion
 	@mkdir -p $(dir $@)

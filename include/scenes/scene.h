@@ -50,8 +50,14 @@ struct scene_opts {
                           * could not be made in time (the frame loop's detail) */
 };
 
+/* What a scene is for on the command line (scene_ops' flags). */
+enum {
+    SCENE_GRID = 1,      /* --grid WxH sizes its simulation grid */
+    SCENE_SEED_PAGE = 2, /* it has a seed page: --preset seed takes its setup */
+};
+
 struct scene_ops {
-    const char *name;    /* "dye", "pbf", "cloth" */
+    const char *name;    /* "dye", "pbf", "cloth": --scene's word, one word */
     const char *title;   /* one line: what it is */
     const char *hint;    /* shown at start, then fades: "drag to stir" */
     const char *mouse;   /* what the pointer does, for help */
@@ -99,6 +105,7 @@ struct scene_ops {
      * its struct, whose prm the solver reads) and the scene's own fields by
      * their names in its struct; NULL for a name it does not know. */
     void *(*member)(void *s, const char *name);
+    unsigned flags;      /* SCENE_GRID, SCENE_SEED_PAGE */
 };
 
 /* One name of a scene's member() and where it is. */
@@ -109,12 +116,29 @@ struct scene_member {
 /* The `at` of the member called name among m[0..n), or NULL. */
 void *scene_member_pick(const struct scene_member *m, int n, const char *name);
 
-extern const struct scene_ops scene_dye, scene_pbf, scene_cloth;
-/* All scenes in key order: 1 dye, 2 pbf, 3 cloth. */
-#define SCENE_COUNT 3
+/* The scene table: every scene, in key order (1 dye, 2 pbf, 3 cloth), one
+ * X(NAME) each for the `const struct scene_ops scene_NAME` in its own files.
+ * Everything that names the scenes, counts them or gives them keys (the
+ * registry scenes[], SCENE_COUNT, the digit keys, --help, --scene's words and
+ * messages, the completions) is written from it: a new scene is one line here. */
+#define SCENE_TABLE(X) X(dye) X(pbf) X(cloth)
+
+#define SCENE_EXTERN_(NAME) extern const struct scene_ops scene_##NAME;
+SCENE_TABLE(SCENE_EXTERN_)
+#undef SCENE_EXTERN_
+#define SCENE_ONE_(NAME) +1
+enum { SCENE_COUNT = 0 SCENE_TABLE(SCENE_ONE_) };
+#undef SCENE_ONE_
+/* All scenes in the table's order. */
 extern const struct scene_ops *const scenes[SCENE_COUNT];
 /* The index of the scene called name, or -1. */
 int scene_find(const char *name);
+/* The names of the scenes whose flags, masked by mask, are want (mask 0:
+ * every scene), in the table's order, into out (n bytes, always ended, cut
+ * when it is too short): sep between two, last before the last of more than
+ * one ("dye, pbf or cloth" with ", " and " or "). Returns how many there are. */
+int scene_names(char *out, size_t n, unsigned mask, unsigned want, const char *sep,
+                const char *last);
 
 /* The one way to a scene's parameters, for the panel and for --set alike. */
 double scene_param_get(const struct scene_ops *ops, const void *st, int i);

@@ -142,8 +142,15 @@ struct app_binding {
     const char *keys;    /* NULL: not listed separately in the help */
     const char *help;
 };
+/* A binding's key that stands for the digits, one a scene of the table: '1'
+ * shows scenes[0], '2' scenes[1]... up to SCENE_COUNT; the help lists those
+ * keys (app_scene_keys) and the scenes' names before the binding's help. */
+#define APP_KEY_SCENES (-2)
 extern const struct app_binding app_bindings[];
 extern const int app_nbindings;
+/* The keys that switch to the scenes, one a scene of the table: "1 2 3", or
+ * with range "1-3" (a single scene: "1"), for the help and the hints. */
+void app_scene_keys(char *out, size_t n, bool range);
 
 /* The help's lines into lines, unwrapped (the composer wraps them to the
  * window), a label column and its text each: the title, what swirl chose for

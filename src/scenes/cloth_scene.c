@@ -390,4 +390,5 @@ const struct scene_ops scene_cloth = {
     .nparams = NPARAMS,
     .param_changed = cloth_param_changed,
     .member = cloth_member,
+    .flags = SCENE_SEED_PAGE,
 };

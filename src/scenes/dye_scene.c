@@ -370,4 +370,5 @@ const struct scene_ops scene_dye = {
     .nparams = NPARAMS,
     .param_changed = dye_param_changed,
     .member = dye_member,
+    .flags = SCENE_GRID,
 };

@@ -478,4 +478,5 @@ const struct scene_ops scene_pbf = {
     .nparams = NPARAMS,
     .param_changed = pbf_param_changed,
     .member = pbf_member,
+    .flags = SCENE_SEED_PAGE,
 };

@@ -1,6 +1,7 @@
 /*
- * scene.c — the scene registry and the one path to a scene's parameters (see
- * scene.h).
+ * scene.c — the scene registry (scenes[], written from scene.h's SCENE_TABLE),
+ * the scenes' names joined for messages and help, and the one path to a
+ * scene's parameters (see scene.h).
  *
  * Every parameter change goes through scene_param_set: the panel's steps, --set
  * on the command line and the tests. The value is checked against the
@@ -9,9 +10,12 @@
 #include "scene.h"
 #include "pool.h"
 
+#include <stdio.h>
 #include <string.h>
 
-const struct scene_ops *const scenes[SCENE_COUNT] = {&scene_dye, &scene_pbf, &scene_cloth};
+#define SCENE_ADDRESS_(NAME) &scene_##NAME,
+const struct scene_ops *const scenes[SCENE_COUNT] = {SCENE_TABLE(SCENE_ADDRESS_)};
+#undef SCENE_ADDRESS_
 
 int scene_find(const char *name)
 {
@@ -19,6 +23,28 @@ int scene_find(const char *name)
         if (strcmp(scenes[i]->name, name) == 0)
             return i;
     return -1;
+}
+
+int scene_names(char *out, size_t n, unsigned mask, unsigned want, const char *sep,
+                const char *last)
+{
+    int count = 0, k = 0;
+    for (int i = 0; i < SCENE_COUNT; i++)
+        count += (scenes[i]->flags & mask) == want;
+    size_t at = 0;
+    if (n > 0)
+        out[0] = 0;
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        if ((scenes[i]->flags & mask) != want)
+            continue;
+        const char *before = k == 0 ? "" : k + 1 == count ? last : sep;
+        k++;
+        if (at < n) {
+            int w = snprintf(out + at, n - at, "%s%s", before, scenes[i]->name);
+            at += w > 0 ? (size_t)w : 0;
+        }
+    }
+    return count;
 }
 
 double scene_param_get(const struct scene_ops *ops, const void *st, int i)

@@ -3,7 +3,9 @@
  *
  * Keys map to actions through one const table, which also writes the help
  * overlay, so the help can never disagree with what a key does (htop's
- * Action.c). Scenes keep their state while hidden: switching back resumes.
+ * Action.c); the digits are one entry, a key for each scene of the scene
+ * table (APP_KEY_SCENES). Scenes keep their state while hidden: switching
+ * back resumes.
  * Every pointer change, from the mouse, the keyboard pointer or --auto, takes
  * one path (pointer_set); each step then gets its share of the way it went.
  */
@@ -399,9 +401,7 @@ static int act_enter(struct app *a, int k)
 }
 
 const struct app_binding app_bindings[] = {
-    {'1', act_scene, "1 2 3", "dye, pbf, cloth (each keeps its state)"},
-    {'2', act_scene, NULL, NULL},
-    {'3', act_scene, NULL, NULL},
+    {APP_KEY_SCENES, act_scene, NULL, "(each keeps its state)"},
     {IK_TAB, act_scene, "Tab", "next scene (Shift-Tab: previous)"},
     {IK_BACKTAB, act_scene, NULL, NULL},
     {' ', act_space, "Space", "pause / resume"},
@@ -427,6 +427,45 @@ const struct app_binding app_bindings[] = {
     {IK_ESC, act_escape, NULL, NULL},
 };
 const int app_nbindings = (int)(sizeof app_bindings / sizeof app_bindings[0]);
+
+/* The digits 1..9 are the scenes' keys: ten scenes would need another key. */
+_Static_assert(SCENE_COUNT >= 1 && SCENE_COUNT <= 9, "a digit key for each scene");
+
+/* Whether binding b answers key k. */
+static bool binding_is(const struct app_binding *b, int k)
+{
+    return b->key == APP_KEY_SCENES ? k >= '1' && k < '1' + SCENE_COUNT : k == b->key;
+}
+
+void app_scene_keys(char *out, size_t n, bool range)
+{
+    if (range && SCENE_COUNT > 1) {
+        snprintf(out, n, "1-%d", SCENE_COUNT);
+        return;
+    }
+    size_t at = 0;
+    for (int i = 0; i < SCENE_COUNT && at < n; i++) {
+        int w = snprintf(out + at, n - at, "%s%d", i ? " " : "", i + 1);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* A binding's line in the help: its keys and what they do, or for the
+ * scenes' keys those keys and the scenes' names. */
+static void binding_line(const struct app_binding *b, char *line, size_t n)
+{
+    if (b->key != APP_KEY_SCENES) {
+        snprintf(line, n, "  %-11s %s", b->keys, b->help);
+        return;
+    }
+    char keys[32];
+    app_scene_keys(keys, sizeof keys, false);
+    snprintf(line, n, "  %-11s ", keys);
+    size_t at = strlen(line);
+    scene_names(line + at, n - at, 0, 0, ", ", ", ");
+    at += strlen(line + at);
+    snprintf(line + at, n - at, " %s", b->help);
+}
 
 /* What swirl chose for this terminal: the colour depth, the glyphs and what
  * chose each, and whether a frame is shown whole (synchronized output, CSI
@@ -457,9 +496,8 @@ int app_help(const struct app *a, const char *const *extra, int nextra,
         snprintf(lines[n++], APP_HELP_COLS, "%s", extra[i]);
     lines[n++][0] = 0;
     for (int i = 0; i < app_nbindings && n < max - 5; i++)
-        if (app_bindings[i].keys)
-            snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", app_bindings[i].keys,
-                     app_bindings[i].help);
+        if (app_bindings[i].keys || app_bindings[i].key == APP_KEY_SCENES)
+            binding_line(&app_bindings[i], lines[n++], APP_HELP_COLS);
     if (s->keys)
         snprintf(lines[n++], APP_HELP_COLS, "  %-11s %s", s->name, s->keys);
     lines[n++][0] = 0;
@@ -482,7 +520,7 @@ static int key(struct app *a, int k)
             return APP_NONE;
     }
     for (int i = 0; i < app_nbindings; i++)
-        if (app_bindings[i].act && app_bindings[i].key == k)
+        if (app_bindings[i].act && binding_is(&app_bindings[i], k))
             return app_bindings[i].act(a, k);
     if (app_scene(a)->key)
         app_scene(a)->key(a->st[a->cur], k);

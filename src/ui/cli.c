@@ -56,6 +56,33 @@ static int fail(struct parse *p, const char *fmt, ...)
     return -1;
 }
 
+/* Every scene's name, as a message lists them: "dye, pbf or cloth". */
+static const char *scene_list(char *out, size_t n)
+{
+    scene_names(out, n, 0, 0, ", ", " or ");
+    return out;
+}
+
+/* Does the scene take what flag says (SCENE_GRID, SCENE_SEED_PAGE)? */
+static bool scene_takes(int scene, unsigned flag)
+{
+    return (scenes[scene]->flags & flag) != 0;
+}
+
+/* "the dye scene" or "the dye and pbf scenes": those whose flag is as has
+ * says, for a refusal; returns how many there are. */
+static int scenes_with(unsigned flag, bool has, char *out, size_t n)
+{
+    int k = scene_names(out, n, flag, has ? flag : 0, ", ", " and ");
+    char names[256];
+    snprintf(names, sizeof names, "%s", out);
+    if (k == 0)
+        snprintf(out, n, "no scene");
+    else
+        snprintf(out, n, "the %.200s scene%s", names, k == 1 ? "" : "s");
+    return k;
+}
+
 static int parse_long(struct parse *p, const char *opt, const char *s, long lo, long hi,
                       long *v)
 {
@@ -214,7 +241,10 @@ static int option(struct parse *p, int id, const char *arg)
         if (p->scene_given)
             return fail(p, "--scene given twice");
         if ((c->o.scene = scene_find(arg)) < 0)
-            return fail(p, "unknown scene '%s' (dye, pbf or cloth)", arg);
+        {
+            char list[256];
+            return fail(p, "unknown scene '%s' (%s)", arg, scene_list(list, sizeof list));
+        }
         *(p->line ? &p->scene_cfg : &p->scene_given) = true;
         return 0;
     case OPT_COLOR:
@@ -453,9 +483,9 @@ static void settle(struct parse *p)
     c->o.screensaver = saver;
     if (saver && !c->o.demo)
         c->o.autopilot = true; /* a screensaver of one scene */
-    if (p->grid_cfg && !p->grid_cmd && c->o.scene != 0)
+    if (p->grid_cfg && !p->grid_cmd && !scene_takes(c->o.scene, SCENE_GRID))
         c->o.grid_w = c->o.grid_h = 0;
-    if (p->preset_cfg && !p->preset_cmd && c->o.scene == 0)
+    if (p->preset_cfg && !p->preset_cmd && !scene_takes(c->o.scene, SCENE_SEED_PAGE))
         c->o.preset_seed = false;
     if (c->o.demo) { /* the tour shows each scene as it is */
         int k = 0;
@@ -475,10 +505,17 @@ static int check_combinations(struct parse *p)
                     p->drawing);
     if (c->o.demo && p->scene_given)
         return fail(p, "--demo tours every scene: it takes no --scene");
-    if (c->o.grid_w && c->o.scene != 0)
-        return fail(p, "--grid is for the dye scene");
-    if (c->o.preset_seed && c->o.scene == 0)
-        return fail(p, "--preset seed is for pbf and cloth (the dye scene has no seed page)");
+    char with[256], without[256];
+    if (c->o.grid_w && !scene_takes(c->o.scene, SCENE_GRID)) {
+        scenes_with(SCENE_GRID, true, with, sizeof with);
+        return fail(p, "--grid is for %s", with);
+    }
+    if (c->o.preset_seed && !scene_takes(c->o.scene, SCENE_SEED_PAGE)) {
+        scene_names(with, sizeof with, SCENE_SEED_PAGE, SCENE_SEED_PAGE, ", ", " and ");
+        int k = scenes_with(SCENE_SEED_PAGE, false, without, sizeof without);
+        return fail(p, "--preset seed is for %s (%s %s no seed page)", with, without,
+                    k == 1 ? "has" : "have");
+    }
     if (p->overwrite && !c->record)
         return fail(p, "--overwrite is for --record FILE");
     if (p->limit_given && !c->record)
@@ -500,7 +537,11 @@ static int resolve_set(struct parse *p, const char *set, int *scene, struct app_
         size_t sl = (size_t)(colon - set);
         snprintf(sname, sizeof sname, "%.*s", (int)(sl < sizeof sname ? sl : 0), set);
         if ((*scene = scene_find(sname)) < 0)
-            return fail(p, "--set %s: no scene '%.*s' (dye, pbf or cloth)", set, (int)sl, set);
+        {
+            char list[256];
+            return fail(p, "--set %s: no scene '%.*s' (%s)", set, (int)sl, set,
+                        scene_list(list, sizeof list));
+        }
         set = colon + 1;
     }
     const struct scene_ops *s = scenes[*scene];

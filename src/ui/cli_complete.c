@@ -9,19 +9,35 @@
 #include "cli.h"
 #include "cli_options.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The completions' description of o, into d. */
 static void describe(const struct cli_option *o, char *d, size_t n)
 {
-    size_t len = strcspn(o->help, "\n;");
-    const char *paren = strstr(o->help, " (");
-    if (paren && (size_t)(paren - o->help) < len)
-        len = (size_t)(paren - o->help);
+    struct buf help;
+    buf_init(&help);
+    cli_text(&help, o->help);
+    buf_putc(&help, 0);
+    size_t len = strcspn(help.p, "\n;");
+    const char *paren = strstr(help.p, " (");
+    if (paren && (size_t)(paren - help.p) < len)
+        len = (size_t)(paren - help.p);
     if (len >= n)
         len = n - 1;
-    memcpy(d, o->help, len);
+    memcpy(d, help.p, len);
     d[len] = 0;
+    buf_free(&help);
+}
+
+/* o's choices with the scene table's words in them, into c. */
+static void choices(const struct cli_option *o, char *c, size_t n)
+{
+    struct buf t;
+    buf_init(&t);
+    cli_text(&t, o->choices);
+    snprintf(c, n, "%.*s", (int)t.len, t.p);
+    buf_free(&t);
 }
 
 /* s inside a single-quoted shell word: ' closes the word, \' (or, for zsh and
@@ -68,9 +84,12 @@ static void bash(struct buf *out)
                   "    fi\n"
                   "    case $prev in\n");
     for (int i = 0; i < OPT_COUNT; i++)
-        if (cli_options[i].choices)
+        if (cli_options[i].choices) {
+            char c[256];
+            choices(&cli_options[i], c, sizeof c);
             buf_printf(out, "    --%s) mapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\"); "
-                            "return ;;\n", cli_options[i].name, cli_options[i].choices);
+                            "return ;;\n", cli_options[i].name, c);
+        }
     buf_puts(out, "    ");
     bash_names(out, true, true, false);
     buf_puts(out, ")\n        compopt -o filenames 2>/dev/null\n"
@@ -112,8 +131,11 @@ static void zsh(struct buf *out)
                 buf_putc(out, ':');
                 put_quoted(out, o->value, false, ":\\");
                 buf_putc(out, ':');
-                if (o->choices)
-                    buf_printf(out, "(%s)", o->choices);
+                if (o->choices) {
+                    char c[256];
+                    choices(o, c, sizeof c);
+                    buf_printf(out, "(%s)", c);
+                }
                 else if (o->file)
                     buf_puts(out, "_files");
                 else
@@ -139,8 +161,11 @@ static void fish(struct buf *out)
         buf_printf(out, " -l %s", o->name);
         if (o->value)
             buf_puts(out, o->file ? " -r -F" : " -x");
-        if (o->choices)
-            buf_printf(out, " -a '%s'", o->choices);
+        if (o->choices) {
+            char c[256];
+            choices(o, c, sizeof c);
+            buf_printf(out, " -a '%s'", c);
+        }
         buf_puts(out, " -d '");
         put_quoted(out, d, true, "");
         buf_puts(out, "'\n");

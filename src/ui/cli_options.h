@@ -8,6 +8,8 @@
 #ifndef SWIRL_CLI_OPTIONS_H
 #define SWIRL_CLI_OPTIONS_H
 
+#include "buf.h"
+
 #include <stdbool.h>
 
 enum {
@@ -21,7 +23,7 @@ struct cli_option {
     const char *name;    /* the long name, without its "--" */
     char letter;         /* its short option (-h, -V), or 0 */
     const char *value;   /* the name of its value in --help ("NAME"); NULL: a flag */
-    const char *choices; /* the values it takes, for completion ("dye pbf cloth");
+    const char *choices; /* the values it takes, for completion ("{words}");
                           * NULL: any (a number, a size...) */
     bool file;           /* its value is a file name (completed as one) */
     bool drawing;        /* only matters when frames are drawn */
@@ -31,5 +33,11 @@ struct cli_option {
 };
 
 extern const struct cli_option cli_options[OPT_COUNT];
+
+/* text (an option's help or choices) into out, with the scene table's words
+ * for its marks: {scenes} "dye, pbf or cloth", {words} "dye pbf cloth",
+ * {first} the first scene, {grid} the scenes --grid is for ("dye"), {seeded}
+ * those with a seed page ("pbf/cloth"), {keys} the scenes' keys ("1 2 3"). */
+void cli_text(struct buf *out, const char *text);
 
 #endif

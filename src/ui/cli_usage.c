@@ -3,16 +3,23 @@
  * `swirl --help` prints from it (cli.h): a heading, each option with its help,
  * then the config file, the keys and the mouse. Every line is at most 80
  * columns; an option's help starts in column HELP_COL, beside it or, when the
- * option is too long, under it.
+ * option is too long, under it. What names the scenes is written from the
+ * scene table (scene.h), through the marks cli_text fills in, so that a new
+ * scene is in --help, its completions and its messages with nothing here.
  */
 #include "cli.h"
 #include "cli_options.h"
+#include "scene.h"
 
-#define HELP_COL 22 /* where an option's help starts */
+#include <string.h>
+
+#define HELP_COL 22   /* where an option's help starts */
+#define HELP_WIDTH 80 /* columns of --help */
+#define HELP_INDENT 6 /* where the keys' and the mouse's lines go on */
 
 const struct cli_option cli_options[OPT_COUNT] = {
-    [OPT_SCENE] = {"scene", 0, "NAME", "dye pbf cloth", false, false, false,
-                   "start with dye, pbf or cloth (default dye)\n"},
+    [OPT_SCENE] = {"scene", 0, "NAME", "{words}", false, false, false,
+                   "start with {scenes} (default {first})\n"},
     [OPT_COLOR] = {"color", 0, "MODE", "auto truecolor 256 16 8 mono", false, true, false,
                    "auto, truecolor, 256, 16, 8 or mono (default auto:\n"
                    "NO_COLOR, else what the terminal and tmux answer,\n"
@@ -31,7 +38,7 @@ const struct cli_option cli_options[OPT_COUNT] = {
                   "a scripted pointer keeps the scene moving; a real drag\n"
                   "takes over\n"},
     [OPT_DEMO] = {"demo", 0, NULL, NULL, false, false, false,
-                  "a hands-free tour of the three scenes; any key takes over\n"},
+                  "a hands-free tour of every scene; any key takes over\n"},
     [OPT_SCREENSAVER] = {"screensaver", 0, NULL, NULL, false, true, false,
                          "the tour without captions or status line (with --scene:\n"
                          "that scene alone); any key or mouse button quits\n"},
@@ -43,9 +50,9 @@ const struct cli_option cli_options[OPT_COUNT] = {
                      "solver threads, 1-64 (default: of the online CPUs, up to\n"
                      "4, as many as run fastest); the same results for any N\n"},
     [OPT_PRESET] = {"preset", 0, "seed", "seed", false, false, false,
-                    "pbf/cloth: the seed page's setup, units and parameters\n"},
+                    "{seeded}: the seed page's setup, units and parameters\n"},
     [OPT_GRID] = {"grid", 0, "WxH", NULL, false, false, false,
-                  "dye: simulation grid instead of the canvas size\n"},
+                  "{grid}: simulation grid instead of the canvas size\n"},
     [OPT_SET] = {"set", 0, "[SCENE:]NAME=VALUE", "help", false, false, false,
                  "set a panel parameter (of SCENE, else of the first scene)\n"
                  "when that scene is first shown; repeatable; --set help\n"
@@ -74,31 +81,143 @@ const struct cli_option cli_options[OPT_COUNT] = {
                      "print the version and exit\n"},
 };
 
-static const char usage_head[] =
-    "usage: swirl [options]\n"
-    "Real-time physics in the terminal: dye (Stable Fluids), pbf (Position Based\n"
-    "Fluids) and cloth (Position Based Dynamics), drawn with truecolor half-blocks.\n"
-    "\n"
-    "options:\n";
+static const char usage_head[] = "usage: swirl [options]\n";
 
 static const char usage_tail[] =
     "\n"
     "config: $XDG_CONFIG_HOME/swirl/config (default ~/.config/swirl/config), read by\n"
     "      terminal runs: long options one a line, 'fps = 60', 'auto', '# comment',\n"
     "      'set = cloth:tearing=on'; the command line wins\n"
-    "\n"
-    "keys: 1 2 3 / Tab scenes (Shift-Tab back), Space pause, . step, r restart,\n"
-    "      p parameters (Up/Down select, Left/Right or -/+ change), m keyboard\n"
-    "      pointer (arrows move, Space/Enter hold the button), ? help, q / Esc\n"
-    "      quit; s status line, R defaults, Ctrl-L repaint; dye: c clear, b burst;\n"
-    "      pbf: w pour water; cloth: t tearing\n"
-    "mouse: left drag pushes dye / grabs a handful of water / pulls cloth; right\n"
-    "      drag: dye swirls the other way, pbf pushes water, cloth is cut; the\n"
-    "      wheel zooms (pbf, cloth)\n";
+    "\n";
+
+static const char usage_keys[] =
+    "keys: {keys} / Tab scenes (Shift-Tab back), Space pause, . step, r restart, p "
+    "parameters (Up/Down select, Left/Right or -/+ change), m keyboard pointer (arrows "
+    "move, Space/Enter hold the button), ? help, q / Esc quit; s status line, R "
+    "defaults, Ctrl-L repaint; and each scene's own:";
+
+void cli_text(struct buf *out, const char *text)
+{
+    static const struct {
+        const char *mark;
+        unsigned mask, want;
+        const char *sep, *last;
+    } marks[] = {
+        {"{scenes}", 0, 0, ", ", " or "},
+        {"{words}", 0, 0, " ", " "},
+        {"{grid}", SCENE_GRID, SCENE_GRID, "/", "/"},
+        {"{seeded}", SCENE_SEED_PAGE, SCENE_SEED_PAGE, "/", "/"},
+    };
+    while (*text) {
+        const char *open = strchr(text, '{');
+        if (!open) {
+            buf_puts(out, text);
+            return;
+        }
+        buf_put(out, text, (size_t)(open - text));
+        text = open;
+        char names[256];
+        bool done = false;
+        for (size_t m = 0; m < sizeof marks / sizeof marks[0] && !done; m++)
+            if (strncmp(text, marks[m].mark, strlen(marks[m].mark)) == 0) {
+                scene_names(names, sizeof names, marks[m].mask, marks[m].want, marks[m].sep,
+                            marks[m].last);
+                buf_puts(out, names);
+                text += strlen(marks[m].mark), done = true;
+            }
+        if (!done && strncmp(text, "{first}", 7) == 0)
+            buf_puts(out, scenes[0]->name), text += 7, done = true;
+        if (!done && strncmp(text, "{keys}", 6) == 0) {
+            app_scene_keys(names, sizeof names, false);
+            buf_puts(out, names), text += 6, done = true;
+        }
+        if (!done)
+            buf_putc(out, *text++);
+    }
+}
+
+/* text (one line, its own indentation included) as lines of at most
+ * HELP_WIDTH columns, broken at a space, each after the first indented by
+ * indent; the spaces between words are kept where the line is not broken. */
+static void put_wrapped(struct buf *out, const char *text, size_t indent)
+{
+    size_t col = strspn(text, " ");
+    buf_put(out, text, col);
+    text += col;
+    while (*text) {
+        size_t word = strcspn(text, " "), gap = strspn(text + word, " ");
+        buf_put(out, text, word);
+        col += word;
+        text += word + gap;
+        size_t next = strcspn(text, " ");
+        if (*text && col + gap + next > HELP_WIDTH) {
+            buf_putc(out, '\n');
+            for (col = 0; col < indent; col++)
+                buf_putc(out, ' ');
+        } else if (*text) {
+            buf_put(out, text - gap, gap);
+            col += gap;
+        }
+    }
+    buf_putc(out, '\n');
+}
+
+/* What swirl is: each scene by its name and its kind (its title up to the
+ * colon). */
+static void put_head(struct buf *out)
+{
+    struct buf t;
+    buf_init(&t);
+    buf_puts(&t, "Real-time physics in the terminal:");
+    for (int i = 0; i < SCENE_COUNT; i++)
+        buf_printf(&t, "%s %s (%.*s)", i == 0 ? "" : i + 1 == SCENE_COUNT ? " and" : ",",
+                   scenes[i]->name, (int)strcspn(scenes[i]->title, ":"), scenes[i]->title);
+    buf_puts(&t, ", drawn with truecolor half-blocks.");
+    buf_putc(&t, 0);
+    put_wrapped(out, t.p, 0);
+    buf_free(&t);
+}
+
+/* The keys, then each scene's own; the wheel, then what the pointer does in
+ * each scene. */
+static void put_keys(struct buf *out)
+{
+    struct buf t;
+    buf_init(&t);
+    cli_text(&t, usage_keys);
+    buf_putc(&t, 0);
+    put_wrapped(out, t.p, HELP_INDENT);
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        if (!scenes[i]->keys)
+            continue;
+        buf_clear(&t);
+        buf_printf(&t, "%*s%s: %s", HELP_INDENT, "", scenes[i]->name, scenes[i]->keys);
+        buf_putc(&t, 0);
+        put_wrapped(out, t.p, 2 * HELP_INDENT);
+    }
+    buf_clear(&t);
+    buf_puts(&t, "mouse: the wheel zooms");
+    const char *sep = " (";
+    for (int i = 0; i < SCENE_COUNT; i++)
+        if (scenes[i]->zoom)
+            buf_printf(&t, "%s%s", sep, scenes[i]->name), sep = ", ";
+    buf_puts(&t, *sep == ',' ? "); a drag, in each scene:" : " in no scene; a drag:");
+    buf_putc(&t, 0);
+    put_wrapped(out, t.p, HELP_INDENT);
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        buf_clear(&t);
+        buf_printf(&t, "%*s%s: %s", HELP_INDENT, "", scenes[i]->name, scenes[i]->mouse);
+        buf_putc(&t, 0);
+        put_wrapped(out, t.p, 2 * HELP_INDENT);
+    }
+    buf_free(&t);
+}
 
 void cli_usage(struct buf *out)
 {
     buf_puts(out, usage_head);
+    put_head(out);
+    buf_puts(out, "\noptions:\n");
     for (int i = 0; i < OPT_COUNT; i++) {
         const struct cli_option *o = &cli_options[i];
         size_t start = out->len;
@@ -109,7 +228,11 @@ void cli_usage(struct buf *out)
         if (o->value)
             buf_printf(out, " %s", o->value);
         size_t used = out->len - start;
-        for (const char *line = o->help; *line;) {
+        struct buf help;
+        buf_init(&help);
+        cli_text(&help, o->help);
+        buf_putc(&help, 0);
+        for (const char *line = help.p; *line;) {
             if (used >= HELP_COL) /* too long to have its help beside it */
                 buf_putc(out, '\n'), used = 0;
             for (; used < HELP_COL; used++)
@@ -122,6 +245,8 @@ void cli_usage(struct buf *out)
             line = *eol ? eol + 1 : eol;
             used = 0;
         }
+        buf_free(&help);
     }
     buf_puts(out, usage_tail);
+    put_keys(out);
 }
