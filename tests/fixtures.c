@@ -165,6 +165,16 @@ void fx_pbf_step(struct fx_pbf *x, float px, float py, bool down, bool edge, flo
     scene_pbf.step(x->st, &p);
 }
 
+void fx_pbf_frames(struct fx_pbf *x, int n, bool draw)
+{
+    for (int f = 0; f < n; f++) {
+        for (int k = 0; k < scene_pbf.steps_per_frame(x->st); k++)
+            fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
+        if (draw)
+            scene_pbf.draw(x->st, &x->im);
+    }
+}
+
 #define GUARD_PX 4096
 #define GUARD_VALUE 0xA5A5A5A5u /* no rgb_t: a drawing never writes it */
 

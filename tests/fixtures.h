@@ -3,8 +3,8 @@
  * place (tests/fixtures.c): a nap, a command line, solver states built from the
  * seed presets with a few fields changed, runs of steps, and bit-for-bit
  * comparisons of two runs (cloth), the dye solver's fields finite, the seed's
- * water and its sanity (pbf), a scene on a terminal's canvas, and images with
- * guard bands.
+ * water and its sanity (pbf), a scene on a terminal's canvas (the pbf scene:
+ * open, close, a step, idle frames), and images with guard bands.
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
@@ -104,6 +104,9 @@ void fx_pbf_close(struct fx_pbf *x);
 /* A step with the left button down or not at canvas (px, py), pressed or
  * released now (edge), the pointer moving at (vx, vy) pixels a second. */
 void fx_pbf_step(struct fx_pbf *x, float px, float py, bool down, bool edge, float vx, float vy);
+/* n frames (the scene's steps a frame each) with nothing touching the water,
+ * each drawn into x->im or not. */
+void fx_pbf_frames(struct fx_pbf *x, int n, bool draw);
 
 /* A w x h image whose pixels lie between two guard bands no drawing may touch
  * (free with fx_image_guarded_free, not image_free). */

@@ -24,17 +24,6 @@
 #define BG_G 11
 #define BG_B 18
 
-/* n frames with nothing touching the water, drawn or not. */
-static void sc_frames(struct fx_pbf *x, int n, bool draw)
-{
-    for (int f = 0; f < n; f++) {
-        for (int k = 0; k < scene_pbf.steps_per_frame(x->st); k++)
-            fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
-        if (draw)
-            scene_pbf.draw(x->st, &x->im);
-    }
-}
-
 static bool is_bg(rgb_t c) { return rgb_r(c) == BG_R && rgb_g(c) == BG_G && rgb_b(c) == BG_B; }
 
 /* Water, fully there: blue well above the background. */
@@ -116,7 +105,7 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
         CHECK(false);
         return;
     }
-    sc_frames(&x, 1000, true);
+    fx_pbf_frames(&x, 1000, true);
     int water = 0;
     for (int i = 0; i < n; i++)
         water += is_water(x.im.px[i]);
@@ -126,7 +115,7 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
         memcpy(from, x.im.px, (size_t)n * sizeof *from);
         for (int f = 0; f < 13; f++) {
             memcpy(last, x.im.px, (size_t)n * sizeof *last);
-            sc_frames(&x, 1, true);
+            fx_pbf_frames(&x, 1, true);
             const int d = changed(last, x.im.px, n);
             worst_frame = d > worst_frame ? d : worst_frame;
         }
@@ -187,14 +176,14 @@ TEST(pbf_draw_a_throw_sprays_droplets)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120, false);
+    fx_pbf_frames(&x, 120, false);
     scene_pbf.draw(x.st, &x.im);
     sc_throw(&x, 50);
     /* The frames after the throw: the handful hits the lid and the pool and
      * sprays. Looked at inside the walls (3 pixels in) and above the floor. */
     struct spray sp = {0, 0, 0};
     for (int f = 0; f < 24; f++) {
-        sc_frames(&x, 1, true);
+        fx_pbf_frames(&x, 1, true);
         count_spray(&x.im, 3, x.im.w - 3, x.im.h - 3, &sp);
     }
     CHECK_MSG(sp.pixels >= 200, "%d spray pixels in 24 frames", sp.pixels);
@@ -227,11 +216,11 @@ TEST(pbf_draw_nothing_grey_above_a_still_surface)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 1100, false);
+    fx_pbf_frames(&x, 1100, false);
     int grey = 0;
     rgb_t which = 0;
     for (int f = 0; f < 100; f++) {
-        sc_frames(&x, 1, true);
+        fx_pbf_frames(&x, 1, true);
         grey += f % 10 == 9 ? grey_above(&x.im, &which) : 0;
     }
     CHECK_MSG(grey == 0, "%d grey pixels above the still surface in 10 frames (#%06X)", grey,
@@ -252,14 +241,14 @@ TEST(pbf_draw_spray_is_blue_never_grey)
         struct fx_pbf x;
         if (!fx_pbf_open(&x, 100, 30, false, NULL))
             return;
-        sc_frames(&x, 120, false);
+        fx_pbf_frames(&x, 120, false);
         scene_pbf.draw(x.st, &x.im);
         sc_throw(&x, 50);
         image_resize(&x.im, k * x.im.w, k * x.im.h);
         int spray = 0, grey = 0, pale = 0;
         rgb_t worst = 0;
         for (int f = 0; f < 24; f++) {
-            sc_frames(&x, 1, true);
+            fx_pbf_frames(&x, 1, true);
             for (int y = 1; y < x.im.h - 1; y++)
                 for (int xx = 1; xx < x.im.w - 1; xx++) {
                     const rgb_t c = image_get(&x.im, xx, y);
@@ -414,16 +403,16 @@ TEST(pbf_draw_a_body_has_no_stripes_or_holes)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120, true);
+    fx_pbf_frames(&x, 120, true);
     const int x0 = 6, x1 = x.im.w - 6, floor = water_floor(&x.im, x.im.w / 2);
     CHECK(floor > x.im.h / 2);
     /* Thrown: from a second after, while it sloshes about, the water near the
      * floor (the 8 rows above its lowest, which lies on the wall) shows
      * neither. */
     sc_throw(&x, 50);
-    sc_frames(&x, 20, true);
+    fx_pbf_frames(&x, 20, true);
     for (int f = 0; f < 4; f++) {
-        sc_frames(&x, 10, true);
+        fx_pbf_frames(&x, 10, true);
         const struct stripes mv = column_stripes_rows(&x.im, x0, x1, floor - 9, floor - 1);
         CHECK_MSG(mv.mean_step < 1.0f && mv.max_step < 4.0f,
                   "frame %d after the throw: a column stands out by %.2f on average, %.2f at "
@@ -434,7 +423,7 @@ TEST(pbf_draw_a_body_has_no_stripes_or_holes)
     }
     /* Settled for 16 s more: a body with waves on it, all of it below the
      * waves. */
-    sc_frames(&x, 400, true);
+    fx_pbf_frames(&x, 400, true);
     const struct stripes st = column_stripes(&x.im, x0, x1, floor);
     CHECK_MSG(st.rows >= 8, "%d rows of body", st.rows);
     CHECK_MSG(st.mean_step < 1.0f && st.max_step < 4.0f,
@@ -460,15 +449,15 @@ TEST_THREADS(pbf_draw_same_pixels_on_any_number_of_threads)
     const int n = a.im.w * a.im.h;
     int differ = 0;
     for (int f = 0; f < 60; f++) {
-        sc_frames(&a, 1, true);
-        sc_frames(&b, 1, true);
+        fx_pbf_frames(&a, 1, true);
+        fx_pbf_frames(&b, 1, true);
     }
     sc_throw(&a, 40);
     sc_throw(&b, 40);
     CHECK(scene_pbf.key(a.st, 'w') && scene_pbf.key(b.st, 'w'));
     for (int f = 0; f < 40; f++) {
-        sc_frames(&a, 1, true);
-        sc_frames(&b, 1, true);
+        fx_pbf_frames(&a, 1, true);
+        fx_pbf_frames(&b, 1, true);
         differ += changed(a.im.px, b.im.px, n) > 0;
     }
     CHECK_MSG(differ == 0, "%d of 40 frames differ", differ);
@@ -486,11 +475,11 @@ TEST(pbf_draw_any_canvas_after_any_other)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 60, 41, false, NULL))
         return;
-    sc_frames(&x, 10, true);
+    fx_pbf_frames(&x, 10, true);
     for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
         image_resize(&x.im, size[k][0], size[k][1]);
         scene_pbf.resize(x.st, x.im.w, x.im.h);
-        sc_frames(&x, 2, true);
+        fx_pbf_frames(&x, 2, true);
         int water = 0;
         for (int i = 0; i < x.im.w * x.im.h; i++)
             water += is_water(x.im.px[i]);

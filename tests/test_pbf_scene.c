@@ -403,12 +403,6 @@ static long sc_json(struct fx_pbf *x, const char *field)
     return v;
 }
 
-static void sc_frames(struct fx_pbf *x, int n)
-{
-    for (int k = 0; k < n * scene_pbf.steps_per_frame(x->st); k++)
-        fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
-}
-
 static bool is_water_px(rgb_t c)
 {
     const int r = rgb_r(c), g = rgb_g(c), b = rgb_b(c);
@@ -447,7 +441,7 @@ TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
             fx_pbf_close(&x);
             continue;
         }
-        sc_frames(&x, 90);
+        fx_pbf_frames(&x, 90, false);
         int low = 0, high = 0;
         scene_pbf.draw(x.st, &x.im);
         for (int y = 0; y < x.im.h; y++)
@@ -486,7 +480,7 @@ TEST(pbf_scene_left_drag_carries_a_handful)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120); /* settled into a pool */
+    fx_pbf_frames(&x, 120, false); /* settled into a pool */
     const int col = 50, row = inside_water(&x, col, 4);
     CHECK(row > 0);
     const float up = 8.0f; /* well above the water, in the air */
@@ -541,7 +535,7 @@ TEST(pbf_scene_release_after_a_pause_drops_the_water)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120);
+    fx_pbf_frames(&x, 120, false);
     const int col = 50, row = inside_water(&x, col, 4);
     const float up = 10.0f;
     fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
@@ -571,7 +565,7 @@ TEST(pbf_scene_press_beside_the_water_grabs_the_nearest)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120);
+    fx_pbf_frames(&x, 120, false);
     const int col = 50, top = inside_water(&x, col, 0);
     CHECK(top > 4);
     /* Two pixels (a cell) above the surface: still a handful. */
@@ -605,7 +599,7 @@ TEST(pbf_scene_press_grabs_where_it_went_down)
         struct fx_pbf x;
         if (!fx_pbf_open(&x, 100, 30, seed, NULL))
             return;
-        sc_frames(&x, seed ? 60 : 120);
+        fx_pbf_frames(&x, seed ? 60 : 120, false);
         const int col = seed ? 30 : 50, row = inside_water(&x, col, 2);
         const float air = 4.5f, c = (float)col + 0.5f;
         CHECK_MSG(row > 10 && water_near(&x, c, air, 4.0f) == 0, "%s: no pool to press in",
@@ -634,7 +628,7 @@ TEST(pbf_scene_pour_is_a_stream_from_the_top)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120);
+    fx_pbf_frames(&x, 120, false);
     const long start = sc_json(&x, "particles");
     const int col = 30; /* the pointer, and the nozzle over it */
     /* Looked at: the top third of the canvas, 20 columns either side. */
@@ -700,7 +694,7 @@ TEST(pbf_scene_pour_before_any_pointer_falls_in_the_middle)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120); /* the dam break's splashes down, the air above clear */
+    fx_pbf_frames(&x, 120, false); /* the dam break's splashes down, the air above clear */
     int c0, c1;
     pour_columns(&x, 0.0f, 0.0f, 40, &c0, &c1);
     CHECK_MSG(c0 >= 44 && c1 <= 56, "the stream spans columns %d..%d", c0, c1);
@@ -708,7 +702,7 @@ TEST(pbf_scene_pour_before_any_pointer_falls_in_the_middle)
     /* Once the pointer has been somewhere, over there. */
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    sc_frames(&x, 120);
+    fx_pbf_frames(&x, 120, false);
     sc_rest(&x, 20.5f, 10.0f, 1);
     pour_columns(&x, 20.5f, 10.0f, 40, &c0, &c1);
     CHECK_MSG(c0 >= 16 && c1 <= 25, "the stream spans columns %d..%d", c0, c1);
@@ -732,13 +726,13 @@ TEST(pbf_scene_pour_stops_at_the_cap)
     }
     CHECK_MSG(last == start + start / 2, "%ld particles after the pours (start %ld)", last, start);
     CHECK(scene_pbf.key(x.st, 'w')); /* the key is the scene's, but there is no room */
-    sc_frames(&x, 4);
+    fx_pbf_frames(&x, 4, false);
     CHECK_INT(sc_json(&x, "particles"), start + start / 2);
     CHECK(!scene_pbf.key(x.st, 'x'));
     /* r: the start again, and nothing left to pour. */
     scene_pbf.restart(x.st);
     CHECK_INT(sc_json(&x, "particles"), start);
-    sc_frames(&x, 4);
+    fx_pbf_frames(&x, 4, false);
     CHECK_INT(sc_json(&x, "particles"), start);
     fx_pbf_close(&x);
 }
@@ -748,7 +742,7 @@ TEST(pbf_scene_seed_preset_grabs_one_particle)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, true, NULL))
         return;
-    sc_frames(&x, 60);
+    fx_pbf_frames(&x, 60, false);
     const int col = 30, row = inside_water(&x, col, 1);
     fx_pbf_step(&x, (float)col + 0.5f, (float)row + 0.5f, true, true, 0.0f, 0.0f);
     for (int k = 0; k < 20; k++)

@@ -214,15 +214,6 @@ static bool walls_straight(const struct image *im, int k, const struct cells *cs
     return true;
 }
 
-/* n frames of the scene, drawn at the last. */
-static void walls_frames(struct fx_pbf *x, int n)
-{
-    for (int f = 0; f < n; f++)
-        for (int k = 0; k < scene_pbf.steps_per_frame(x->st); k++)
-            fx_pbf_step(x, 0.0f, 0.0f, false, false, 0.0f, 0.0f);
-    scene_pbf.draw(x->st, &x->im);
-}
-
 TEST(pbf_draw_walls_straight_in_every_glyph_set)
 {
     /* Half-blocks, quadrants and sextants (drawn at their scale), on canvases
@@ -249,7 +240,8 @@ TEST(pbf_draw_walls_straight_in_every_glyph_set)
             int done = 0;
             bool ok = true;
             for (size_t w = 0; w < sizeof when / sizeof when[0] && ok; w++) {
-                walls_frames(&x, when[w] - done);
+                fx_pbf_frames(&x, when[w] - done, false);
+                scene_pbf.draw(x.st, &x.im);
                 done = when[w];
                 if (w == 1) { /* a throw up from the pool's middle */
                     const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;

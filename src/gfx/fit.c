@@ -192,44 +192,40 @@ static struct fit half_fit(int n, rgb_t hf, rgb_t hb, unsigned *fg)
     return (struct fit){0x2580u, hf, hb};
 }
 
-static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
+/* The two pixels farthest apart, into *a and *b (the first such pair in
+ * pixel order), and their squared distance. */
+static int64_t farthest_pair(const struct px3 *p, int n, int *a, int *b)
 {
-    *fg = 0;
-    struct px3 p[FIT_SEXTANT];
-    for (int i = 0; i < n; i++)
-        p[i] = unpack(px[i]);
-    /* The two farthest apart. */
-    int a = 0, b = 0;
     int64_t far = -1;
+    *a = 0, *b = 0;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             const int32_t d[3] = {p[i].c[0] - p[j].c[0], p[i].c[1] - p[j].c[1],
                                   p[i].c[2] - p[j].c[2]};
             const int64_t d2 = norm2(d);
             if (d2 > far)
-                far = d2, a = i, b = j;
+                far = d2, *a = i, *b = j;
         }
-    int32_t all[3] = {0, 0, 0};
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < 3; k++)
-            all[k] += p[i].c[k];
-    if (far <= 3) /* one colour, to a level */
-        return (struct fit){' ', mean_of(all, n), mean_of(all, n)};
-    /* ▀ where it does nearly as well as the best split (below). No split's
-     * error is below 0, so where ▀'s is within FIT_HALF_KEEP of 0 it is ▀
-     * whatever the search would find, and the search is left out. */
-    rgb_t hf, hb;
-    int64_t half;
-    if (n == FIT_QUAD) {
-        const struct split h = split_of(p, n, 3u);
-        half = h.err, hf = mean_of(h.sa, 2), hb = mean_of(h.sb, 2);
-    } else {
-        half = sextant_half(p, &hf, &hb);
-    }
-    if (half <= FIT_HALF_KEEP)
-        return half_fit(n, hf, hb, fg);
-    /* Rank along the principal axis: from b -> a, a few steps of the power
-     * iteration on the pixels' scatter (integers, kept under 2^20). */
+    return far;
+}
+
+/* ▀ over the cell's pixels: its colours into *hf and *hb, and its error
+ * (a quadrant cell's ▀ is the split of its top row; a sextant cell's splits
+ * the middle row: sextant_half). */
+static int64_t half_of(const struct px3 *p, int n, rgb_t *hf, rgb_t *hb)
+{
+    if (n != FIT_QUAD)
+        return sextant_half(p, hf, hb);
+    const struct split h = split_of(p, n, 3u);
+    *hf = mean_of(h.sa, 2), *hb = mean_of(h.sb, 2);
+    return h.err;
+}
+
+/* The pixels' principal axis into v, which comes in as the line from the
+ * farthest pair's b to a: a few steps of the power iteration on the pixels'
+ * scatter (`all` their sum), in integers kept under 2^20. */
+static void principal_axis(const struct px3 *p, int n, const int32_t *all, int64_t *v)
+{
     int64_t cov[3][3];
     for (int r = 0; r < 3; r++)
         for (int c = r; c < 3; c++) { /* symmetric: the other half is the same */
@@ -238,7 +234,6 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
                 s2 += (int64_t)p[i].c[r] * p[i].c[c];
             cov[r][c] = cov[c][r] = (s2 * n - (int64_t)all[r] * all[c]) >> 8;
         }
-    int64_t v[3] = {p[a].c[0] - p[b].c[0], p[a].c[1] - p[b].c[1], p[a].c[2] - p[b].c[2]};
     for (int it = 0; it < 3; it++) {
         int64_t u[3];
         for (int r = 0; r < 3; r++)
@@ -254,8 +249,13 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
         for (int r = 0; r < 3; r++)
             v[r] = u[r] >> sh; /* arithmetic: rounds towards minus infinity */
     }
+}
+
+/* The pixels ranked along v (measured from pixel b) into order, lowest
+ * first; ties keep pixel order. */
+static void rank_along(const struct px3 *p, int n, int b, const int64_t *v, int *order)
+{
     int64_t t[FIT_SEXTANT];
-    int order[FIT_SEXTANT];
     for (int i = 0; i < n; i++) {
         t[i] = (p[i].c[0] - p[b].c[0]) * v[0] + (p[i].c[1] - p[b].c[1]) * v[1] +
                (p[i].c[2] - p[b].c[2]) * v[2];
@@ -264,9 +264,14 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
             order[j] = order[j - 1];
         order[j] = i;
     }
-    /* The split of the ranking with the least error: the upper run inked.
-     * Each split is the last with one more pixel inked, so its sums follow
-     * from the last's (split_of's figures, exactly: integers). */
+}
+
+/* The split of the ranking with the least error: the upper run inked.
+ * Each split is the last with one more pixel inked, so its sums follow
+ * from the last's (split_of's figures, exactly: integers). */
+static struct split best_ranked_split(const struct px3 *p, int n, const int32_t *all,
+                                      const int *order)
+{
     struct split best = {.err = INT64_MAX};
     int64_t q = 0;
     for (int i = 0; i < n; i++)
@@ -282,29 +287,72 @@ static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
         if (g.err < best.err)
             best = g;
     }
-    /* One step of Lloyd's: each pixel to the nearer of the two means, kept
-     * where that is better (the ranking's line may cut a cluster of noise
-     * that a plane would not). */
-    const int na = best.na, nb = n - na;
+    return best;
+}
+
+/* One step of Lloyd's on *best: each pixel to the nearer of its two means,
+ * kept where that is better (the ranking's line may cut a cluster of noise
+ * that a plane would not). */
+static void lloyd_step(const struct px3 *p, int n, struct split *best)
+{
+    const int na = best->na, nb = n - na;
     unsigned again = 0;
     for (int i = 0; i < n; i++) {
         int64_t da = 0, db = 0; /* distances to the means, times na and nb squared */
         for (int k = 0; k < 3; k++) {
-            const int64_t ea = (int64_t)p[i].c[k] * na - best.sa[k];
-            const int64_t eb = (int64_t)p[i].c[k] * nb - best.sb[k];
+            const int64_t ea = (int64_t)p[i].c[k] * na - best->sa[k];
+            const int64_t eb = (int64_t)p[i].c[k] * nb - best->sb[k];
             da += ea * ea * nb * nb, db += eb * eb * na * na;
         }
         again |= (unsigned)(da < db) << i;
     }
     if (again != 0 && again != (1u << n) - 1u)
-        consider(p, n, again, &best);
+        consider(p, n, again, best);
+}
+
+/* The glyph of split g and its two colours, the inked group's in fg (the
+ * glyph's complement where fit_glyph swaps them); its fg pixels into *fg. */
+static struct fit split_fit(const struct split *g, int n, unsigned *fg)
+{
+    bool swap;
+    const uint32_t ch = fit_glyph(g->mask, n, &swap);
+    *fg = swap ? g->mask ^ ((1u << n) - 1u) : g->mask;
+    const rgb_t in = mean_of(g->sa, g->na), out = mean_of(g->sb, n - g->na);
+    return swap ? (struct fit){ch, out, in} : (struct fit){ch, in, out};
+}
+
+/* The fit of n glyph pixels: a space for one colour, ▀ where it does about
+ * as well as any split, else the best split found along the principal axis
+ * (then one step of Lloyd's). */
+static struct fit fit_pick(const rgb_t *px, int n, unsigned *fg)
+{
+    *fg = 0;
+    struct px3 p[FIT_SEXTANT];
+    int32_t all[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        p[i] = unpack(px[i]);
+        for (int k = 0; k < 3; k++)
+            all[k] += p[i].c[k];
+    }
+    int a, b;
+    if (farthest_pair(p, n, &a, &b) <= 3) /* one colour, to a level */
+        return (struct fit){' ', mean_of(all, n), mean_of(all, n)};
+    /* ▀ where it does nearly as well as the best split (below). No split's
+     * error is below 0, so where ▀'s is within FIT_HALF_KEEP of 0 it is ▀
+     * whatever the search would find, and the search is left out. */
+    rgb_t hf, hb;
+    const int64_t half = half_of(p, n, &hf, &hb);
+    if (half <= FIT_HALF_KEEP)
+        return half_fit(n, hf, hb, fg);
+    int64_t v[3] = {p[a].c[0] - p[b].c[0], p[a].c[1] - p[b].c[1], p[a].c[2] - p[b].c[2]};
+    principal_axis(p, n, all, v);
+    int order[FIT_SEXTANT];
+    rank_along(p, n, b, v, order);
+    struct split best = best_ranked_split(p, n, all, order);
+    lloyd_step(p, n, &best);
     if (half <= best.err + FIT_HALF_KEEP)
         return half_fit(n, hf, hb, fg);
-    bool swap;
-    const uint32_t ch = fit_glyph(best.mask, n, &swap);
-    *fg = swap ? best.mask ^ ((1u << n) - 1u) : best.mask;
-    const rgb_t in = mean_of(best.sa, best.na), out = mean_of(best.sb, n - best.na);
-    return swap ? (struct fit){ch, out, in} : (struct fit){ch, in, out};
+    return split_fit(&best, n, fg);
 }
 
 struct fit fit_block(const rgb_t *px, int n)
