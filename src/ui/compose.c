@@ -53,9 +53,18 @@ static void rec_text(const struct cast_status *r, char *out, size_t n)
 /* The status line's right end, longest first: "? help  q quit" stays at every
  * width that has room for it beside the scene's name; the statistics go first. */
 static const char *const hud_hints[] = {
-    "? help  p params  1-3 scene  q quit ", "? help  q quit ", "? help q quit ",
-    "? help q quit", "? help ",
+    NULL /* the longest, with the scene keys: hud_longest_hint */, "? help  q quit ",
+    "? help q quit ", "? help q quit", "? help ",
 };
+#define HUD_HINTS ((int)(sizeof hud_hints / sizeof hud_hints[0]))
+
+/* "? help  p params  1-3 scene  q quit ", the digits as the scene table has them. */
+static void hud_longest_hint(char *out, size_t n)
+{
+    char keys[32];
+    app_scene_keys(keys, sizeof keys, true);
+    snprintf(out, n, "? help  p params  %s scene  q quit ", keys);
+}
 
 /* s cut to at most room characters at the end of an item (items are parted by
  * two spaces), never shorter than its first keep characters. */
@@ -108,13 +117,16 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
         head[--keep] = 0;
     const char *hints = "";
     size_t cols = (size_t)a->cols;
-    for (size_t i = 0; i < sizeof hud_hints / sizeof hud_hints[0]; i++) {
-        size_t hl = strlen(hud_hints[i]);
+    char longest[96];
+    hud_longest_hint(longest, sizeof longest);
+    for (int i = 0; i < HUD_HINTS; i++) {
+        const char *h = i == 0 ? longest : hud_hints[i];
+        size_t hl = strlen(h);
         if (hl + 1 > cols)
             continue;
         size_t room = cols - hl - 1;
         if (strlen(line) <= room || (i > 0 && keep <= room)) {
-            hints = hud_hints[i];
+            hints = h;
             cut_items(line, keep, room);
             break;
         }
