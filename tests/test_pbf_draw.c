@@ -487,3 +487,31 @@ TEST(pbf_draw_any_canvas_after_any_other)
     }
     fx_pbf_close(&x);
 }
+
+/* The body's splat folds what reaches past a wall back inside it: a settled
+ * body lies against both side walls and the floor, and none of its coverage
+ * lands in a wall's pixels (a fold taken as a plain run of taps would put it
+ * one pixel past the right wall). */
+TEST(pbf_draw_a_body_against_the_walls_stays_inside_them)
+{
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 100, 30, false, NULL))
+        return;
+    fx_pbf_frames(&x, 15 * 30, false);
+    scene_pbf.draw(x.st, &x.im);
+    const struct water_draw *d = &((struct pbf_scene *)x.st)->draw;
+    const int w = x.im.w, h = x.im.h;
+    float left = 0.0f, right = 0.0f, outside = 0.0f;
+    for (int y = 0; y < h; y++)
+        for (int xx = 0; xx < w; xx++) {
+            const float c = d->cov[(size_t)y * (size_t)w + (size_t)xx];
+            if (xx < d->x0 || xx > d->x1 || y > d->y1)
+                outside = fmaxf(outside, c);
+            left += xx == d->x0 ? c : 0.0f;
+            right += xx == d->x1 ? c : 0.0f;
+        }
+    CHECK_MSG(left > 1.0f && right > 1.0f, "the body does not meet both walls: %g, %g",
+              (double)left, (double)right);
+    CHECK_MSG(outside == 0.0f, "the body's coverage in a wall: %g", (double)outside);
+    fx_pbf_close(&x);
+}
