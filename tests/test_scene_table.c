@@ -106,7 +106,7 @@ TEST(scene_table_names_are_words_found_by_scene_find)
  * names, in order, nothing more. */
 TEST(scene_table_in_app_help_lists_every_scene_and_its_key)
 {
-    char keys[32] = "", names[256], want[APP_HELP_COLS];
+    char keys[32] = "", names[256], want[APP_HELP_COLS + 256];
     for (int i = 0; i < SCENE_COUNT; i++)
         snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%d", i ? " " : "", i + 1);
     joined(names, sizeof names, ", ", ", ");
@@ -204,7 +204,7 @@ TEST(scene_table_completions_offer_every_scene)
     buf_init(&b);
     cli_text(&b, cli_options[OPT_SCENE].choices);
     buf_putc(&b, 0);
-    char want[256];
+    char want[640];
     joined(want, sizeof want, " ", " ");
     CHECK_MSG(strcmp(b.p, want) == 0, "'%s', not '%s'", b.p, want);
     buf_clear(&b);
