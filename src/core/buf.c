@@ -52,6 +52,8 @@ void buf_reserve(struct buf *b, size_t extra)
 
 void buf_put(struct buf *b, const void *data, size_t n)
 {
+    if (n == 0) /* nothing: and an empty buffer has no storage to copy into */
+        return;
     buf_reserve(b, n);
     memcpy(b->p + b->len, data, n);
     b->len += n;
