@@ -2,6 +2,7 @@
  * fixtures.c — the shared test fixtures of fixtures.h.
  */
 #include "fixtures.h"
+#include "cli.h"
 #include "compose.h"
 #include "test.h"
 
@@ -203,4 +204,13 @@ void fx_image_guarded_free(struct image *im)
 {
     free(im->px - GUARD_PX);
     im->px = NULL;
+}
+
+char *fx_help_text(void)
+{
+    struct buf b;
+    buf_init(&b);
+    cli_usage(&b);
+    buf_putc(&b, 0);
+    return b.p;
 }

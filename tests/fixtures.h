@@ -115,4 +115,7 @@ void fx_image_guarded(struct image *im, int w, int h);
 bool fx_image_guards_intact(const struct image *im);
 void fx_image_guarded_free(struct image *im);
 
+/* What --help prints, as one string (free it). */
+char *fx_help_text(void);
+
 #endif

@@ -60,15 +60,6 @@ static bool between(const char *s, const char *after, const char *until, char *o
     return true;
 }
 
-static char *help_text(void)
-{
-    struct buf b;
-    buf_init(&b);
-    cli_usage(&b);
-    buf_putc(&b, 0);
-    return b.p;
-}
-
 /* argv from line; returns whether cli_parse took it, its error in err. */
 static bool parses(const char *line, char *err, size_t n)
 {
@@ -141,7 +132,7 @@ TEST(scene_table_in_app_help_lists_every_scene_and_its_key)
  * its mouse, all from the table. */
 TEST(scene_table_help_text_lists_every_scene)
 {
-    char *help = help_text(), list[512];
+    char *help = fx_help_text(), list[512];
     CHECK(between(help, "terminal: ", "\noptions:", list, sizeof list));
     for (char *c = list; *c; c++) /* its lines as one */
         *c = *c == '\n' ? ' ' : *c;

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "e2e.h"
 #include "scene.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -57,21 +58,12 @@ static void check_same(const char *what, const struct words *got, const struct w
         CHECK_MSG(words_has(want, got->w[i]), "%s: %s is not in --help", what, got->w[i]);
 }
 
-static char *help_text(void)
-{
-    struct buf b;
-    buf_init(&b);
-    cli_usage(&b);
-    buf_putc(&b, 0);
-    return b.p;
-}
-
 /* The options --help lists: the words starting with '-' before an option's
  * help, on the lines that start with "  -". */
 static struct words help_options(void)
 {
     struct words ws = {0};
-    char *help = help_text();
+    char *help = fx_help_text();
     for (char *line = help; *line;) {
         char *eol = strchr(line, '\n');
         size_t len = eol ? (size_t)(eol - line) : strlen(line);
@@ -160,7 +152,7 @@ static bool swirl_takes(const char *opt, const char *value)
 
 TEST(cli_help_fits_80_columns_and_lists_every_key)
 {
-    char *help = help_text();
+    char *help = fx_help_text();
     int line = 1;
     for (char *s = help; *s; line++) {
         size_t len = strcspn(s, "\n");
@@ -246,7 +238,7 @@ TEST(completion_fish_offers_the_options_of_help_and_values_swirl_takes)
     snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --pre\"'",
              path);
     got = run_words(cmd, false);
-    char *help = help_text();
+    char *help = fx_help_text();
     CHECK(words_has(&got, "--preset") && words_has(&got, "page's") && strstr(help, "page's"));
     free(help);
     snprintf(cmd, sizeof cmd, "cd tests && fish --no-config -c 'source %s; "
