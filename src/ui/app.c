@@ -365,7 +365,8 @@ static int act_arrow(struct app *a, int k)
     int dx = k == IK_LEFT ? -1 : k == IK_RIGHT ? 1 : 0, dy = k == IK_UP ? -1 : k == IK_DOWN ? 1 : 0;
     int n = app_scene(a)->nparams;
     if (a->help) /* scroll the help when it is taller than the window */
-        a->help_top = clampi(a->help_top + dy, 0, a->help_over); else if (a->panel && n && dy)
+        a->help_top = clampi(a->help_top + dy, 0, a->help_over);
+    else if (a->panel && n && dy)
         a->sel = (a->sel + n + dy) % n;
     else if (a->panel && dx)
         act_param(a, dx < 0 ? '-' : '+');

@@ -169,19 +169,18 @@ static int help_wrap(const char *s, int width, char (*out)[APP_HELP_COLS], int n
         out[n++][0] = 0;
     for (bool first = true; at < len && n < max; first = false) {
         size_t lead = first ? 0 : indent, room = (size_t)width - lead;
-        if (!first)
-            at += strspn(s + at, " ");
         size_t take = len - at <= room ? len - at : 0;
         for (size_t i = room; take == 0 && i > 0; i--) /* the last blank that fits */
             if (s[at + i] == ' ')
                 take = i;
         if (take == 0)
-            take = room;
-        while (take > 0 && s[at + take - 1] == ' ') /* no blanks at a line's end */
-            take--;
-        snprintf(out[n++], APP_HELP_COLS, "%*s%.*s", (int)lead, "", (int)take, s + at);
+            take = room; /* a word longer than a line: cut */
+        size_t shown = take;
+        while (shown > 0 && s[at + shown - 1] == ' ') /* no blanks at a line's end */
+            shown--;
+        snprintf(out[n++], APP_HELP_COLS, "%*s%.*s", (int)lead, "", (int)shown, s + at);
         at += take;
-        at += at < len && take == 0; /* never stuck */
+        at += strspn(s + at, " "); /* nor at the next one's start */
     }
     return n;
 }
