@@ -73,9 +73,8 @@ static bool scene_takes(int scene, unsigned flag)
  * says, for a refusal; returns how many there are. */
 static int scenes_with(unsigned flag, bool has, char *out, size_t n)
 {
-    int k = scene_names(out, n, flag, has ? flag : 0, ", ", " and ");
     char names[256];
-    snprintf(names, sizeof names, "%s", out);
+    int k = scene_names(names, sizeof names, flag, has ? flag : 0, ", ", " and ");
     if (k == 0)
         snprintf(out, n, "no scene");
     else
@@ -240,8 +239,7 @@ static int option(struct parse *p, int id, const char *arg)
     case OPT_SCENE:
         if (p->scene_given)
             return fail(p, "--scene given twice");
-        if ((c->o.scene = scene_find(arg)) < 0)
-        {
+        if ((c->o.scene = scene_find(arg)) < 0) {
             char list[256];
             return fail(p, "unknown scene '%s' (%s)", arg, scene_list(list, sizeof list));
         }
@@ -536,8 +534,7 @@ static int resolve_set(struct parse *p, const char *set, int *scene, struct app_
         char sname[16];
         size_t sl = (size_t)(colon - set);
         snprintf(sname, sizeof sname, "%.*s", (int)(sl < sizeof sname ? sl : 0), set);
-        if ((*scene = scene_find(sname)) < 0)
-        {
+        if ((*scene = scene_find(sname)) < 0) {
             char list[256];
             return fail(p, "--set %s: no scene '%.*s' (%s)", set, (int)sl, set,
                         scene_list(list, sizeof list));
