@@ -203,7 +203,7 @@ static inline void project_one(float *restrict xa, float *restrict ya, float *re
     if (!(d2 > ml2) || !(ws > 0.0f) || !(rest[i] > 0.0f))
         return;
     float dl = sqrtf(d2);
-    if (buckle && !(dl > rest[i]))
+    if (cloth_slack(buckle, dl, rest[i]))
         return;
     float s;
     if (at > 0.0f) {

@@ -43,6 +43,13 @@ static inline float min_length2(const struct cloth *c)
     return m * m;
 }
 
+/* buckle (prm.buckle): a constraint |d| = dl long that is not longer than
+ * rest is slack and skipped, for it only pulls (every sweep's one rule). */
+static inline bool cloth_slack(bool buckle, float dl, float rest)
+{
+    return buckle && !(dl > rest);
+}
+
 /* Allocates and fills link[], link_con[] and level[] from c1/c2/rest; 0 or -1
  * (out of memory). */
 int cloth_link_build(struct cloth *c);

@@ -146,9 +146,6 @@ void cloth_link_drop_torn(struct cloth *c, const int *newk)
 
 /* ---- one constraint ------------------------------------------------------------ */
 
-/* buckle: a constraint |d| long that only pulls is skipped. */
-static inline bool slack(bool buckle, float dl, float rest) { return buckle && !(dl > rest); }
-
 /*
  * PBD on one constraint between particles at pa and pb (each x then y): moves
  * them along d = pa - pb so that |d| becomes rest, shared by inverse mass:
@@ -167,7 +164,7 @@ static inline void project_pbd(float *restrict xa, float *restrict ya,
     float ws = wa + wb;
     if (d2 > minlen2 && ws > 0.0f) {
         float dl = sqrtf(d2);
-        if (slack(buckle, dl, rest))
+        if (cloth_slack(buckle, dl, rest))
             return;
         float s = (rest - dl) / (dl * ws);
         float sa = wa * s, sb = wb * s;
@@ -191,7 +188,7 @@ static inline void project_xpbd(float *restrict xa, float *restrict ya,
     float ws = wa + wb;
     if (d2 > minlen2 && ws > 0.0f) {
         float dl = sqrtf(d2);
-        if (slack(buckle, dl, rest))
+        if (cloth_slack(buckle, dl, rest))
             return;
         float s = (rest - dl - at * *lambda) / ((ws + at) * dl);
         float dlam = s * dl;
