@@ -31,6 +31,11 @@
 #define KERNEL_PX 1.5f       /* the kernel's scale in particle diameters (at least pixels):
                               * wide enough to close the gaps between particles */
 #define TAPS_MAX 260         /* taps along one axis at SCALE_MAX (4 SCALE_MAX + 1) */
+#define GRID_KERNEL_PX 3.0f  /* the body is splatted on the canvas's pixels, k image pixels
+                              * each, and interpolated to the image where its kernel is
+                              * this many canvas pixels and more (a field that smooth is
+                              * within a hundredth of the image's: its edge within a tenth
+                              * of a pixel; the splat's taps a k-th along each axis) */
 #define EDGE_GAIN 1.5f       /* 1 / B(0): the field's slope across an edge made a pixel's */
 #define DROP_GAIN 3.0f       /* a drop is drawn this much brighter than the area it covers
                               * (a soft drop spreads it over its rim) */
@@ -99,6 +104,7 @@ void water_draw_free(struct water_draw *d)
 {
     free(d->cov);
     free(d->vel);
+    free(d->grid);
     free(d->spr);
     free(d->dep);
     free(d->lit);
@@ -129,6 +135,7 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
         const size_t r = (size_t)w > d->row_cap ? (size_t)w : d->row_cap;
         bool ok = grow((void **)&d->cov, m * sizeof(float)) &&
                   grow((void **)&d->vel, 3 * m * sizeof(float)) &&
+                  grow((void **)&d->grid, 4 * m * sizeof(float)) &&
                   grow((void **)&d->spr, m * sizeof(float)) &&
                   grow((void **)&d->dep, m * sizeof(float)) &&
                   grow((void **)&d->lit, m * sizeof(float)) &&
@@ -186,13 +193,14 @@ struct streak {
     int n;
 };
 
-/* False when particle i is off the canvas by more than reach (or not a number). */
-static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reach,
-                      struct streak *st)
+/* False when particle i is off the canvas (w x h pixels, in view at, k of them
+ * a canvas pixel) by more than reach (or not a number). */
+static bool streak_of(const struct pbf_scene *s, const struct view *at, float k_px, int i, int w,
+                      int h, float reach, struct streak *st)
 {
     const struct pbf *sim = &s->sim;
-    const float zoom = s->draw.at.zoom;
-    st->x = view_px(&s->draw.at, sim->x[i]), st->y = view_py(&s->draw.at, sim->y[i]);
+    const float zoom = at->zoom;
+    st->x = view_px(at, sim->x[i]), st->y = view_py(at, sim->y[i]);
     if (!(st->x > -reach && st->y > -reach && st->x < (float)w + reach &&
           st->y < (float)h + reach))
         return false;
@@ -200,7 +208,7 @@ static bool streak_of(const struct pbf_scene *s, int i, int w, int h, float reac
     const bool finite = isfinite(speed);
     const float vx = finite ? sim->vx[i] : 0.0f, vy = finite ? sim->vy[i] : 0.0f;
     st->vx = vx, st->vy = vy, st->speed = finite ? speed : 0.0f;
-    const float k_px = s->draw.k; /* the streak's lengths are in canvas pixels */
+    /* the streak's lengths are in canvas pixels, k_px of them */
     const float len = clampf(st->speed * zoom * STREAK_TIME - k_px * STREAK_FROM, 0.0f,
                              k_px * STREAK_MAX);
     if (len > 0.0f) {
@@ -327,43 +335,55 @@ static bool streak_meets(float c0, float step, int np, float sc, int lo, int hi,
     return !(b < (float)r0 || a >= (float)r1);
 }
 
+/* The pixels the body is splatted on: the image's, or the canvas's (k image
+ * pixels each, GRID_KERNEL_PX), with the view, the walls (the first and last
+ * pixels inside them) and the four fields (cov and vel's planes) in them. */
+struct grid {
+    float *cov, *vel;
+    int w, h, f;         /* f image pixels a grid pixel */
+    struct view at;
+    float k;             /* grid pixels a canvas pixel */
+    int x0, x1, y0, y1;
+};
+
 /* The body: every particle's area (a diameter squared: dense water covers its
  * pixels once) spread over the pixels about it by the cubic B-spline, at least
  * a pixel wide, into cov; the velocity and its square times that into vel.
  * Rows [r0, r1) alone: each pixel's sum is the particles' in their order
  * whatever the rows drawn with it (splat_body's bands). */
-static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
+static void splat_rows(struct pbf_scene *s, const struct grid *g, int r0, int r1)
 {
-    struct water_draw *d = &s->draw;
+    const struct water_draw *d = &s->draw;
     const struct pbf *sim = &s->sim;
-    const float d_px = 2.0f * sim->prm.radius * s->draw.at.zoom;
-    const float sc = fminf(KERNEL_PX * particle_px(s), SCALE_MAX);
-    const float reach = 2.0f * sc + d->k * STREAK_MAX;
+    const int w = g->w, h = g->h;
+    const float d_px = 2.0f * sim->prm.radius * g->at.zoom;
+    const float sc = fminf(KERNEL_PX * clampf(d_px, 1.0f, SCALE_MAX), SCALE_MAX);
+    const float reach = 2.0f * sc + g->k * STREAK_MAX;
     struct taps tx[STREAK_TAPS], ty[STREAK_TAPS];
     const size_t n = (size_t)w * (size_t)h, at = (size_t)r0 * (size_t)w;
     const size_t rows = (size_t)(r1 - r0) * (size_t)w;
-    memset(d->cov + at, 0, rows * sizeof *d->cov);
+    memset(g->cov + at, 0, rows * sizeof *g->cov);
     for (size_t p = 0; p < 3; p++)
-        memset(d->vel + p * n + at, 0, rows * sizeof *d->vel);
+        memset(g->vel + p * n + at, 0, rows * sizeof *g->vel);
     const bool whole = r0 == 0 && r1 == h;
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
-        if (!streak_of(s, i, w, h, reach, &st) ||
-            (!whole && !streak_meets(st.y, st.dy, st.n, sc, d->y0, d->y1, h, r0, r1)))
+        if (!streak_of(s, &g->at, g->k, i, w, h, reach, &st) ||
+            (!whole && !streak_meets(st.y, st.dy, st.n, sc, g->y0, g->y1, h, r0, r1)))
             continue;
         const float m = d_px * d_px * (1.0f - d->share[i]) / (float)st.n;
         if (!(m > 0.0f))
             continue;
-        streak_taps(st.x, st.dx, st.n, sc, d->x0, d->x1, w, tx);
-        streak_taps(st.y, st.dy, st.n, sc, d->y0, d->y1, h, ty);
+        streak_taps(st.x, st.dx, st.n, sc, g->x0, g->x1, w, tx);
+        streak_taps(st.y, st.dy, st.n, sc, g->y0, g->y1, h, ty);
         for (int k = 0; k < st.n && !whole; k++)
             taps_within(&ty[k], r0, r1);
         for (int k = 0; k < st.n; k++) {
             const int *ix = tx[k].idx, nx = tx[k].n;
             const float *wx = tx[k].wt;
             for (int a = 0; a < ty[k].n; a++) {
-                float *cov = d->cov + (size_t)ty[k].idx[a] * (size_t)w;
-                float *vel = d->vel + (size_t)ty[k].idx[a] * (size_t)w;
+                float *cov = g->cov + (size_t)ty[k].idx[a] * (size_t)w;
+                float *vel = g->vel + (size_t)ty[k].idx[a] * (size_t)w;
                 const float wa = m * ty[k].wt[a];
                 /* The taps in turn at once, or one by one where the walls fold them. */
                 const int runs = tx[k].run ? 1 : nx, len = tx[k].run ? nx : 1;
@@ -382,7 +402,7 @@ static void splat_rows(struct pbf_scene *s, int w, int h, int r0, int r1)
 
 struct splat_job {
     struct pbf_scene *s;
-    int w, h;
+    const struct grid *g;
     int cut[3 * POOL_MAX_THREADS + 1]; /* band b: rows [cut[b], cut[b + 1]) */
 };
 
@@ -391,16 +411,17 @@ static void splat_band(void *arg, int part, int nparts)
     const struct splat_job *j = arg;
     (void)nparts;
     if (j->cut[part] < j->cut[part + 1])
-        splat_rows(j->s, j->w, j->h, j->cut[part], j->cut[part + 1]);
+        splat_rows(j->s, j->g, j->cut[part], j->cut[part + 1]);
 }
 
-static void splat_body(struct pbf_scene *s, int w, int h)
+static void splat_grid(struct pbf_scene *s, const struct grid *g)
 {
     const int threads = pool_threads(s->opt.pool), nb = threads > 1 ? 3 * threads : 1;
-    struct splat_job j = {s, w, h, {0}};
+    const int h = g->h;
+    struct splat_job j = {s, g, {0}};
     int count[SPLAT_ROWS] = {0};
     for (int i = 0; i < s->sim.nfluid; i++) {
-        const float y = view_py(&s->draw.at, s->sim.y[i]) * (float)SPLAT_ROWS / (float)h;
+        const float y = view_py(&g->at, s->sim.y[i]) * (float)SPLAT_ROWS / (float)h;
         count[y > 0.0f ? (int)fminf(y, (float)(SPLAT_ROWS - 1)) : 0]++; /* far off, or NaN: an end */
     }
     int b = 1, run = 0;
@@ -412,6 +433,80 @@ static void splat_body(struct pbf_scene *s, int w, int h)
     while (b <= nb)
         j.cut[b++] = h;
     pool_run(s->opt.pool, splat_band, &j, nb);
+}
+
+/* Image pixel i's place between the grid's pixel centres along an axis: the
+ * two pixels (within [lo, hi], the walls' inside, so that nothing outside
+ * them bleeds in) and the second's weight. */
+struct lerp {
+    int a, b;
+    float t;
+};
+
+static struct lerp lerp_at(int i, int f, int lo, int hi)
+{
+    const float u = ((float)i + 0.5f) / (float)f - 0.5f;
+    const int a = (int)floorf(u);
+    const float t = u - (float)a;
+    return (struct lerp){clampi(a, lo, hi), clampi(a + 1, lo, hi), t};
+}
+
+struct up_job {
+    struct water_draw *d;
+    const struct grid *g;
+    int w, h;
+    const struct lerp *lx; /* per image column */
+};
+
+/* Image rows [y0, y1) of the four fields, bilinear from the grid's. */
+static void up_rows(void *arg, int y0, int y1)
+{
+    const struct up_job *j = arg;
+    const struct grid *g = j->g;
+    const size_t n = (size_t)j->w * (size_t)j->h, gn = (size_t)g->w * (size_t)g->h;
+    const int lo = clampi(g->y0, 0, g->h - 1), hi = clampi(g->y1, lo, g->h - 1);
+    for (int y = y0; y < y1; y++) {
+        const struct lerp ly = lerp_at(y, g->f, lo, hi);
+        for (size_t p = 0; p < 4; p++) {
+            const float *src = p ? g->vel + (p - 1) * gn : g->cov;
+            const float *ra = src + (size_t)ly.a * (size_t)g->w, *rb = src + (size_t)ly.b * (size_t)g->w;
+            float *out = (p ? j->d->vel + (p - 1) * n : j->d->cov) + (size_t)y * (size_t)j->w;
+            for (int x = 0; x < j->w; x++) {
+                const struct lerp lx = j->lx[x];
+                const float top = ra[lx.a] + lx.t * (ra[lx.b] - ra[lx.a]);
+                const float bot = rb[lx.a] + lx.t * (rb[lx.b] - rb[lx.a]);
+                out[x] = top + ly.t * (bot - top);
+            }
+        }
+    }
+}
+
+/* The body into d->cov and d->vel (w x h image pixels): splatted on the image,
+ * or where the kernel is wide on the canvas and interpolated (GRID_KERNEL_PX). */
+static void splat_body(struct pbf_scene *s, int w, int h)
+{
+    struct water_draw *d = &s->draw;
+    const int k = (int)d->k;
+    const float sc = KERNEL_PX * particle_px(s);
+    struct grid g = {d->cov, d->vel, w, h, 1, d->at, d->k, d->x0, d->x1, d->y0, d->y1};
+    const float from = d->grid_from > 0.0f ? d->grid_from : GRID_KERNEL_PX;
+    d->grid_f = 1;
+    if (k < 2 || sc < from * (float)k || w % k || h % k) {
+        splat_grid(s, &g);
+        return;
+    }
+    d->grid_f = g.f = k, g.w = w / k, g.h = h / k, g.at = s->view, g.k = 1.0f;
+    g.cov = d->grid, g.vel = d->grid + (size_t)g.w * (size_t)g.h;
+    /* The walls' inner faces lie on the cells' boundaries: on whole canvas pixels. */
+    g.x0 = d->x0 < 0 ? d->x0 : d->x0 / k, g.y0 = d->y0 < 0 ? d->y0 : d->y0 / k;
+    g.x1 = d->x1 < 0 ? d->x1 : (d->x1 + 1) / k - 1, g.y1 = d->y1 < 0 ? d->y1 : (d->y1 + 1) / k - 1;
+    splat_grid(s, &g);
+    struct lerp *lx = (struct lerp *)d->row; /* 5 w floats: room for w of these */
+    const int lo = clampi(g.x0, 0, g.w - 1), hi = clampi(g.x1, lo, g.w - 1);
+    for (int x = 0; x < w; x++)
+        lx[x] = lerp_at(x, k, lo, hi);
+    struct up_job j = {d, &g, w, h, lx};
+    scene_bands(s->opt.pool, h, up_rows, &j);
 }
 
 /* Pixel i takes what pixel j has (coverage and velocities) when j has more. */
@@ -526,7 +621,7 @@ static void splat_spray(struct pbf_scene *s, int w, int h)
     memset(d->spr, 0, (size_t)w * (size_t)h * sizeof *d->spr);
     for (int i = 0; i < sim->nfluid; i++) {
         struct streak st;
-        if (!(d->share[i] > 0.0f) || !streak_of(s, i, w, h, 0.0f, &st))
+        if (!(d->share[i] > 0.0f) || !streak_of(s, &d->at, d->k, i, w, h, 0.0f, &st))
             continue;
         for (int k = 0; k < st.n; k++)
             add_drop(d->spr, w, h, st.x - (float)k * st.dx, st.y - (float)k * st.dy,
@@ -556,10 +651,12 @@ static float pick(float v, float o, bool most)
 }
 
 /* out = the largest (most, true) or smallest of in over a pixel either side along
- * x or y (the pixel's, the one before, the one after), within the canvas. */
-static void spread(const float *in, float *out, int w, int h, bool along_x, bool most)
+ * x or y (the pixel's, the one before, the one after), within the canvas (h
+ * rows); rows [y0, y1) alone. */
+static void spread(const float *in, float *out, int w, int h, bool along_x, bool most, int y0,
+                   int y1)
 {
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         const float *a = in + (size_t)y * (size_t)w;
         const int before = along_x ? -1 : y > 0 ? -w : 0, after = along_x ? 1 : y < h - 1 ? w : 0;
         float *o = out + (size_t)y * (size_t)w;
@@ -568,18 +665,6 @@ static void spread(const float *in, float *out, int w, int h, bool along_x, bool
         for (int x = 0; x < w && along_x; x += w > 1 ? w - 1 : 1) /* the ends of the row */
             o[x] = pick(pick(a[x], a[x > 0 ? x - 1 : x], most), a[x < w - 1 ? x + 1 : x], most);
     }
-}
-
-/* Closes holes in the body a pixel or two across (a closing: the largest over
- * the 3 x 3 pixels about each, then the smallest of that): where the water
- * churns, its particles leave gaps that are not air. An edge keeps its place
- * and its anti-aliasing. dep and lit are scratch here. */
-static void close_holes(struct water_draw *d, int w, int h)
-{
-    spread(d->cov, d->dep, w, h, true, true);
-    spread(d->dep, d->lit, w, h, false, true);
-    spread(d->lit, d->dep, w, h, true, false);
-    spread(d->dep, d->cov, w, h, false, false);
 }
 
 /* What a pixel shows of a coverage v when it showed kept last frame: kept,
@@ -592,6 +677,71 @@ static float with_play(float kept, float v)
     if (v <= 0.0f || v >= 1.0f)
         return v;
     return clampf(kept, v - PLAY, v + PLAY);
+}
+
+/* The passes over the fields pixel by pixel, a band of rows at a time on the
+ * pool (each pixel's value is the same whatever the bands). */
+struct field_job {
+    struct water_draw *d;
+    int w, h;
+    int pass;            /* SHARPEN, the four spreads, then PLAY */
+    float gain;
+    bool keep;
+};
+
+enum { SHARPEN, GROW_X, GROW_Y, SHRINK_X, SHRINK_Y, PLAY_PASS };
+
+/* The body's velocities to its churn, and its coverage sharpened to an edge a
+ * pixel wide. */
+static void sharpen_rows(struct water_draw *d, size_t n, float gain, size_t i0, size_t i1)
+{
+    for (size_t i = i0; i < i1; i++) { /* without a branch, so that the loop is vectorised */
+        const float c = d->cov[i], q = c > 1e-6f ? c : 1.0f;
+        const float vx = d->vel[i] / q, vy = d->vel[n + i] / q, v2 = d->vel[2 * n + i] / q;
+        const float s2 = v2 - vx * vx - vy * vy, churn = sqrtf(s2 > 0.0f ? s2 : 0.0f);
+        d->vel[i] = c > 1e-6f ? churn : 0.0f;
+        d->cov[i] = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
+    }
+}
+
+static void play_rows(struct water_draw *d, bool keep, size_t i0, size_t i1)
+{
+    for (size_t i = i0; i < i1; i++) {
+        const float body = d->cov[i], drop = fminf(DROP_GAIN * d->spr[i], 1.0f);
+        d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
+        d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
+    }
+}
+
+/* Closing holes in the body a pixel or two across (a closing: the largest over
+ * the 3 x 3 pixels about each, then the smallest of that): where the water
+ * churns, its particles leave gaps that are not air. An edge keeps its place
+ * and its anti-aliasing. dep and lit are scratch here. */
+static void field_rows(void *arg, int y0, int y1)
+{
+    const struct field_job *j = arg;
+    struct water_draw *d = j->d;
+    const int w = j->w, h = j->h;
+    const size_t i0 = (size_t)y0 * (size_t)w, i1 = (size_t)y1 * (size_t)w;
+    switch (j->pass) {
+    case SHARPEN:
+        sharpen_rows(d, (size_t)w * (size_t)h, j->gain, i0, i1);
+        break;
+    case GROW_X:
+        spread(d->cov, d->dep, w, h, true, true, y0, y1);
+        break;
+    case GROW_Y:
+        spread(d->dep, d->lit, w, h, false, true, y0, y1);
+        break;
+    case SHRINK_X:
+        spread(d->lit, d->dep, w, h, true, false, y0, y1);
+        break;
+    case SHRINK_Y:
+        spread(d->dep, d->cov, w, h, false, false, y0, y1);
+        break;
+    default:
+        play_rows(d, j->keep, i0, i1);
+    }
 }
 
 /* Air the water closes in on every side (a wave that broke over a pocket, a
@@ -714,22 +864,10 @@ static void shade_water(struct pbf_scene *s, struct image *im)
 {
     struct water_draw *d = &s->draw;
     const int w = im->w, h = im->h;
-    const size_t n = (size_t)w * (size_t)h;
     const float part = particle_px(s), gain = EDGE_GAIN * fminf(KERNEL_PX * part, SCALE_MAX);
-    const bool keep = d->kept_ok;
-    for (size_t i = 0; i < n; i++) { /* without a branch, so that the loop is vectorised */
-        const float c = d->cov[i], q = c > 1e-6f ? c : 1.0f;
-        const float vx = d->vel[i] / q, vy = d->vel[n + i] / q, v2 = d->vel[2 * n + i] / q;
-        const float s2 = v2 - vx * vx - vy * vy, churn = sqrtf(s2 > 0.0f ? s2 : 0.0f);
-        d->vel[i] = c > 1e-6f ? churn : 0.0f;
-        d->cov[i] = clampf(0.5f + gain * (c - 0.5f), 0.0f, 1.0f);
-    }
-    close_holes(d, w, h);
-    for (size_t i = 0; i < n; i++) {
-        const float body = d->cov[i], drop = fminf(DROP_GAIN * d->spr[i], 1.0f);
-        d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
-        d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
-    }
+    struct field_job fj = {d, w, h, SHARPEN, gain, d->kept_ok};
+    for (fj.pass = SHARPEN; fj.pass <= PLAY_PASS; fj.pass++)
+        scene_bands(s->opt.pool, h, field_rows, &fj);
     fill_enclosed_air(d, w, h);
     water_depth(d, w, h, d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f); /* lid off: no bright line */
     struct colour_job j = {s, im, part};

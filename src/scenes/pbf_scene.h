@@ -22,6 +22,11 @@ struct water_draw {
     float *vel;          /* three planes: coverage-weighted vx, vy and vx^2 + vy^2; then
                           * in the first, the churn (how far the velocities about a
                           * pixel scatter, rms, m/s) */
+    float *grid;         /* the body splatted on the canvas's pixels: four fields as cov
+                          * and vel (pbf_draw.c's GRID_KERNEL_PX) */
+    float grid_from;     /* kernel width (canvas pixels) from which the grid is used:
+                          * 0 for GRID_KERNEL_PX (a test's larger one keeps it off) */
+    int grid_f;          /* image pixels a pixel of what the body was last splatted on */
     float *spr;          /* the drops' coverage */
     float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
     float *row;          /* five rows of scratch */
