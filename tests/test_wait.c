@@ -2,7 +2,8 @@
  * test_wait.c — input that waits: a step cut short by the stop flag (cloth,
  * pbf, the dye between its passes), the app dropping the rest of the frame and
  * saying so, the watcher that raises the flag (it must let the flow control's
- * answers pass), and in tmux: keys answered during a step of many seconds (the
+ * answers pass) and parses with the loop's parser (each event once, in order,
+ * at its read time, whatever the reads' split), and in tmux: keys answered during a step of many seconds (the
  * cloth's extremes, the largest dye grid), Ctrl-S that no longer freezes swirl.
  */
 #include "app.h"
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 /* s a step may go on once stopped: an iteration and the step's end (a whole
@@ -539,19 +541,38 @@ static void put(int fd, const char *s)
     CHECK(write(fd, s, strlen(s)) == (ssize_t)strlen(s));
 }
 
+/* Waits up to `seconds` for the watcher to have read everything in the pipe. */
+static bool drained_by(int fd, double seconds)
+{
+    double end = buf_now() + seconds;
+    int left = -1;
+    while ((ioctl(fd, FIONREAD, &left) != 0 || left > 0) && buf_now() < end)
+        fx_nap(0.002);
+    return left == 0;
+}
+
+/* Event k of what a disarm gave is of this type (and, for a key, this key). */
+static bool got_is(const struct watch *w, int n, int k, enum input_type type, int key)
+{
+    return k < n && w->got[k].ev.type == type && (type != INPUT_KEY || w->got[k].ev.key == key);
+}
+
 /* On a pipe for a terminal: its answers (to pings, to DA1) raise nothing; a
  * key, a lone ESC, input that waited before the frame raise the flag, never
- * before the frame is WATCH_AFTER old; what it read comes back whole. */
+ * before the frame is WATCH_AFTER old; what it read comes back parsed, each
+ * event once and in order, read once the frame was WATCH_AFTER old. */
 TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
 {
     int fd[2];
     CHECK(pipe(fd) == 0);
     atomic_int stop = 0;
+    struct input in;
+    input_init(&in);
     struct watch w;
     CHECK(watch_start(&w, fd[0], &stop) == 0);
 
     double t0 = buf_now();
-    watch_arm(&w, t0, false);
+    watch_arm(&w, t0, &in);
     put(fd[1], "\x1b[0n\x1b[0n");
     fx_nap(WATCH_AFTER + 0.15);
     put(fd[1], "\x1b[0n\x1b[?62;22c"); /* and DA1's late answer */
@@ -560,37 +581,156 @@ TEST_THREADS(wait_watcher_lets_answers_pass_and_raises_for_a_key)
     put(fd[1], "q");
     double at = raised_by(&stop, 2.0);
     CHECK_MSG(at > 0.0, "a key did not raise the flag");
-    size_t n = watch_disarm(&w);
-    CHECK_INT(n, 22);
-    CHECK(n == 22 && memcmp(w.got, "\x1b[0n\x1b[0n\x1b[0n\x1b[?62;22cq", 22) == 0);
+    int n = watch_disarm(&w);
+    CHECK_INT(n, 5);
+    CHECK(got_is(&w, n, 0, INPUT_PONG, 0) && got_is(&w, n, 1, INPUT_PONG, 0) &&
+          got_is(&w, n, 2, INPUT_PONG, 0) && got_is(&w, n, 3, INPUT_ANSWER, 0) &&
+          got_is(&w, n, 4, INPUT_KEY, 'q'));
+    for (int k = 0; k < n; k++)
+        CHECK_MSG(w.got[k].at >= t0 + WATCH_AFTER && (k == 0 || w.got[k].at >= w.got[k - 1].at),
+                  "event %d read at %.3f s, out of order or before the frame was old", k,
+                  w.got[k].at - t0);
+    CHECK(n == 5 && w.read_at == w.got[4].at);
+    CHECK(!input_pending(&in));
     CHECK(atomic_load(&stop) == 0);
 
     static const char *const keys[] = {"x", "\x1b", "\x1b[<0;3;4M"};
     for (int k = 0; k < 3; k++) {
         t0 = buf_now();
-        watch_arm(&w, t0, false);
+        watch_arm(&w, t0, &in);
         put(fd[1], keys[k]);
         at = raised_by(&stop, 2.0);
         CHECK_MSG(at > 0.0, "key %d did not raise the flag", k);
         CHECK_MSG(at < 0.0 || at - t0 >= WATCH_AFTER - 0.005, "key %d raised it %.3f s in", k,
                   at - t0);
         n = watch_disarm(&w);
-        CHECK_INT(n, strlen(keys[k]));
+        CHECK_INT(n, k == 1 ? 0 : 1); /* the lone ESC waits in the parser */
+        CHECK_INT(input_pending(&in), k == 1);
+        struct input_event ev[4];
+        CHECK_INT(input_flush(&in, ev, 4), k == 1); /* the loop's, once it has waited */
+        CHECK(k != 1 || (ev[0].type == INPUT_KEY && ev[0].key == IK_ESC));
     }
-    /* Input waiting already (a lone ESC the loop holds back). */
+    CHECK(w.got[0].ev.type == INPUT_MOUSE && w.got[0].ev.x == 2 && w.got[0].ev.y == 3);
+    /* Input waiting already: a lone ESC the loop holds back. */
+    struct input_event ev[4];
+    CHECK_INT(input_feed(&in, (const unsigned char *)"\x1b", 1, ev, 4), 0);
     t0 = buf_now();
-    watch_arm(&w, t0, true);
+    watch_arm(&w, t0, &in);
     at = raised_by(&stop, 2.0);
     CHECK(at > 0.0 && at - t0 >= WATCH_AFTER - 0.005);
     CHECK_INT(watch_disarm(&w), 0);
+    CHECK_INT(input_flush(&in, ev, 4), 1);
+    CHECK(ev[0].type == INPUT_KEY && ev[0].key == IK_ESC);
     /* A frame quicker than WATCH_AFTER is never cut, whatever comes. */
-    watch_arm(&w, buf_now(), false);
+    watch_arm(&w, buf_now(), &in);
     put(fd[1], "q");
     fx_nap(0.02);
     CHECK(atomic_load(&stop) == 0);
     CHECK_INT(watch_disarm(&w), 0); /* nothing read: the loop reads it */
+    CHECK(w.read_at < 0.0);
     char b[4];
     CHECK(read(fd[0], b, sizeof b) == 1);
+    watch_end(&w);
+    close(fd[0]);
+    close(fd[1]);
+}
+
+/* The bytes are parsed once, by the loop's parser: a mouse report or a ping's
+ * answer the watcher read in part is finished by the loop's next bytes, one
+ * event, once; an answer it read whole comes back once, at the time it was
+ * read (not when the frame ended), and nothing of a frame comes back again. */
+TEST_THREADS(wait_watcher_parses_once_with_the_loops_parser)
+{
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    atomic_int stop = 0;
+    struct input in;
+    input_init(&in);
+    struct watch w;
+    CHECK(watch_start(&w, fd[0], &stop) == 0);
+    struct input_event ev[16];
+
+    /* A press, then a drag cut after its column: the press now, the drag once
+     * the loop has the rest. */
+    watch_arm(&w, buf_now(), &in);
+    put(fd[1], "\x1b[<0;3;4M\x1b[<32;5");
+    CHECK(drained_by(fd[0], 2.0));
+    int n = watch_disarm(&w);
+    CHECK_INT(n, 1);
+    CHECK(n == 1 && w.got[0].ev.type == INPUT_MOUSE && w.got[0].ev.action == MOUSE_PRESS &&
+          w.got[0].ev.x == 2 && w.got[0].ev.y == 3);
+    CHECK(input_pending(&in));
+    CHECK_INT(watch_disarm(&w), 0); /* disarmed already: nothing twice */
+    int ne = input_feed(&in, (const unsigned char *)";6M", 3, ev, 16);
+    CHECK_INT(ne, 1);
+    CHECK(ne == 1 && ev[0].type == INPUT_MOUSE && ev[0].action == MOUSE_DRAG && ev[0].x == 4 &&
+          ev[0].y == 5);
+    CHECK_INT(input_flush(&in, ev, 16), 0);
+
+    /* A ping's answer whole: once, at its read time; then one cut short. */
+    watch_arm(&w, buf_now(), &in);
+    fx_nap(WATCH_AFTER + 0.02); /* the watcher looks */
+    double before = buf_now();
+    put(fd[1], "\x1b[0n\x1b[0");
+    CHECK(drained_by(fd[0], 2.0));
+    double after = buf_now();
+    fx_nap(0.05); /* the frame goes on: its end is not the answer's time */
+    n = watch_disarm(&w);
+    CHECK_INT(n, 1);
+    CHECK(n == 1 && w.got[0].ev.type == INPUT_PONG);
+    CHECK_MSG(n == 1 && w.got[0].at >= before && w.got[0].at <= after,
+              "the answer's time %.3f s from its write, read by %.3f s", w.got[0].at - before,
+              after - before);
+    ne = input_feed(&in, (const unsigned char *)"n", 1, ev, 16);
+    CHECK_INT(ne, 1);
+    CHECK(ne == 1 && ev[0].type == INPUT_PONG);
+
+    /* The next frame gives its own events alone. */
+    watch_arm(&w, buf_now(), &in);
+    put(fd[1], "z");
+    CHECK(raised_by(&stop, 2.0) > 0.0);
+    n = watch_disarm(&w);
+    CHECK_INT(n, 1);
+    CHECK(got_is(&w, n, 0, INPUT_KEY, 'z'));
+    CHECK_INT(input_flush(&in, ev, 16), 0);
+    watch_end(&w);
+    close(fd[0]);
+    close(fd[1]);
+}
+
+/* More answers than a frame keeps: the watcher parses WATCH_EVENTS of them,
+ * raises the flag and leaves the rest to the loop; none lost, none twice. */
+TEST_THREADS(wait_watcher_full_leaves_the_rest_to_the_loop)
+{
+    enum { ANSWERS = WATCH_EVENTS + 76 };
+    static char all[ANSWERS * 4 + 1];
+    for (int k = 0; k < ANSWERS; k++)
+        memcpy(all + 4 * k, "\x1b[0n", 4);
+    int fd[2];
+    CHECK(pipe(fd) == 0);
+    atomic_int stop = 0;
+    struct input in;
+    input_init(&in);
+    struct watch w;
+    CHECK(watch_start(&w, fd[0], &stop) == 0);
+    put(fd[1], all);
+    watch_arm(&w, buf_now(), &in);
+    CHECK_MSG(raised_by(&stop, 2.0) > 0.0, "a full watcher did not raise the flag");
+    int n = watch_disarm(&w);
+    CHECK_INT(n, WATCH_EVENTS);
+    int pongs = 0;
+    for (int k = 0; k < n; k++)
+        pongs += w.got[k].ev.type == INPUT_PONG;
+    unsigned char b[4 * ANSWERS];
+    int left = 0; /* what the watcher left (never a read that waits) */
+    CHECK(ioctl(fd[0], FIONREAD, &left) == 0 && left > 0 && left <= (int)sizeof b);
+    ssize_t nb = left > 0 && left <= (int)sizeof b ? read(fd[0], b, (size_t)left) : 0;
+    struct input_event ev[4 * ANSWERS];
+    int ne = nb > 0 ? input_feed(&in, b, (size_t)nb, ev, (int)nb) : 0;
+    for (int k = 0; k < ne; k++)
+        pongs += ev[k].type == INPUT_PONG;
+    CHECK_INT(pongs, ANSWERS);
+    CHECK_INT(n + ne, ANSWERS);
     watch_end(&w);
     close(fd[0]);
     close(fd[1]);

@@ -5,16 +5,18 @@
  * (extreme settings) would keep a key waiting as long. So while a frame is
  * being made, a watcher thread looks at the terminal's input: once the frame
  * has taken WATCH_AFTER and a key or a mouse report waits (or a lone ESC has
- * waited ESC_DELAY, or the caller said input was waiting already), it raises
+ * waited WATCH_ESC, or the loop's parser held input back already), it raises
  * the stop flag, which the solvers read between their iterations (the params'
  * stop), and the step under way ends early. The terminal's answers to the flow
  * control's status requests (CSI 0 n) come all the time and raise nothing.
  *
- * The watcher reads what it looks at (only it could tell an answer from a
- * key), and only while armed, when the loop does not read: what it read is
- * handed back by watch_disarm, for the loop to parse before anything newer.
- * Frames that take less than WATCH_AFTER are never cut short, whatever comes.
- * The thread takes no signals but its own faults.
+ * The bytes are parsed once, by the loop's own parser: watch_arm hands it to
+ * the watcher (the loop does not read while a frame is made), which reads and
+ * parses only while armed, keeping each event with the time its bytes were
+ * read; watch_disarm hands the parser back (an unfinished sequence pending in
+ * it, for the loop's next bytes) and the events, which come before anything
+ * the loop reads next. Frames that take less than WATCH_AFTER are never cut
+ * short, whatever comes. The thread takes no signals but its own faults.
  */
 #ifndef SWIRL_WATCH_H
 #define SWIRL_WATCH_H
@@ -24,9 +26,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "input.h"
+
 #define WATCH_AFTER 0.1    /* s a frame runs before waiting input cuts it short */
 #define WATCH_ESC 0.05     /* s a lone ESC waits before it counts as the Esc key */
-#define WATCH_BYTES 4096   /* what it reads in one frame, at most */
+#define WATCH_EVENTS 1024  /* what it parses in one frame, at most */
+
+/* An event parsed while armed, and when its bytes were read (monotonic s). */
+struct watch_event {
+    struct input_event ev;
+    double at;
+};
 
 struct watch {
     atomic_int *stop;
@@ -40,19 +50,25 @@ struct watch {
     bool busy;             /* under mu: the watcher took an arm and is not done */
     double armed_at;       /* monotonic seconds */
     bool waiting;          /* input waited already when armed */
-    unsigned char got[WATCH_BYTES]; /* read while armed (the watcher's until disarmed) */
-    size_t ngot;
+    /* The watcher's while armed, the loop's once disarmed: */
+    struct input *in;      /* the loop's parser */
+    struct watch_event got[WATCH_EVENTS]; /* what it gave, in order */
+    int ngot;
+    double read_at;        /* when bytes were last read (< 0: none this frame) */
 };
 
 /* Starts the watcher on fd; stop is what it raises. 0, or -1 when no thread
  * could be started (then arm and disarm do nothing and steps run whole). */
 int watch_start(struct watch *w, int fd, atomic_int *stop);
-/* A frame starts: *stop is lowered, and the watcher looks from now on. now:
- * monotonic seconds; waiting: input waits already (a lone ESC held back). */
-void watch_arm(struct watch *w, double now, bool waiting);
+/* A frame starts: *stop is lowered, and the watcher looks from now on, parsing
+ * what it reads with in (the loop's parser, left alone by the loop until
+ * disarmed; input pending in it already, a lone ESC held back, counts as
+ * waiting). now: monotonic seconds. */
+void watch_arm(struct watch *w, double now, struct input *in);
 /* The frame is made: the watcher stops looking (returning once it has), *stop
- * is lowered. Returns how many bytes it read meanwhile, at w->got. */
-size_t watch_disarm(struct watch *w);
+ * is lowered, the parser is the loop's again. Returns how many events it
+ * parsed meanwhile, at w->got (w->read_at: when it last read, < 0: never). */
+int watch_disarm(struct watch *w);
 /* Ends the thread (disarmed); a watch never started is left as it is. */
 void watch_end(struct watch *w);
 

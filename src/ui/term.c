@@ -40,8 +40,10 @@
  * terminal still owes are read back up to a last DA1 (for as long as the
  * flow control says the link needs, at most FLOW_DRAIN_MAX; not at all once
  * it has stopped), so none reaches the shell. While a frame is made a watcher
- * (watch.h) looks at the input: a key that waits raises the solvers' stop
- * flag, the step under way ends early and the loop reads the key;
+ * (watch.h) reads the input, parsing it with the loop's parser (t->in, its
+ * own until the frame is made): a key that waits raises the solvers' stop
+ * flag, the step under way ends early, and the loop takes the watcher's
+ * events, each at the time it was read, before it reads anything newer;
  * SIGINT/TERM/HUP/TSTP raise it too. IXON and IXOFF are off while swirl has
  * the terminal, so Ctrl-S cannot freeze its output.
  *
@@ -300,7 +302,7 @@ struct term {
     long long frame_at, frame_end; /* where the frame being sent starts and ends
                                     * among them (LLONG_MAX: not yet known) */
     struct watch watch;  /* input that waits while a frame is made */
-    size_t nwatched;     /* bytes it read meanwhile, not yet parsed */
+    int nwatched;        /* events it parsed meanwhile, not yet dispatched */
     struct cast cast;
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
@@ -341,21 +343,22 @@ static void feed(struct term *t, const unsigned char *bytes, size_t nb, double n
     }
 }
 
-/* Raw bytes through our parser: first what the watcher read while the last
- * frame was made, then what curses has; a lone ESC becomes the Esc key once it
- * has waited ESC_DELAY. */
+/* First the events the watcher parsed while the last frame was made (at the
+ * times their bytes were read), then what curses has, through our parser; a
+ * lone ESC becomes the Esc key once it has waited ESC_DELAY. */
 static size_t read_input(struct term *t, double now)
 {
     unsigned char bytes[512];
-    size_t nb = 0, watched = t->nwatched;
+    size_t nb = 0, watched = (size_t)t->nwatched;
     int ch;
-    feed(t, t->watch.got, watched, now);
+    for (size_t i = 0; i < watched; i++)
+        dispatch(t, &t->watch.got[i].ev, 1, t->watch.got[i].at);
     t->nwatched = 0;
     while (nb < sizeof bytes && (ch = getch()) != ERR)
         if (ch >= 0 && ch < 256)
             bytes[nb++] = (unsigned char)ch;
     feed(t, bytes, nb, now);
-    if (nb || watched)
+    if (nb)
         t->last_byte = now;
     else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY) {
         struct input_event ev[FEED_BYTES];
@@ -529,11 +532,13 @@ static void frame_due(struct term *t, double now)
     }
     /* Input that comes while the frame is made (its steps may take seconds)
      * cuts a long one short; so does a signal the loop handles. */
-    watch_arm(&t->watch, now, input_pending(&t->in));
+    watch_arm(&t->watch, now, &t->in); /* the parser is the watcher's meanwhile */
     if (signals_quit || signals_stop_asked())
         atomic_store(&stop_now, 1);
     size_t n = frame_next(&t->fr, &t->a, t->period, frame_now, t->dirty, send ? &t->out : NULL);
     t->nwatched = watch_disarm(&t->watch);
+    if (t->watch.read_at > t->last_byte) /* the ESC_DELAY of what it left pending */
+        t->last_byte = t->watch.read_at;
     atomic_store(&stop_now, 0);
     if (send)
         t->dirty = false;

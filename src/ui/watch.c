@@ -3,12 +3,17 @@
  *
  * One thread, asleep on a condition variable between frames. Armed, it sleeps
  * in poll() on the wake pipe alone until the frame is WATCH_AFTER old, then on
- * the terminal too: what comes is read into w->got and parsed with a parser of
- * its own, only to tell the flow control's answers from what a person sent.
- * Disarming sets the state and writes a byte into the pipe; the watcher, woken,
- * looks at the state (a byte left from an earlier frame wakes it for nothing)
- * and reports back that it is idle, so the loop and the watcher never read the
- * terminal at the same time, and w->got changes hands under the mutex.
+ * the terminal too: what comes is read and fed to the loop's parser (w->in),
+ * and the events go into w->got, each with the time the terminal was found
+ * readable (the flow control times its pings' round trips by it); a person's
+ * event (not an answer: input_is_answer) raises the flag, and so do a full
+ * w->got and a terminal gone. Disarming sets the state and writes a byte into
+ * the pipe; the watcher, woken, looks at the state (a byte left from an
+ * earlier frame wakes it for nothing) and reports back that it is idle, so the
+ * loop and the watcher never read the terminal at the same time, and the
+ * parser and w->got change hands under the mutex. Nothing is parsed twice:
+ * bytes of a sequence the watcher read in part stay pending in the parser,
+ * and the loop's next bytes finish it.
  */
 #include "watch.h"
 #include "buf.h"
@@ -25,7 +30,7 @@
 enum { IDLE, ARMED, QUITTING };
 enum { TIMED_OUT, WOKEN, READABLE };
 
-#define READ_CHUNK 256 /* bytes read (and parsed) at a time */
+#define READ_CHUNK 256 /* bytes read (and parsed) at a time, at most */
 
 /* Sleeps until the wake pipe has a byte (drained), the terminal has input
  * (when on_fd) or the clock reaches until (< 0: no limit). */
@@ -66,32 +71,34 @@ static bool still_armed(struct watch *w)
     return armed;
 }
 
-/* Bytes from the terminal: true when they hold more than its answers (to
- * pings, to DA1). */
-static bool take_input(struct watch *w, struct input *in, bool *fd_ok)
+/* Bytes from the terminal, readable since `at`, parsed into w->got: true
+ * when they hold more than its answers (to pings, to DA1). A byte ends at most
+ * one event, so no more are read than w->got has room for: none is lost. */
+static bool take_input(struct watch *w, double at, bool *fd_ok)
 {
-    size_t room = WATCH_BYTES - w->ngot;
-    ssize_t n = read(w->fd, w->got + w->ngot, room < READ_CHUNK ? room : READ_CHUNK);
+    int room = WATCH_EVENTS - w->ngot;
+    unsigned char b[READ_CHUNK];
+    ssize_t n = read(w->fd, b, room < READ_CHUNK ? (size_t)room : READ_CHUNK);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return false;
     if (n <= 0) { /* the terminal is gone: the loop will see it once woken */
         *fd_ok = false;
         return true;
     }
+    w->read_at = at;
     struct input_event ev[READ_CHUNK];
-    int ne = input_feed(in, w->got + w->ngot, (size_t)n, ev, READ_CHUNK);
-    w->ngot += (size_t)n;
-    bool person = w->ngot == WATCH_BYTES; /* full: let the loop read the rest */
-    for (int i = 0; i < ne; i++)
+    int ne = input_feed(w->in, b, (size_t)n, ev, (int)n);
+    bool person = false;
+    for (int i = 0; i < ne; i++) {
+        w->got[w->ngot++] = (struct watch_event){ev[i], at};
         person = person || !input_is_answer(ev[i].type);
-    return person;
+    }
+    return person || w->ngot == WATCH_EVENTS; /* full: let the loop read the rest */
 }
 
 /* One frame's watch, until disarmed. */
 static void watch_frame(struct watch *w, double armed_at, bool waiting)
 {
-    struct input in;
-    input_init(&in);
     bool fd_ok = true, raised = false;
     double last_byte = armed_at;
     double until = armed_at + WATCH_AFTER; /* nothing is read before */
@@ -110,14 +117,14 @@ static void watch_frame(struct watch *w, double armed_at, bool waiting)
         } else if (r == TIMED_OUT) {
             person = true; /* a lone ESC (or a sequence cut short) has waited */
         } else {
-            person = take_input(w, &in, &fd_ok);
             last_byte = buf_now();
+            person = take_input(w, last_byte, &fd_ok);
         }
         if (person && !raised) {
             atomic_store(w->stop, 1);
             raised = true;
         }
-        until = input_pending(&in) ? last_byte + WATCH_ESC : -1.0;
+        until = input_pending(w->in) ? last_byte + WATCH_ESC : -1.0;
     }
 }
 
@@ -149,6 +156,7 @@ int watch_start(struct watch *w, int fd, atomic_int *stop)
     w->fd = fd;
     w->stop = stop;
     w->state = IDLE;
+    w->read_at = -1.0;
     if (pipe(w->wake) != 0)
         return -1;
     for (int i = 0; i < 2; i++) {
@@ -171,15 +179,17 @@ int watch_start(struct watch *w, int fd, atomic_int *stop)
     return 0;
 }
 
-void watch_arm(struct watch *w, double now, bool waiting)
+void watch_arm(struct watch *w, double now, struct input *in)
 {
     if (!w->started)
         return;
     pthread_mutex_lock(&w->mu);
     atomic_store(w->stop, 0);
+    w->in = in;
     w->ngot = 0;
+    w->read_at = -1.0;
     w->armed_at = now;
-    w->waiting = waiting;
+    w->waiting = input_pending(in);
     w->state = ARMED;
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -199,7 +209,7 @@ static void disarm_to(struct watch *w, int state)
     }
 }
 
-size_t watch_disarm(struct watch *w)
+int watch_disarm(struct watch *w)
 {
     if (!w->started)
         return 0;
@@ -207,7 +217,8 @@ size_t watch_disarm(struct watch *w)
     pthread_mutex_lock(&w->mu);
     while (w->busy) /* it saw the arm: wait for it to be done with it */
         pthread_cond_wait(&w->cv, &w->mu);
-    size_t n = w->ngot;
+    int n = w->in ? w->ngot : 0; /* 0 when disarmed already: no event twice */
+    w->in = NULL;
     pthread_mutex_unlock(&w->mu);
     atomic_store(w->stop, 0);
     return n;
