@@ -36,11 +36,6 @@
 static const struct {
     const char *name, *why;
 } allowed[] = {
-    {"cloth_colour_bands", "src/sim is being changed (issue 30): to cloth's private header later"},
-    {"cloth_project", "src/sim is being changed (issue 30): to cloth's private header later"},
-    {"nsearch_candidates", "src/sim is being changed (issue 30): to a private header later"},
-    {"nsearch_query", "src/sim is being changed (issue 30): to a private header later"},
-    {"fit_block", "src/gfx/fit.c is being changed (issue 30): to a private header later"},
     {"buf_vprintf", "src/core/buf.c is being changed (issue 32): static later"},
     {"buf_vwarn", "src/core/buf.c is being changed (issue 32): static later"},
     {"rng_next", "the generator's step, inline in swirl.h: rng_float, which the product "
