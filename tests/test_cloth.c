@@ -9,6 +9,7 @@
  * in test_cloth_scene.c.
  */
 #include "cloth.h"
+#include "cloth_internal.h"
 #include "fixtures.h"
 #include "pool.h"
 #include "swirl.h"

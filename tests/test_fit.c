@@ -8,6 +8,7 @@
 #include "cells.h"
 #include "encode.h"
 #include "fit.h"
+#include "fit_internal.h"
 #include "fixtures.h"
 #include "headless.h"
 #include "image_internal.h"

@@ -8,6 +8,7 @@
  * some beyond the frame) is held to the same.
  */
 #include "nsearch.h"
+#include "nsearch_internal.h"
 #include "swirl.h"
 #include "test.h"
 

@@ -36,11 +36,6 @@
 static const struct {
     const char *name, *why;
 } allowed[] = {
-    {"cloth_colour_bands", "src/sim is being changed (issue 30): to cloth's private header later"},
-    {"cloth_project", "src/sim is being changed (issue 30): to cloth's private header later"},
-    {"nsearch_candidates", "src/sim is being changed (issue 30): to a private header later"},
-    {"nsearch_query", "src/sim is being changed (issue 30): to a private header later"},
-    {"fit_block", "src/gfx/fit.c is being changed (issue 30): to a private header later"},
     {"buf_vprintf", "src/core/buf.c is being changed (issue 32): static later"},
     {"buf_vwarn", "src/core/buf.c is being changed (issue 32): static later"},
     {"rng_next", "the generator's step, inline in swirl.h: rng_float, which the product "
@@ -251,66 +246,179 @@ static int list_files(const char *dir, const char *ends, char paths[][PATH_MAX_]
     return n;
 }
 
-/* The public functions no product file but their own uses, one a line. */
-static void unused_public(struct buf *out)
+/* What a reading of the tree found: the public functions no product code
+ * outside their own file calls, and how much it read. */
+#define UNUSED_MAX 64
+struct unused {
+    int n;
+    char name[UNUSED_MAX][64];
+    char own[UNUSED_MAX][PATH_MAX_]; /* the file defining it when it calls it there, or "" */
+    int headers, sources, functions;
+};
+
+/*
+ * The functions the headers under inc declare that no product file under src
+ * calls but the one defining it, in the order read. Product code is every
+ * file under src, the bench's (src/bench) and the build's tools (src/tools)
+ * included: they are programs of the tree, built on the public headers alone,
+ * so what they call must be public; tests/ is not read. A call is the name
+ * inside the braces of a file that does not declare it at the top level
+ * itself: the defining file's own calls are none (what its file alone calls
+ * is static), nor are those of a file with a static function of the same name.
+ */
+static void unused_public(const char *inc, const char *src, struct unused *u)
 {
     static char headers[FILES_MAX][PATH_MAX_], sources[FILES_MAX][PATH_MAX_];
-    const int nh = list_files("include", "h", headers, FILES_MAX);
-    const int ns = list_files("src", "ch", sources, FILES_MAX);
-    static struct names pub, decl[FILES_MAX], used[FILES_MAX];
+    static struct names pub, decl[FILES_MAX], defined[FILES_MAX], used[FILES_MAX];
+    const int nh = list_files(inc, "h", headers, FILES_MAX);
+    const int ns = list_files(src, "ch", sources, FILES_MAX);
     for (int i = 0; i < nh; i++)
         scan(headers[i], &pub, NULL, NULL);
     for (int f = 0; f < ns; f++)
-        scan(sources[f], &decl[f], NULL, &used[f]);
+        scan(sources[f], &decl[f], &defined[f], &used[f]);
+    u->n = 0;
     for (int i = 0; i < pub.n; i++) {
+        const char *name = pub.name[i];
         bool called = false;
-        for (int f = 0; f < ns && !called; f++)
-            called = names_has(&used[f], pub.name[i]) && !names_has(&decl[f], pub.name[i]);
-        if (!called)
-            buf_printf(out, "%s\n", pub.name[i]);
+        int own = -1;
+        for (int f = 0; f < ns && !called; f++) {
+            if (names_has(&defined[f], name) && names_has(&used[f], name))
+                own = f;
+            called = names_has(&used[f], name) && !names_has(&decl[f], name);
+        }
+        if (called)
+            continue;
+        CHECK_MSG(u->n < UNUSED_MAX, "more than %d unused: UNUSED_MAX is too small", UNUSED_MAX);
+        if (u->n < UNUSED_MAX) {
+            snprintf(u->name[u->n], sizeof u->name[0], "%s", name);
+            snprintf(u->own[u->n], sizeof u->own[0], "%s", own >= 0 ? sources[own] : "");
+            u->n++;
+        }
     }
-    CHECK_MSG(nh > 20 && ns > 40 && pub.n > 200, "%d headers, %d sources, %d functions: not the "
-              "tree", nh, ns, pub.n);
+    u->headers = nh, u->sources = ns, u->functions = pub.n;
     names_free(&pub);
     for (int f = 0; f < ns; f++)
-        names_free(&decl[f]), names_free(&used[f]);
+        names_free(&decl[f]), names_free(&defined[f]), names_free(&used[f]);
 }
 
-static bool listed(const char *list, const char *name)
+/* Where name is in u, or -1. */
+static int unused_at(const struct unused *u, const char *name)
 {
-    const size_t len = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += len)
-        if ((p == list || p[-1] == '\n') && p[len] == '\n')
-            return true;
-    return false;
+    for (int i = 0; i < u->n; i++)
+        if (strcmp(u->name[i], name) == 0)
+            return i;
+    return -1;
 }
 
 TEST(sources_every_public_function_has_a_caller_in_the_product)
 {
-    struct buf list;
-    buf_init(&list);
-    unused_public(&list);
-    buf_putc(&list, 0);
+    static struct unused u;
+    unused_public("include", "src", &u);
     struct buf bad;
     buf_init(&bad);
-    for (const char *p = list.p; *p;) {
-        const char *end = strchr(p, '\n');
+    for (int i = 0; i < u.n; i++) {
         bool ok = false;
         for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
-            ok |= strlen(allowed[k].name) == (size_t)(end - p) &&
-                  memcmp(allowed[k].name, p, (size_t)(end - p)) == 0;
-        if (!ok)
-            buf_printf(&bad, " %.*s", (int)(end - p), p);
-        p = end + 1;
+            ok |= strcmp(allowed[k].name, u.name[i]) == 0;
+        if (!ok && u.own[i][0])
+            buf_printf(&bad, "\n  %s: only %s calls it (static there, or in the private "
+                       "header beside it if a test calls it too)", u.name[i], u.own[i]);
+        else if (!ok)
+            buf_printf(&bad, "\n  %s: no product code calls it (if a test does, to the private "
+                       "header beside its code, src/LAYER/MODULE_internal.h)", u.name[i]);
     }
     buf_putc(&bad, 0);
-    CHECK_MSG(bad.len == 1, "public, but no product code outside its own file calls them (to a "
-              "private header, the tests', or static):%s", bad.p);
+    CHECK_MSG(bad.len == 1, "public, but no product code outside its own file calls them:%s",
+              bad.p);
     buf_free(&bad);
     for (size_t k = 0; k < sizeof allowed / sizeof allowed[0]; k++)
-        CHECK_MSG(listed(list.p, allowed[k].name), "%s is allowed (%s), but is called now or "
-                  "gone: take it off the list", allowed[k].name, allowed[k].why);
-    buf_free(&list);
+        CHECK_MSG(unused_at(&u, allowed[k].name) >= 0, "%s is allowed (%s), but is called now "
+                  "or gone: take it off the list", allowed[k].name, allowed[k].why);
+    CHECK_MSG(u.headers > 20 && u.sources > 40 && u.functions > 200, "%d headers, %d sources, "
+              "%d functions: not the tree", u.headers, u.sources, u.functions);
+}
+
+/* Writes text to dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[PATH_MAX_];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    CHECK_MSG(f != NULL, "cannot write %s", path);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+TEST(sources_the_reading_finds_public_functions_no_product_code_calls)
+{
+    /* A tree of its own: m.h declares eight functions, m.c defines them.
+     * Called from another file: called (other.c's body), by_table (other.c's
+     * table), by_bench and by_tool (the bench's and the tools' programs are
+     * product code). Not: own_only (m.c alone calls it), tests_only (nobody:
+     * a test would), in_words (named in other.c's comment and string only),
+     * shadowed (shadow.c calls a static function of its own by that name). */
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/swirl-public-%d", (int)getpid());
+    static const char *const dirs[] = {"", "/include", "/include/l", "/src", "/src/l",
+                                       "/src/bench", "/src/tools"};
+    static const char *const files[][2] = {
+        {"include/l/m.h", "int called(void);\nint own_only(void);\nint tests_only(void);\n"
+                          "int in_words(void);\nint by_table(int x);\nint by_bench(void);\n"
+                          "int by_tool(void);\nint shadowed(void);\n"},
+        {"src/l/m.c", "#include \"m.h\"\nint called(void) { return own_only(); }\n"
+                      "int own_only(void) { return 1; }\nint tests_only(void) { return 2; }\n"
+                      "int in_words(void) { return 3; }\nint by_table(int x) { return x; }\n"
+                      "int by_bench(void) { return 4; }\nint by_tool(void) { return 5; }\n"
+                      "int shadowed(void) { return 6; }\n"},
+        {"src/l/other.c", "#include \"m.h\"\n/* in_words() */\n"
+                          "const char *words = \"in_words()\";\n"
+                          "int (*const table[])(int) = {by_table};\n"
+                          "int use(void) { return called(); }\n"},
+        {"src/l/shadow.c", "static int shadowed(void) { return 0; }\n"
+                           "int shadow(void) { return shadowed(); }\n"},
+        {"src/bench/b.c", "#include \"m.h\"\nint main(void) { return by_bench(); }\n"},
+        {"src/tools/t.c", "#include \"m.h\"\nint main(void) { return by_tool(); }\n"},
+    };
+    const size_t ndirs = sizeof dirs / sizeof dirs[0], nfiles = sizeof files / sizeof files[0];
+    char path[PATH_MAX_], inc[PATH_MAX_], src[PATH_MAX_];
+    for (size_t k = 0; k < ndirs; k++) {
+        snprintf(path, sizeof path, "%s%s", dir, dirs[k]);
+        CHECK_MSG(mkdir(path, 0700) == 0, "cannot make %s", path);
+    }
+    for (size_t k = 0; k < nfiles; k++)
+        write_file(dir, files[k][0], files[k][1]);
+    snprintf(inc, sizeof inc, "%s/include", dir);
+    snprintf(src, sizeof src, "%s/src", dir);
+    static struct unused u;
+    unused_public(inc, src, &u);
+    struct buf got;
+    buf_init(&got);
+    for (int i = 0; i < u.n; i++)
+        buf_printf(&got, " %s(%s)", u.name[i], u.own[i]);
+    buf_putc(&got, 0);
+    CHECK_MSG(u.n == 4, "unused:%s", got.p);
+    snprintf(path, sizeof path, "%s/src/l/m.c", dir);
+    const int own = unused_at(&u, "own_only");
+    CHECK_MSG(own >= 0 && strcmp(u.own[own], path) == 0, "own_only: unused:%s", got.p);
+    static const char *const nobody[] = {"tests_only", "in_words", "shadowed"};
+    for (size_t k = 0; k < sizeof nobody / sizeof nobody[0]; k++) {
+        const int i = unused_at(&u, nobody[k]);
+        CHECK_MSG(i >= 0 && u.own[i][0] == 0, "%s: unused:%s", nobody[k], got.p);
+    }
+    CHECK_INT(u.headers, 1);
+    CHECK_INT(u.sources, 5);
+    CHECK_INT(u.functions, 8);
+    buf_free(&got);
+    for (size_t k = 0; k < nfiles; k++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[k][0]);
+        remove(path);
+    }
+    for (size_t k = ndirs; k-- > 0;) {
+        snprintf(path, sizeof path, "%s%s", dir, dirs[k]);
+        rmdir(path);
+    }
 }
 
 TEST(sources_the_reading_finds_declarations_and_calls)
@@ -483,19 +591,6 @@ TEST(sources_no_files_of_src_sim_call_each_other)
     buf_free(&loops);
     graph_free(&g);
     names_free(&callable);
-}
-
-/* Writes text to dir/name. */
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[PATH_MAX_];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    CHECK_MSG(f != NULL, "cannot write %s", path);
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
 }
 
 TEST(sources_the_call_graph_finds_a_loop)

@@ -23,25 +23,13 @@ struct fit {
     rgb_t fg, bg;
 };
 
-/*
- * The glyph and colours that show n pixels (FIT_QUAD or FIT_SEXTANT) best:
- * the pixels are ranked along the principal axis of their colours, and of the
- * splits of that order into a lower and an upper run the one with the least
- * squared error (bettered by a step of Lloyd's where it can be) is the glyph,
- * the means of the two groups its colours.
- * Where ▀ (the top half one colour, the bottom the other) is within
- * FIT_HALF_KEEP of the best, it is ▀, so smooth pictures stay half-blocks;
- * a block of one colour is a space.
- */
-struct fit fit_block(const rgb_t *px, int n);
-
 /* A cell's n glyph pixels from its FIT_SAMPLES image pixels: quadrants
  * average the rows in pairs, sextants take each third of the cell's height by
  * the area it covers of the four rows. */
 void fit_pixels(const rgb_t *samples, int n, rgb_t *px);
 
-/* The cell for its FIT_SAMPLES image pixels: fit_block on its glyph pixels,
- * then each colour taken FIT_MEDIAN_STEPS steps towards the geometric median
+/* The cell for its FIT_SAMPLES image pixels: the glyph and colours that show
+ * its glyph pixels best (fit_internal.h's fit_block says how), then each colour taken FIT_MEDIAN_STEPS steps towards the geometric median
  * of the samples it shows (each by the share of it shown), so that an edge
  * inside a glyph pixel or a lone speck does not grey the colours. */
 struct fit fit_cell(const rgb_t *samples, int n);

@@ -122,8 +122,8 @@ void cloth_set_pool(struct cloth *c, struct pool *pool);
 /* One step: symplectic Euler prediction under gravity; `iterations`
  * Gauss-Seidel sweeps over the constraints in order with mass-weighted
  * corrections; velocity from the displacement. With by_colour the sweeps visit
- * the constraints in sets that share no particle (see cloth_project): not the
- * seed's order, but several times faster.
+ * the constraints in sets that share no particle (cloth_internal.h's
+ * cloth_project says which): not the seed's order, but several times faster.
  * One time step of prm.dt (a no-op if dt is not positive). Never allocates; a
  * particle that turns non-finite is put back where the step started it.
  * Cut short: once *prm.stop is raised, the substep under way ends after its
@@ -131,21 +131,6 @@ void cloth_set_pool(struct cloth *c, struct pool *pool);
  * what the sweeps did, and the substeps left are skipped (time advances by
  * those done); tearing runs as usual. A stop never raised changes nothing. */
 void cloth_step(struct cloth *c);
-
-/* Projects constraint k once on x, y and w as they are (PBD, or XPBD with
- * alpha_tilde = compliance/dt^2, which also updates lambda[k]). cloth_step
- * does exactly this for k = 0..nc-1 in order, only faster; with by_colour,
- * in this order instead (any order within a set):
- *   the horizontal constraints at even columns, then those at odd columns;
- *   the vertical ones in list order (row after row), first those within each
- *   band of rows, then those from one band into the next;
- *   the diagonals (i,j)-(i+1,j+1) on even rows i, then on odd rows;
- *   the others (i,j+1)-(i+1,j) on even rows, then on odd rows.
- * The rows are cut into cloth_colour_bands(h) bands, band b being the rows
- * pool_span(h, b, bands) (pool.h). */
-void cloth_project(struct cloth *c, int k, float alpha_tilde);
-/* The bands of rows of an h-row cloth by colour: h/16, from 1 to 16. */
-int cloth_colour_bands(int h);
 
 /* The particle nearest (x,y) within maxdist, or -1. */
 int cloth_nearest(const struct cloth *c, float x, float y, float maxdist);

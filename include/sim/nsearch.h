@@ -61,13 +61,6 @@ int nsearch_frame(struct nsearch *ns, int n, float radius, float minx, float min
 void nsearch_place(struct nsearch *ns, const float *x, const float *y, int i0, int i1);
 void nsearch_sort(struct nsearch *ns, const float *x, const float *y);
 
-/* After nsearch_grid: an upper bound on the neighbours of point i (the points in
- * the 3x3 cells around it), and the neighbours themselves, written to out (room
- * for nsearch_candidates entries); returns how many. The neighbours are the
- * indices of all points j != i with |x_i - x_j|^2 - radius^2 < 1e-6 (the
- * criterion of pbf.html), in cell-scan order. */
-int nsearch_candidates(const struct nsearch *ns, int i);
-int nsearch_query(const struct nsearch *ns, int i, int *out);
 /* For code that handles a group of consecutive points in the lanes of a
  * vector: after nsearch_grid, the lists of points i0 .. i0+lanes-1 (those below nquery;
  * lanes <= NSEARCH_MAX_LANES) into ln->nbr from offset off, slot-major: entry k

@@ -19,6 +19,7 @@
  * error in sextants, a few hundredths in quadrants).
  */
 #include "fit.h"
+#include "fit_internal.h"
 
 #include <math.h>
 #include <stdint.h>

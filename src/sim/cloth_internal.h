@@ -1,7 +1,9 @@
 /*
- * cloth_internal.h — private to src/sim/cloth*.c: the packed constraint records
- * and what the step (cloth.c) asks of the projections (cloth_link.c, in the
- * seed's order, and cloth_grid.c, by colour).
+ * cloth_internal.h — private to src/sim/cloth*.c (and the tests): the packed
+ * constraint records, what the step (cloth.c) asks of the projections
+ * (cloth_link.c, in the seed's order, and cloth_grid.c, by colour), and the
+ * one-constraint projection and the bands of the sweep by colour, which the
+ * tests hold the sweeps to.
  */
 #ifndef SWIRL_CLOTH_INTERNAL_H
 #define SWIRL_CLOTH_INTERNAL_H
@@ -49,6 +51,22 @@ static inline bool cloth_slack(bool buckle, float dl, float rest)
 {
     return buckle && !(dl > rest);
 }
+
+/* cloth_link.c: projects constraint k once on x, y and w as they are (PBD, or
+ * XPBD with alpha_tilde = compliance/dt^2, which also updates lambda[k]).
+ * cloth_step does exactly this for k = 0..nc-1 in order, only faster; with
+ * by_colour, in this order instead (any order within a set):
+ *   the horizontal constraints at even columns, then those at odd columns;
+ *   the vertical ones in list order (row after row), first those within each
+ *   band of rows, then those from one band into the next;
+ *   the diagonals (i,j)-(i+1,j+1) on even rows i, then on odd rows;
+ *   the others (i,j+1)-(i+1,j) on even rows, then on odd rows.
+ * The rows are cut into cloth_colour_bands(h) bands, band b being the rows
+ * pool_span(h, b, bands) (pool.h). */
+void cloth_project(struct cloth *c, int k, float alpha_tilde);
+/* cloth_grid.c: the bands of rows of an h-row cloth by colour: h/16, from 1
+ * to 16. */
+int cloth_colour_bands(int h);
 
 /* Allocates and fills link[], link_con[] and level[] from c1/c2/rest; 0 or -1
  * (out of memory). */

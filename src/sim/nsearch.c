@@ -4,6 +4,7 @@
  * lanes (see nsearch.h).
  */
 #include "nsearch.h"
+#include "nsearch_internal.h"
 #include "sim_internal.h"
 
 #include <limits.h>
