@@ -10,6 +10,7 @@
  * are 1-based. "Brightness" is a pixel's brightest channel, "saturation" its
  * (max - min) / max.
  */
+#include "../src/scenes/dye_scene.h"
 #include "app.h"
 #include "buf.h"
 #include "compose.h"
@@ -335,6 +336,148 @@ TEST(dye_shading_is_a_parameter_that_changes_only_the_picture)
     CHECK(memcmp(x[0].f.img.px, x[1].f.img.px, np * sizeof(rgb_t)) != 0);
     fx_screen_close(&x[0]);
     fx_screen_close(&x[1]);
+}
+
+/* A dye scene on the canvas of a cols x rows terminal, with its grid (0: the
+ * scene's own), drawn at px image pixels a canvas pixel, after `frames`
+ * frames of the autopilot's stroke; its image of that size. */
+static void *stroked_dye(int cols, int rows, int grid_w, int grid_h, int px, int frames,
+                         struct image *im)
+{
+    const struct scene_opts o = {.seed = 1, .grid_w = grid_w, .grid_h = grid_h, .px_scale = px};
+    void *st = fx_scene_create(&scene_dye, &o, cols, rows, im);
+    if (!st)
+        return NULL;
+    const int w = im->w, h = im->h;
+    float lx = 0.0f, ly = 0.0f;
+    bool was = false;
+    for (int f = 0; f < frames; f++) {
+        float x, y;
+        bool down;
+        int button;
+        scene_dye.autopilot(st, (double)f / 30.0, w, h, &x, &y, &down, &button);
+        float path[4] = {was ? lx : x, was ? ly : y, x, y};
+        const struct pointer p = {.down = down, .button = button, .pressed = down && !was,
+                                  .released = !down && was, .x0 = path[0], .y0 = path[1],
+                                  .x1 = x, .y1 = y, .path = path, .npath = 2,
+                                  .vx = (x - path[0]) * 30.0f, .vy = (y - path[1]) * 30.0f,
+                                  .dt = 1.0f / 30.0f};
+        for (int k = 0; k < scene_dye.steps_per_frame(st); k++)
+            scene_dye.step(st, &p);
+        lx = x, ly = y, was = down;
+    }
+    image_resize(im, px * w, px * h);
+    return st;
+}
+
+/* How two pictures of one size differ: the mean difference a channel, and the
+ * pixels where some channel is more than 8 apart. */
+static void picture_diff(const struct image *a, const struct image *b, double *mean, int *far)
+{
+    double sum = 0.0;
+    *far = 0;
+    const size_t n = (size_t)a->w * (size_t)a->h;
+    for (size_t i = 0; i < n; i++) {
+        const int d[3] = {abs(rgb_r(a->px[i]) - rgb_r(b->px[i])),
+                          abs(rgb_g(a->px[i]) - rgb_g(b->px[i])),
+                          abs(rgb_b(a->px[i]) - rgb_b(b->px[i]))};
+        sum += d[0] + d[1] + d[2];
+        *far += d[0] > 8 || d[1] > 8 || d[2] > 8;
+    }
+    *mean = sum / (3.0 * (double)n);
+}
+
+TEST(dye_draw_lights_a_fine_image_as_its_canvas)
+{
+    /* Where the image is finer than the grid and the canvas, the relief's
+     * light is worked out at the canvas's pixels and taken up to the image.
+     * Against every pixel lit itself, the same scene after a stroke: in
+     * quadrants on a grid the size of the canvas (as a large terminal's) and on
+     * a coarse --grid (2.5 canvas pixels a cell) the pictures are close (a
+     * mean 0.7 of a channel apart, an eighth to a fifth of the lit pixels more
+     * than 8 in some channel, at the edges of the relief; the light twice as
+     * steep: 1.5-1.7 and a third or more); in half-blocks on that grid (the
+     * image no finer than the canvas) they are the same. */
+    static const struct {
+        int cols, rows, gw, gh, px;
+        bool same;
+    } cases[] = {{120, 40, 120, 78, 2, false}, {120, 40, 48, 31, 2, false},
+                 {120, 40, 48, 31, 1, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct image im, every;
+        void *st = stroked_dye(cases[c].cols, cases[c].rows, cases[c].gw, cases[c].gh,
+                               cases[c].px, 45, &im);
+        if (!st)
+            return;
+        struct dye *d = st;
+        image_init(&every, im.w, im.h);
+        scene_dye.draw(st, &im);
+        d->every_pixel = true;
+        scene_dye.draw(st, &every);
+        d->every_pixel = false;
+        int lit = 0;
+        for (int i = 0; i < im.w * im.h; i++)
+            lit += bright(every.px[i]) > 60;
+        double mean;
+        int far;
+        picture_diff(&im, &every, &mean, &far);
+        CHECK_MSG(lit * 10 > im.w * im.h, "case %zu: %d of %d pixels lit", c, lit, im.w * im.h);
+        if (cases[c].same)
+            CHECK_MSG(mean == 0.0, "case %zu: the pictures differ by %.2f a channel", c, mean);
+        CHECK_MSG(mean <= 1.0, "case %zu: the pictures differ by %.2f a channel", c, mean);
+        CHECK_MSG(far * 4 <= lit, "case %zu: %d pixels differ by more than 8 (%d lit)", c, far,
+                  lit);
+        scene_dye.destroy(st);
+        image_free(&im);
+        image_free(&every);
+    }
+}
+
+TEST(dye_draw_lights_a_smooth_field_as_every_pixel)
+{
+    /* Dye in waves a few canvas pixels long: the light taken up from the
+     * canvas's pixels is close to the light of every pixel, in quadrants on a
+     * grid the size of the canvas (5 levels apart at most, 334 pixels of
+     * 37,440 more than 2; the light taken from the nearest canvas pixel
+     * across: 7 and 1,370). On a coarse --grid every pixel's light is the
+     * faceted slope of the cells about it, so there it is only as close as
+     * 13 and 3,720. */
+    static const struct {
+        int gw, gh, worst, off; /* off: pixels more than 2 apart, in thousandths */
+    } grids[] = {{120, 78, 5, 15}, {48, 31, 14, 110}};
+    for (size_t c = 0; c < sizeof grids / sizeof grids[0]; c++) {
+        struct image im, every;
+        void *st = stroked_dye(120, 40, grids[c].gw, grids[c].gh, 2, 0, &im);
+        if (!st)
+            return;
+        struct dye *d = st;
+        const int dw = d->f.dw, dh = d->f.dh;
+        for (int j = 0; j < dh; j++)
+            for (int i = 0; i < dw; i++) {
+                const float x = (float)i * 120.0f / (float)dw, y = (float)j * 78.0f / (float)dh;
+                const float a = 1.2f + sinf(x / 5.0f) * cosf(y / 5.0f);
+                float *p = d->f.dye + 3 * ((size_t)j * (size_t)dw + (size_t)i);
+                p[0] = a, p[1] = 0.4f * a, p[2] = 0.8f + 0.3f * sinf(y / 11.0f);
+            }
+        image_init(&every, im.w, im.h);
+        scene_dye.draw(st, &im);
+        d->every_pixel = true;
+        scene_dye.draw(st, &every);
+        int worst = 0, off = 0;
+        for (int y = 2; y < im.h - 2; y++)
+            for (int x = 2; x < im.w - 2; x++) {
+                const rgb_t p = im.px[y * im.w + x], q = every.px[y * im.w + x];
+                const int e = abs(rgb_r(p) - rgb_r(q)) + abs(rgb_g(p) - rgb_g(q)) +
+                              abs(rgb_b(p) - rgb_b(q));
+                worst = e > worst ? e : worst;
+                off += e > 2;
+            }
+        CHECK_MSG(worst <= grids[c].worst && off * 1000 <= grids[c].off * im.w * im.h,
+                  "grid %zu: pixels differ by up to %d, %d by more than 2", c, worst, off);
+        scene_dye.destroy(st);
+        image_free(&im);
+        image_free(&every);
+    }
 }
 
 /* ---- end to end ------------------------------------------------------------ */

@@ -141,6 +141,7 @@ static void dye_destroy(void *s)
     fluid_free(&d->f);
     free(d->col);
     free(d->scratch);
+    free(d->light);
     free(d);
 }
 

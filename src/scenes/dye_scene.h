@@ -41,6 +41,12 @@ struct dye {
     size_t ntaps;
     float *scratch;
     size_t nscratch;
+    /* The relief's light where it is taken up to a finer image (a float a
+     * pixel), and the knob that lights every image pixel itself instead (a
+     * test's: the two pictures agree). */
+    float *light;
+    size_t nlight;
+    bool every_pixel;
 };
 
 /* The tone curve's table (dye_draw.c), made once at creation. */
