@@ -299,8 +299,9 @@ fuzz: build-fuzz/fuzz_input
 shots: swirl
 	./tests/shots.sh
 
+# The recording lasts one tour (--demo's default length): each scene its turn.
 demo: swirl
-	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast --overwrite
+	./swirl --headless --demo --size 80x24 --fps 10 --tolerance 8 --seed 1 --record demo.cast --overwrite
 
 # The man page with the version and its date from NEWS filled in (no build
 # date: the same page from any build of a release).

@@ -20,33 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every scene's name joined: sep between two, last before the last. */
-static void joined(char *out, size_t n, const char *sep, const char *last)
-{
-    size_t at = 0;
-    out[0] = 0;
-    for (int i = 0; i < SCENE_COUNT; i++)
-        at += (size_t)snprintf(out + at, n - at, "%s%s",
-                               i == 0 ? "" : i + 1 == SCENE_COUNT ? last : sep, scenes[i]->name);
-}
-
-/* The words of list (parted by ", ", " or ", " and " or spaces) are exactly
- * the scenes' names in the table's order. */
-static bool lists_the_scenes(const char *list)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", list);
-    int k = 0;
-    for (char *w = strtok(copy, ", "); w; w = strtok(NULL, ", ")) {
-        if (strcmp(w, "or") == 0 || strcmp(w, "and") == 0)
-            continue;
-        if (k >= SCENE_COUNT || strcmp(w, scenes[k]->name) != 0)
-            return false;
-        k++;
-    }
-    return k == SCENE_COUNT;
-}
-
 /* The text of s between after and the next until (or its end), into out. */
 static bool between(const char *s, const char *after, const char *until, char *out, size_t n)
 {
@@ -80,7 +53,7 @@ TEST(scene_table_names_are_words_found_by_scene_find)
     CHECK_INT(scene_find("nope"), -1);
     char names[256], want[256];
     CHECK_INT(scene_names(names, sizeof names, 0, 0, ", ", " or "), SCENE_COUNT);
-    joined(want, sizeof want, ", ", " or ");
+    fx_scenes_joined(want, sizeof want, ", ", " or ");
     CHECK_MSG(strcmp(names, want) == 0, "'%s', not '%s'", names, want);
     /* Picked by flags: each scene with SCENE_GRID, and those without. */
     int grid = 0;
@@ -100,14 +73,14 @@ TEST(scene_table_in_app_help_lists_every_scene_and_its_key)
     char keys[32] = "", names[256], want[APP_HELP_COLS + 256];
     for (int i = 0; i < SCENE_COUNT; i++)
         snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%d", i ? " " : "", i + 1);
-    joined(names, sizeof names, ", ", ", ");
+    fx_scenes_joined(names, sizeof names, ", ", ", ");
     snprintf(want, sizeof want, "  %-11s %s (each keeps its state)", keys, names);
     char got[32];
     app_scene_keys(got, sizeof got, false);
     CHECK_MSG(strcmp(got, keys) == 0, "'%s', not '%s'", got, keys);
     app_scene_keys(got, sizeof got, true);
     char range[32];
-    snprintf(range, sizeof range, SCENE_COUNT > 1 ? "1-%d" : "%d", SCENE_COUNT);
+    fx_scene_digits(range, sizeof range);
     CHECK_MSG(strcmp(got, range) == 0, "'%s', not '%s'", got, range);
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         struct app_opts o;
@@ -147,7 +120,7 @@ TEST(scene_table_help_text_lists_every_scene)
         CHECK(p && strncmp(at, scenes[i]->title, strcspn(scenes[i]->title, ":")) == 0);
     }
     CHECK(between(help, "--scene NAME        start with ", " (default ", list, sizeof list));
-    CHECK_MSG(lists_the_scenes(list), "--scene: '%s'", list);
+    CHECK_MSG(fx_lists_the_scenes(list), "--scene: '%s'", list);
     char want[128];
     snprintf(want, sizeof want, "(default %s)\n", scenes[0]->name);
     CHECK(between(help, "--scene NAME", "\n", list, sizeof list) && strstr(help, want));
@@ -196,13 +169,13 @@ TEST(scene_table_completions_offer_every_scene)
     cli_text(&b, cli_options[OPT_SCENE].choices);
     buf_putc(&b, 0);
     char want[640];
-    joined(want, sizeof want, " ", " ");
+    fx_scenes_joined(want, sizeof want, " ", " ");
     CHECK_MSG(strcmp(b.p, want) == 0, "'%s', not '%s'", b.p, want);
     buf_clear(&b);
     cli_text(&b, "{first}|{scenes}|{keys}|{other}");
     buf_putc(&b, 0);
     char names[256];
-    joined(names, sizeof names, ", ", " or ");
+    fx_scenes_joined(names, sizeof names, ", ", " or ");
     snprintf(want, sizeof want, "%s|%s|", scenes[0]->name, names);
     CHECK_MSG(strncmp(b.p, want, strlen(want)) == 0, "'%s'", b.p);
     CHECK_MSG(strstr(b.p, "|{other}") != NULL, "an unknown mark is kept: '%s'", b.p);
@@ -216,10 +189,10 @@ TEST(scene_table_refusals_list_every_scene)
     char err[512], list[512], line[128];
     CHECK(!parses("--scene nope", err, sizeof err));
     CHECK_MSG(between(err, "unknown scene 'nope' (", ")", list, sizeof list), "'%s'", err);
-    CHECK_MSG(lists_the_scenes(list), "'%s'", err);
+    CHECK_MSG(fx_lists_the_scenes(list), "'%s'", err);
     CHECK(!parses("--set nope:x=1", err, sizeof err));
     CHECK_MSG(between(err, "no scene 'nope' (", ")", list, sizeof list), "'%s'", err);
-    CHECK_MSG(lists_the_scenes(list), "'%s'", err);
+    CHECK_MSG(fx_lists_the_scenes(list), "'%s'", err);
     for (int i = 0; i < SCENE_COUNT; i++) {
         snprintf(line, sizeof line, "--scene %s", scenes[i]->name);
         CHECK_MSG(parses(line, err, sizeof err), "%s: %s", line, err);
@@ -286,14 +259,15 @@ TEST(scene_table_status_hint_has_every_scene_key)
     struct fx_screen x;
     fx_screen_open(&x, &o, 200, 24);
     fx_screen_compose(&x);
-    char row[256], want[32];
+    char row[256], digits[16], want[32];
     int n = 0;
     for (int c = 0; c < x.f.cells.cols && n < (int)sizeof row - 1; c++) {
         uint32_t ch = cells_at(&x.f.cells, c, 23)->ch;
         row[n++] = ch < 128 ? (char)ch : '#';
     }
     row[n] = 0;
-    snprintf(want, sizeof want, SCENE_COUNT > 1 ? "  1-%d scene  " : "  %d scene  ", SCENE_COUNT);
+    fx_scene_digits(digits, sizeof digits);
+    snprintf(want, sizeof want, "  %s scene  ", digits);
     CHECK_MSG(strstr(row, want) != NULL, "'%s' has no '%s'", row, want);
     fx_screen_close(&x);
 }

@@ -35,7 +35,7 @@ struct cli {
     const char *record;  /* --record FILE (checked writable), or NULL */
     int cols, rows;      /* --size (headless; default 80x24) */
     long steps, every;   /* CLI_STATS: both set (every defaults to a tenth) */
-    double seconds;      /* CLI_RECORD: the length (default 10) */
+    double seconds;      /* CLI_RECORD: the length (default 10; --demo: one tour) */
 };
 
 /* The text --help prints, appended to out: every option (from the table the

@@ -613,8 +613,8 @@ static int choose_run(struct parse *p)
     if (c->record) {
         if (c->steps >= 0 || c->every > 0)
             return fail(p, "--steps and --every are for statistics; a recording takes --seconds");
-        if (c->seconds < 0)
-            c->seconds = 10.0;
+        if (c->seconds < 0) /* the tour: each scene of the table once */
+            c->seconds = c->o.demo ? SCENE_COUNT * APP_DEMO_SCENE_SECONDS : 10.0;
         c->run = CLI_RECORD;
         return check_record(p);
     }

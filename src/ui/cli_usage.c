@@ -73,7 +73,8 @@ const struct cli_option cli_options[OPT_COUNT] = {
     [OPT_EVERY] = {"every", 0, "K", NULL, false, false, true,
                    "headless: print statistics every K steps\n"},
     [OPT_SECONDS] = {"seconds", 0, "S", NULL, false, false, true,
-                     "headless --record: length on a simulated clock\n"},
+                     "headless --record: length on a simulated clock\n"
+                     "(default 10; with --demo, one tour of every scene)\n"},
     [OPT_NOCONFIG] = {"no-config", 0, NULL, NULL, false, false, true,
                       "do not read the config file\n"},
     [OPT_HELP] = {"help", 'h', NULL, NULL, false, false, true, "print this help and exit\n"},
