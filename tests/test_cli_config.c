@@ -130,6 +130,8 @@ TEST(config_bad_lines_name_the_file_and_the_line)
     REFUSED("no-config\n", "", NAME ":1: --no-config is for the command line, not the config "
                                "file");
     REFUSED("help\n", "", NAME ":1: --help is for the command line, not the config file");
+    REFUSED("list-scenes\n", "", NAME ":1: --list-scenes is for the command line, not the "
+                                 "config file");
     REFUSED("set = help\n", "", NAME ":1: --set help is for the command line");
     REFUSED("= 3\n", "", NAME ":1: unknown option ''");
     /* A --set is judged once the first scene is known: still its own line. */

@@ -316,6 +316,19 @@ TEST(cli_parse_help_and_version_short_and_long)
     buf_free(&help);
 }
 
+/* --list-scenes (or a prefix of it) runs alone, as --help does. */
+TEST(cli_parse_list_scenes_takes_no_other_options)
+{
+    struct cli c;
+    PARSED(c, "--list-scenes");
+    CHECK_INT(c.run, CLI_LIST_SCENES);
+    PARSED(c, "--list");
+    CHECK_INT(c.run, CLI_LIST_SCENES);
+    REFUSED("--list-scenes --fps 30", "--list-scenes takes no other options");
+    REFUSED("--scene dye --list-scenes", "--list-scenes takes no other options");
+    REFUSED("--list-scenes=dye", "unknown option '--list-scenes=dye'");
+}
+
 /* A mistyped option gets the nearest one, as git and cargo suggest: a letter
  * dropped, added, changed or two swapped; a third of the name off at most. */
 TEST(cli_parse_suggests_the_nearest_option)

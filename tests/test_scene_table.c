@@ -4,9 +4,11 @@
  * the completions' words name exactly its scenes, in its order; the digit
  * keys 1..SCENE_COUNT switch to them and no other digit does; the status
  * line's hint says as many keys; and what a scene's flags say (SCENE_GRID,
- * SCENE_SEED_PAGE) is what --grid and --preset seed take. Each expected text
- * is built here from scenes[], never written by hand, so the tests hold for
- * any table and fail when one list is left behind.
+ * SCENE_SEED_PAGE) is what --grid and --preset seed take; --list-scenes
+ * gives each name and title in order. Each expected text is built here from
+ * scenes[], never written by hand, so the tests hold for any table and fail
+ * when one list is left behind. (The man page and the build's scripts, which
+ * take the list from ./swirl --list-scenes, are test_usage.c's.)
  */
 #include "app.h"
 #include "cli.h"
@@ -270,4 +272,34 @@ TEST(scene_table_status_hint_has_every_scene_key)
     snprintf(want, sizeof want, "  %s scene  ", digits);
     CHECK_MSG(strstr(row, want) != NULL, "'%s' has no '%s'", row, want);
     fx_screen_close(&x);
+}
+
+/* --list-scenes: a line for each scene in the table's order, its name first
+ * (the word a script cuts: `cut -d' ' -f1`), then two blanks at least and its
+ * title, the titles lined up in one column. */
+TEST(scene_table_list_gives_every_name_and_title)
+{
+    struct buf b;
+    buf_init(&b);
+    cli_scene_list(&b);
+    buf_putc(&b, 0);
+    const char *line = b.p;
+    int k = 0, col = -1;
+    for (; *line; k++) {
+        size_t len = strcspn(line, "\n");
+        CHECK_MSG(line[len] == '\n', "line %d is not ended: '%s'", k + 1, line);
+        CHECK_MSG(k < SCENE_COUNT, "a line past the table: '%.*s'", (int)len, line);
+        if (k < SCENE_COUNT) {
+            const char *name = scenes[k]->name, *title = scenes[k]->title;
+            size_t nl = strlen(name), at = nl + strspn(line + nl, " ");
+            CHECK_MSG(strncmp(line, name, nl) == 0 && at >= nl + 2 && at < len &&
+                          len - at == strlen(title) && strncmp(line + at, title, len - at) == 0,
+                      "line %d: '%.*s', not %s and '%s'", k + 1, (int)len, line, name, title);
+            col = col < 0 ? (int)at : col;
+            CHECK_MSG((int)at == col, "%s's title at column %zu, not %d", name, at, col);
+        }
+        line += len + (line[len] == '\n');
+    }
+    CHECK_INT(k, SCENE_COUNT);
+    buf_free(&b);
 }
