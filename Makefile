@@ -207,6 +207,11 @@ MUTANT_TIMEOUT ?= 60
 mutants: build/swirl-test
 	JOBS=$(JOBS) TIMEOUT=$(MUTANT_TIMEOUT) MAKE="$(MAKE)" ./tests/mutants.sh $(MUTANTS)
 
+# The scenes' names (--scene's words) as the program $(1) lists them, for a
+# shell loop over every scene: the scene table's (--list-scenes), never a list
+# of the Makefile's own.
+SCENES_OF = $$($(1) --list-scenes | cut -d' ' -f1)
+
 # Sanitizer build in its own tree (build-san/) so it never mixes with the normal
 # objects: ASan, UBSan and the float-to-int overflow check (GCC's "undefined" leaves
 # it out), every finding fatal; the unit tests, then a headless run of each scene.
@@ -216,7 +221,8 @@ sanitize:
 	$(MAKE) -j$(JOBS) B=build-san CFLAGS="$(SAN_FLAGS)" HOT_OPT= build-san/swirl build-san/swirl-test
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SWIRL_TEST_TIMEOUT=600 \
 	    ./build-san/swirl-test --unit -j $(JOBS) --times build-san/test-times
-	for s in dye pbf cloth; do \
+	names=$(call SCENES_OF,./build-san/swirl); [ -n "$$names" ] || exit 1; \
+	for s in $$names; do \
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --steps 40 --every 20 --size 60x20 >/dev/null || exit 1; \
 	    ASAN_OPTIONS=detect_leaks=1 ./build-san/swirl --headless --scene $$s --auto --size 60x20 --seconds 1 --record build-san/$$s.cast --overwrite >/dev/null || exit 1; \
 	done
@@ -261,7 +267,8 @@ tsan:
 	    HOT_OPT= build-tsan/swirl build-tsan/swirl-test
 	$(TSAN_RUN) SWIRL_TEST_TIMEOUT=600 ./build-tsan/swirl-test --unit -j $(JOBS) --times build-tsan/test-times \
 	    $(if $(TSAN_ALL),,--threads-only)
-	for s in dye pbf cloth; do \
+	names=$(call SCENES_OF,./build-tsan/swirl); [ -n "$$names" ] || exit 1; \
+	for s in $$names; do \
 	    $(TSAN_RUN) ./build-tsan/swirl --headless --scene $$s --threads 2 --steps 40 --size 60x20 >/dev/null || exit 1; \
 	done
 	@echo "tsan: unit tests and headless runs on 2 threads free of races"
@@ -299,14 +306,26 @@ fuzz: build-fuzz/fuzz_input
 shots: swirl
 	./tests/shots.sh
 
+# The recording lasts one tour (--demo's default length): each scene its turn.
 demo: swirl
-	./swirl --headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1 --record demo.cast --overwrite
+	./swirl --headless --demo --size 80x24 --fps 10 --tolerance 8 --seed 1 --record demo.cast --overwrite
 
 # The man page with the version and its date from NEWS filled in (no build
-# date: the same page from any build of a release).
-swirl.1: swirl.1.in VERSION NEWS
+# date: the same page from any build of a release), and the scenes as the
+# program lists them (--list-scenes: the scene table's names and titles):
+# @SCENES@ a tagged paragraph for each, @SCENE_WORDS@ --scene's words joined
+# by '|', @FIRST_SCENE@ the default, @SCENE_KEYS@ their keys ("1 2 3").
+MAN_SCENES = NR == FNR { n++; name[n] = $$1; sub(/^[^ ]+ +/, ""); title[n] = $$0; next } \
+    FNR == 1 { words = name[1]; keys = 1; \
+               for (i = 2; i <= n; i++) { words = words "|" name[i]; keys = keys " " i } } \
+    $$0 == "@SCENES@" { for (i = 1; i <= n; i++) printf ".TP\n.B %s\n\\&%s.\n", name[i], title[i]; next } \
+    { gsub(/@SCENE_WORDS@/, words); gsub(/@FIRST_SCENE@/, name[1]); gsub(/@SCENE_KEYS@/, keys); print }
+swirl.1: swirl.1.in VERSION NEWS $(PROG)
 	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)'" >&2; exit 1; }
-	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(NEWS_DATE)/g' swirl.1.in >$@.tmp && mv $@.tmp $@
+	./$(PROG) --list-scenes >$@.scenes && test -s $@.scenes
+	awk '$(MAN_SCENES)' $@.scenes swirl.1.in >$@.in.tmp
+	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(NEWS_DATE)/g' $@.in.tmp >$@.tmp
+	rm -f $@.scenes $@.in.tmp && mv $@.tmp $@
 
 # The release tarball: HEAD's tracked files under swirl-VERSION/, their times the
 # commit's, compressed without a name or time (the same bytes from the same

@@ -108,6 +108,14 @@ int main(int argc, char **argv)
     case CLI_VERSION:
         printf("swirl %s\n", SWIRL_VERSION);
         return fflush(stdout) == 0 ? 0 : 1;
+    case CLI_LIST_SCENES: {
+        struct buf out;
+        buf_init(&out);
+        cli_scene_list(&out);
+        fwrite(out.p, 1, out.len, stdout);
+        buf_free(&out);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     case CLI_SET_HELP:
         return print_params(&c);
     case CLI_STATS:

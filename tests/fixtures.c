@@ -214,3 +214,36 @@ char *fx_help_text(void)
     buf_putc(&b, 0);
     return b.p;
 }
+
+void fx_scenes_joined(char *out, size_t n, const char *sep, const char *last)
+{
+    size_t at = 0;
+    if (n == 0)
+        return;
+    out[0] = 0;
+    for (int i = 0; i < SCENE_COUNT && at < n; i++) {
+        int w = snprintf(out + at, n - at, "%s%s",
+                         i == 0 ? "" : i + 1 == SCENE_COUNT ? last : sep, scenes[i]->name);
+        at += w > 0 ? (size_t)w : 0;
+    }
+}
+
+bool fx_lists_the_scenes(const char *list)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list);
+    int k = 0;
+    for (char *w = strtok(copy, ", "); w; w = strtok(NULL, ", ")) {
+        if (strcmp(w, "or") == 0 || strcmp(w, "and") == 0)
+            continue;
+        if (k >= SCENE_COUNT || strcmp(w, scenes[k]->name) != 0)
+            return false;
+        k++;
+    }
+    return k == SCENE_COUNT;
+}
+
+void fx_scene_digits(char *out, size_t n)
+{
+    snprintf(out, n, SCENE_COUNT > 1 ? "1-%d" : "%d", SCENE_COUNT);
+}

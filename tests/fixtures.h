@@ -4,7 +4,8 @@
  * seed presets with a few fields changed, runs of steps, and bit-for-bit
  * comparisons of two runs (cloth), the dye solver's fields finite, the seed's
  * water and its sanity (pbf), a scene on a terminal's canvas (the pbf scene:
- * open, close, a step, idle frames), and images with guard bands.
+ * open, close, a step, idle frames), images with guard bands, and the scene
+ * table's names as the texts that list them (joined, or checked word by word).
  */
 #ifndef SWIRL_FIXTURES_H
 #define SWIRL_FIXTURES_H
@@ -117,5 +118,19 @@ void fx_image_guarded_free(struct image *im);
 
 /* What --help prints, as one string (free it). */
 char *fx_help_text(void);
+
+/* Every scene's name from scenes[], in the table's order, joined into out (n
+ * bytes, always ended): sep between two, last before the last ("dye, pbf or
+ * cloth" with ", " and " or "). Written here, not with scene_names(), so that
+ * a test of the product's lists does not take its expected text from them. */
+void fx_scenes_joined(char *out, size_t n, const char *sep, const char *last);
+/* The words of list (parted by ", ", " or ", " and " or spaces) are exactly
+ * the scenes' names in the table's order. */
+bool fx_lists_the_scenes(const char *list);
+/* The digit keys of the scenes as the status line and the help's short form
+ * write them: "1-N" for N scenes ("1" for one). */
+void fx_scene_digits(char *out, size_t n);
+/* The last scene of the table (the one Tab wraps from, Shift-Tab to). */
+#define FX_LAST_SCENE (SCENE_COUNT - 1)
 
 #endif

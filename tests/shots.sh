@@ -1,14 +1,15 @@
 #!/bin/bash
-# make shots: a picture of each scene as a person sees it, for the README: swirl
-# in a real xterm (DejaVu Sans Mono 10, truecolor) under its own Xvfb, 100x30,
-# with a real X mouse drag where the scene is about dragging, saved as PNG in
-# tests/shots/, and each scene in each glyph set. Needs xvfb, xterm, xdotool,
+# make shots: a picture of each scene (each one ./swirl --list-scenes names) as a
+# person sees it, for the README: swirl in a real xterm (DejaVu Sans Mono 10,
+# truecolor) under its own Xvfb, 100x30, with a real X mouse drag where the
+# scene is about dragging, saved as PNG in tests/shots/ (SHOTS_DIR: elsewhere),
+# and each scene in each glyph set. Needs xvfb, xterm, xdotool,
 # x11-apps, imagemagick and fonts-dejavu-core, xfonts-base for the quadrants (a
 # bitmap font, whose block glyphs fill the cell) and sakura for the sextants
 # (apt-get install ...).
 set -eu
 cd "$(dirname "$0")/.."
-out=tests/shots
+out=${SHOTS_DIR:-tests/shots}
 mkdir -p "$out"
 for tool in Xvfb xterm xdotool xwd convert; do
     command -v "$tool" >/dev/null || { echo "make shots: $tool is not installed" >&2; exit 1; }
@@ -55,24 +56,36 @@ shot() {
     kill $xt 2>/dev/null || true
     wait $xt 2>/dev/null || true
 }
-shot dye 0.5 "--scene dye" 8 20 92 8
-shot pbf 4.5 "--scene pbf" 30 26 70 8
-shot cloth 1 "--scene cloth" 50 17 75 24
-# The same in each glyph set (docs/glyphs.md): half-blocks in xterm, quadrants
-# in xterm with a bitmap font (DejaVu's leave seams: one picture of them),
-# sextants in sakura (xterm draws them as blanks).
-shot dye-half 0.5 "--scene dye --glyphs half" 8 20 92 8
-shot pbf-half 4.5 "--scene pbf --glyphs half" 30 26 70 8
-shot cloth-half 1 "--scene cloth --glyphs half" 50 17 75 24
-shot pbf-quad-dejavu 4.5 "--scene pbf --glyphs quad" 30 26 70 8
-SHOT_TERM=bitmap shot dye-quad 0.5 "--scene dye --glyphs quad" 8 20 92 8
-SHOT_TERM=bitmap shot pbf-quad 4.5 "--scene pbf --glyphs quad" 30 26 70 8
-SHOT_TERM=bitmap shot cloth-quad 1 "--scene cloth --glyphs quad" 50 17 75 24
-if command -v sakura >/dev/null; then
-    SHOT_TERM=sakura shot dye-sextant 0.5 "--scene dye --glyphs sextant" 8 20 92 8
-    SHOT_TERM=sakura shot pbf-sextant 4.5 "--scene pbf --glyphs sextant" 30 26 70 8
-    SHOT_TERM=sakura shot cloth-sextant 1 "--scene cloth --glyphs sextant" 50 17 75 24
-else
-    echo "make shots: no sakura, so no sextant pictures" >&2
-fi
+# How a scene is shot: the seconds to wait after the drag, and the drag (cells
+# x0 y0 x1 y1). The scenes that a drag shows best have theirs; any other scene
+# swirl lists gets a drag across the middle.
+how() {
+    case $1 in
+    dye) echo 0.5 8 20 92 8 ;;
+    pbf) echo 4.5 30 26 70 8 ;;
+    cloth) echo 1 50 17 75 24 ;;
+    *) echo 1 20 15 80 15 ;;
+    esac
+}
+# Every scene, as swirl lists them (its scene table).
+scenes=$(./swirl --list-scenes | cut -d' ' -f1)
+[ -n "$scenes" ] || { echo "make shots: ./swirl --list-scenes lists no scene" >&2; exit 1; }
+sextant=true
+command -v sakura >/dev/null || { sextant=false; echo "make shots: no sakura, so no sextant pictures" >&2; }
+for s in $scenes; do
+    read -r wait drag < <(how "$s")
+    # shellcheck disable=SC2086 # the drag is four words
+    shot "$s" "$wait" "--scene $s" $drag
+    # The same in each glyph set (docs/glyphs.md): half-blocks in xterm,
+    # quadrants in xterm with a bitmap font, sextants in sakura (xterm draws
+    # them as blanks).
+    shot "$s-half" "$wait" "--scene $s --glyphs half" $drag
+    SHOT_TERM=bitmap shot "$s-quad" "$wait" "--scene $s --glyphs quad" $drag
+    if $sextant; then
+        SHOT_TERM=sakura shot "$s-sextant" "$wait" "--scene $s --glyphs sextant" $drag
+    fi
+done
+# Quadrants with DejaVu, whose block glyphs leave seams: one picture of them.
+read -r wait drag < <(how pbf)
+shot pbf-quad-dejavu "$wait" "--scene pbf --glyphs quad" $drag
 ls -l "$out"

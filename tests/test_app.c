@@ -69,12 +69,14 @@ TEST(app_scene_keys_switch_and_keep_state)
     frames(&x.a, 3);
     long pbf_steps = x.a.steps[1];
     CHECK(pbf_steps > 0);
-    press(&x.a, '3');
-    CHECK_INT(x.a.cur, 2);
+    /* The last digit shows the table's last scene; Tab wraps from it to the
+     * first, Shift-Tab back from the first to it. */
+    press(&x.a, '0' + SCENE_COUNT);
+    CHECK_INT(x.a.cur, FX_LAST_SCENE);
     press(&x.a, IK_TAB);
     CHECK_INT(x.a.cur, 0);
     press(&x.a, IK_BACKTAB);
-    CHECK_INT(x.a.cur, 2);
+    CHECK_INT(x.a.cur, FX_LAST_SCENE);
     press(&x.a, '2');
     CHECK_INT(x.a.steps[1], pbf_steps); /* it kept its state (and its step count) */
     struct input_event e = fx_key('q');
@@ -273,15 +275,18 @@ TEST(app_demo_tours_the_scenes_and_hands_over_on_a_key)
     app_opts_default(&o);
     o.demo = true;
     fx_screen_open(&x, &o, 80, 24);
-    bool seen[SCENE_COUNT] = {false, false, false};
-    for (int f = 0; f < 30 * 30; f++) {
+    /* One tour of the table and 3 s into the next: every scene was shown. */
+    bool seen[SCENE_COUNT] = {false};
+    for (int f = 0; f < (int)(30 * (SCENE_COUNT * APP_DEMO_SCENE_SECONDS + 3)); f++) {
         frames(&x.a, 1);
         seen[x.a.cur] = true;
     }
-    CHECK(seen[0] && seen[1] && seen[2]);
+    for (int i = 0; i < SCENE_COUNT; i++)
+        CHECK_MSG(seen[i], "the tour never showed %s", scenes[i]->name);
     fx_screen_compose(&x);
     CHECK(row_has(&x, 0, app_scene(&x.a)->name)); /* the caption names the scene */
-    CHECK(x.a.ptr.down || x.a.cur == 2); /* the tour's pointer is at work (cloth lifts it at times) */
+    /* the tour's pointer is at work (cloth lifts it at times) */
+    CHECK(x.a.ptr.down || x.a.cur == scene_find("cloth"));
     int cur = x.a.cur;
     press(&x.a, 'x');
     CHECK(!x.a.demo && !x.a.quit);

@@ -120,13 +120,18 @@ TEST(config_bad_lines_name_the_file_and_the_line)
     REFUSED("fps =\n", "", NAME ":1: --fps wants a whole number from 1 to 240, not ''");
     REFUSED("color = rainbow\n", "", NAME ":1: unknown colour mode 'rainbow' (auto, truecolor, "
                                      "256, 16, 8 or mono)");
-    REFUSED("scene = water\n", "", NAME ":1: unknown scene 'water' (dye, pbf or cloth)");
+    char names[256], says[512]; /* the scenes as the refusals list them: "dye, pbf or cloth" */
+    fx_scenes_joined(names, sizeof names, ", ", " or ");
+    snprintf(says, sizeof says, NAME ":1: unknown scene 'water' (%s)", names);
+    REFUSED("scene = water\n", "", says);
     REFUSED("record = x.cast\n", "", NAME ":1: --record is for the command line, not the "
                                      "config file");
     REFUSED("headless\n", "", NAME ":1: --headless is for the command line, not the config file");
     REFUSED("no-config\n", "", NAME ":1: --no-config is for the command line, not the config "
                                "file");
     REFUSED("help\n", "", NAME ":1: --help is for the command line, not the config file");
+    REFUSED("list-scenes\n", "", NAME ":1: --list-scenes is for the command line, not the "
+                                 "config file");
     REFUSED("set = help\n", "", NAME ":1: --set help is for the command line");
     REFUSED("= 3\n", "", NAME ":1: unknown option ''");
     /* A --set is judged once the first scene is known: still its own line. */
@@ -137,8 +142,8 @@ TEST(config_bad_lines_name_the_file_and_the_line)
     REFUSED("set = dye:bogus=1\n", "--scene pbf",
             NAME ":1: --set: the dye scene has no parameter 'bogus' (--scene dye --set help "
                  "lists them)");
-    REFUSED("set = water:depth=1\n", "", NAME ":1: --set water:depth=1: no scene 'water' (dye, "
-                                         "pbf or cloth)");
+    snprintf(says, sizeof says, NAME ":1: --set water:depth=1: no scene 'water' (%s)", names);
+    REFUSED("set = water:depth=1\n", "", says);
     char longline[1200];
     memset(longline, 'a', sizeof longline - 1);
     longline[sizeof longline - 1] = 0;

@@ -138,7 +138,10 @@ TEST(cli_parse_numbers_name_the_option_and_its_range)
     REFUSED("--grid 40x", "--grid wants WxH");
     REFUSED("--grid x40", "--grid wants WxH");
     REFUSED("--grid 40x40x", "--grid wants WxH");
-    REFUSED("--scene nope", "unknown scene 'nope' (dye, pbf or cloth)");
+    char names[256], says[320];
+    fx_scenes_joined(names, sizeof names, ", ", " or ");
+    snprintf(says, sizeof says, "unknown scene 'nope' (%s)", names); /* "dye, pbf or cloth" */
+    REFUSED("--scene nope", says);
     REFUSED("--color rainbow", "unknown colour mode 'rainbow'");
     REFUSED("--glyphs braille", "unknown glyph set 'braille' (auto, half, quad, sextant or ascii)");
     REFUSED("--preset page", "unknown preset 'page'");
@@ -274,6 +277,11 @@ TEST(cli_parse_refuses_what_the_run_would_ignore)
     CHECK_NEAR(c.seconds, 10.0, 0.0);
     CHECK_INT(c.o.color, COLOR_16);
     CHECK(c.record && strcmp(c.record, "/tmp/swirl-never-written.cast") == 0);
+    /* A recording of the tour lasts one tour of the table; --seconds still wins. */
+    PARSED(c, "--headless --demo --record /tmp/swirl-never-written.cast");
+    CHECK_NEAR(c.seconds, SCENE_COUNT * APP_DEMO_SCENE_SECONDS, 0.0);
+    PARSED(c, "--headless --demo --seconds 2 --record /tmp/swirl-never-written.cast");
+    CHECK_NEAR(c.seconds, 2.0, 0.0);
 }
 
 TEST(cli_parse_help_and_version_short_and_long)
@@ -306,6 +314,19 @@ TEST(cli_parse_help_and_version_short_and_long)
     CHECK(strstr(help.p, "\n  -V, --version  ") != NULL);
     CHECK(strstr(help.p, "\n  --overwrite  ") != NULL);
     buf_free(&help);
+}
+
+/* --list-scenes (or a prefix of it) runs alone, as --help does. */
+TEST(cli_parse_list_scenes_takes_no_other_options)
+{
+    struct cli c;
+    PARSED(c, "--list-scenes");
+    CHECK_INT(c.run, CLI_LIST_SCENES);
+    PARSED(c, "--list");
+    CHECK_INT(c.run, CLI_LIST_SCENES);
+    REFUSED("--list-scenes --fps 30", "--list-scenes takes no other options");
+    REFUSED("--scene dye --list-scenes", "--list-scenes takes no other options");
+    REFUSED("--list-scenes=dye", "unknown option '--list-scenes=dye'");
 }
 
 /* A mistyped option gets the nearest one, as git and cargo suggest: a letter

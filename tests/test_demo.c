@@ -2,13 +2,16 @@
  * test_demo.c — the committed demo.cast: a valid asciicast v2 recording (header,
  * JSON events, times that never go back), long enough and small enough, and its
  * bytes, replayed in a tmux pane of the recorded size, show half-block cells and
- * each scene's HUD at its scripted time in the tour. And it is what `make demo`
- * records today: regenerated headless, it comes out byte for byte the same.
+ * each scene's HUD at its scripted time in the tour, one tour of the scene
+ * table long. And it is what `make demo` records today: regenerated headless,
+ * it comes out byte for byte the same.
  */
 #include "app.h"
 #include "e2e.h"
+#include "scene.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +20,9 @@
 
 #define DEMO_PATH "demo.cast"
 #define SCENE_SECONDS APP_DEMO_SCENE_SECONDS
-/* The Makefile's `demo` recipe, but for its --record FILE. */
-#define DEMO_ARGS "--headless --demo --size 80x24 --fps 10 --seconds 27 --tolerance 8 --seed 1"
+/* The Makefile's `demo` recipe, but for its --record FILE: no --seconds, so
+ * that it lasts one tour of the scene table, however many scenes it has. */
+#define DEMO_ARGS "--headless --demo --size 80x24 --fps 10 --tolerance 8 --seed 1"
 
 struct event {
     double t;
@@ -178,7 +182,9 @@ TEST(demo_cast_is_valid_asciicast_v2)
         CHECK(evs[i].code == 'o' || evs[i].code == 'r');
         last = evs[i].t;
     }
-    CHECK_MSG(last >= 20.0, "lasts %.1f s", last);
+    /* One tour: each scene of the table its turn, no more. */
+    CHECK_MSG(fabs(last - SCENE_COUNT * SCENE_SECONDS) < 0.5, "lasts %.1f s, not %d x %.0f s",
+              last, SCENE_COUNT, SCENE_SECONDS);
     /* It ends cleanly: colours and cursor back, the cursor on a line under the
      * last frame, where a shell's prompt after the replay goes. */
     CHECK_MSG(strstr(evs[n - 1].data, "\x1b[0m\x1b[?25h\x1b[999;1H\r\n") != NULL,
@@ -198,8 +204,7 @@ TEST_E2E(demo_cast_replays_each_scene_in_tmux)
     int n = load_checked(&w, &h, &evs);
     if (n <= 0)
         return;
-    static const char *names[] = {"dye", "pbf", "cloth"};
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < SCENE_COUNT; s++) {
         /* Everything written up to the middle of the scene's turn, replayed by
          * cat into a pane of the recorded size. */
         double at = (s + 0.5) * SCENE_SECONDS;
@@ -213,8 +218,8 @@ TEST_E2E(demo_cast_replays_each_scene_in_tmux)
         snprintf(cmd, sizeof cmd, "stty -onlcr; cat %s; sleep 60", path);
         CHECK(e2e_start(w, h, cmd));
         /* The HUD opens the last row with the scene's name. */
-        snprintf(hud, sizeof hud, "\n %s ", names[s]);
-        CHECK_MSG(e2e_wait_for(e2e_plain, hud), "no '%s' HUD at %.1f s", names[s], at);
+        snprintf(hud, sizeof hud, "\n %s ", scenes[s]->name);
+        CHECK_MSG(e2e_wait_for(e2e_plain, hud), "no '%s' HUD at %.1f s", scenes[s]->name, at);
         CHECK_MSG(e2e_wait_for(e2e_plain, "\xe2\x96\x80"), "no half-blocks at %.1f s", at);
         e2e_stop();
         remove(path);

@@ -6,6 +6,7 @@
  * time and hopes. Each test uses its own tmux server socket.
  */
 #include "e2e.h"
+#include "scene.h"
 #include "test.h"
 
 #include <stdarg.h>
@@ -329,6 +330,12 @@ TEST_E2E(e2e_scene_keys_switch_scenes)
     e2e_send_key("3");
     CHECK(e2e_wait_for(e2e_plain, " cloth "));
     CHECK(e2e_wait_for(e2e_plain, "constraints"));
+    /* The last digit shows the table's last scene, and Tab wraps from it to
+     * the first (the dye's "res"). */
+    char key[2] = {(char)('0' + SCENE_COUNT), 0}, name[64];
+    snprintf(name, sizeof name, " %s ", scenes[SCENE_COUNT - 1]->name);
+    e2e_send_key(key);
+    CHECK_MSG(e2e_wait_for(e2e_plain, name), "no '%s' after %s", name, key);
     e2e_send_key("Tab");
     CHECK(e2e_wait_for(e2e_plain, "res "));
     e2e_send_key("?");

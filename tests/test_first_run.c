@@ -8,6 +8,8 @@
  * side test_hud.c's.
  */
 #include "e2e.h"
+#include "fixtures.h"
+#include "scene.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -71,8 +73,10 @@ static void run(struct run *r, const char *env, const char *args)
 #define REFUSED(env, args, says)                                                        \
     do {                                                                                \
         struct run r_;                                                                  \
+        char says_[1024];                                                               \
+        snprintf(says_, sizeof says_, "%s\n", says);                                    \
         run(&r_, env, args);                                                            \
-        CHECK_MSG(r_.status == 2 && strcmp(r_.err, says "\n") == 0,                     \
+        CHECK_MSG(r_.status == 2 && strcmp(r_.err, says_) == 0,                         \
                   "swirl %s: status %d, stderr '%s' (wanted '%s')", args, r_.status,    \
                   r_.err, says);                                                        \
     } while (0)
@@ -153,12 +157,17 @@ TEST_E2E(first_config_hostile_files_are_refused_in_one_line)
     REFUSED(env, "", "swirl: ~/.config/swirl/config: not a regular file");
     CHECK(e2e_sh("rmdir '%s' && printf 'fps = 6\\000 0\\nfps = 0\\n' > '%s'", file, file) == 0);
     REFUSED(env, "", "swirl: ~/.config/swirl/config:1: a NUL byte (is it a text file?)");
+    char names[256], says[512]; /* the scenes as the refusals list them: "dye, pbf or cloth" */
+    fx_scenes_joined(names, sizeof names, ", ", " or ");
     write_config(home, ".config", "scene = \xff\x9b\x80\n");
-    REFUSED(env, "", "swirl: ~/.config/swirl/config:1: unknown scene '\\xff\\x9b\\x80' (dye, "
-                     "pbf or cloth)");
+    snprintf(says, sizeof says,
+             "swirl: ~/.config/swirl/config:1: unknown scene '\\xff\\x9b\\x80' (%s)", names);
+    REFUSED(env, "", says);
     write_config(home, ".config", "scene = \xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80 \xc3\xa9\n");
-    REFUSED(env, "", "swirl: ~/.config/swirl/config:1: unknown scene '\\xc0\\xaf\\xed\\xa0"
-                     "\\x80\\xf4\\x90\\x80\\x80 \xc3\xa9' (dye, pbf or cloth)");
+    snprintf(says, sizeof says,
+             "swirl: ~/.config/swirl/config:1: unknown scene '\\xc0\\xaf\\xed\\xa0"
+             "\\x80\\xf4\\x90\\x80\\x80 \xc3\xa9' (%s)", names);
+    REFUSED(env, "", says);
     write_config(home, ".config", "\xef\xbb\xbf" "fps = 60\nfsp = 1\n");
     REFUSED(env, "", "swirl: ~/.config/swirl/config:2: unknown option 'fsp' (did you mean fps?)");
     remove_home(home);
@@ -265,14 +274,14 @@ TEST_E2E(first_status_line_keeps_its_hints_and_s_hides_it)
 {
     char seen[1024];
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", ""));
-    static const char *const names[] = {" dye ", " pbf ", " cloth "};
-    static const char *const keys[] = {"1", "2", "3"};
-    for (int sc = 0; sc < 3; sc++) {
-        e2e_send_key(keys[sc]);
-        CHECK_MSG(wait_last_row(24, names[sc], true, seen, sizeof seen), "'%s'", seen);
+    for (int sc = 0; sc < SCENE_COUNT; sc++) { /* each scene by its digit */
+        char key[2] = {(char)('1' + sc), 0}, name[64];
+        snprintf(name, sizeof name, " %s ", scenes[sc]->name);
+        e2e_send_key(key);
+        CHECK_MSG(wait_last_row(24, name, true, seen, sizeof seen), "'%s'", seen);
         CHECK_MSG(wait_last_row(24, " fps", true, seen, sizeof seen), "'%s'", seen);
         CHECK_MSG(wait_last_row(24, "? help  q quit", true, seen, sizeof seen), "%s: '%s'",
-                  names[sc], seen);
+                  name, seen);
     }
     e2e_send_key("s");
     CHECK_MSG(wait_last_row(24, "? help", false, seen, sizeof seen), "'%s'", seen);

@@ -1,11 +1,13 @@
 /*
  * test_plumbing.c — each scene parameter reaches exactly the field it names.
  *
- * The table below says, for every parameter of every scene, which field it must
- * write: a field of the solver's own struct (the dye's struct fluid, pbf's
- * struct pbf, the cloth's struct cloth, reached through the public headers) or
- * one of the scene's own, each found through the scene's member() operation,
- * which is written apart from the scene's param_def table. A parameter is set
+ * Each scene's list (plumbing.h: the present scenes' below, a new scene's in
+ * its own test file, found by the scene table) says, for every parameter of
+ * the scene, which field it must write: a field of the solver's own struct
+ * (the dye's struct fluid, pbf's struct pbf, the cloth's struct cloth,
+ * reached through the public headers) or one of the scene's own, each found
+ * through the scene's member() operation, which is written apart from the
+ * scene's param_def table. A parameter is set
  * to a value other than the one it starts with, by scene_param_set, by the
  * panel's keys and by --set (the app's options), and that very field is read
  * back; the fields of all the other parameters must not move. So one offsetof
@@ -18,84 +20,88 @@
 #include "cloth.h"
 #include "fluid.h"
 #include "pbf.h"
+#include "plumbing.h"
 #include "swirl.h"
 #include "test.h"
 
 #include <stdio.h>
 #include <string.h>
 
-enum kind { K_FLOAT, K_INT, K_BOOL };
+PLUMBING(dye,
+    PLUMBING_SOLVER("viscosity", "fluid", struct fluid, viscosity),
+    PLUMBING_SOLVER("dye diffusion", "fluid", struct fluid, diffusion),
+    PLUMBING_SOLVER("dye decay", "fluid", struct fluid, decay),
+    PLUMBING_SOLVER("velocity dissipation", "fluid", struct fluid, dissipation),
+    PLUMBING_SOLVER("vorticity", "fluid", struct fluid, vorticity),
+    PLUMBING_OWN("force", "force", PLUMBING_FLOAT),
+    PLUMBING_OWN("splat radius", "radius", PLUMBING_FLOAT),
+    PLUMBING_SOLVER("pressure accuracy", "fluid", struct fluid, tolerance),
+    PLUMBING_OWN("grid scale", "scale", PLUMBING_INT),
+    PLUMBING_OWN("shading", "shading", PLUMBING_BOOL));
 
-/* A parameter (scene and label) and the field it writes: `off` bytes into the
- * scene's member() called `member`, of the type `kind`. */
-struct field {
-    const char *scene, *label, *member;
-    size_t off;
-    enum kind kind;
-};
+PLUMBING(pbf,
+    PLUMBING_OWN("block width", "block_w", PLUMBING_INT),
+    PLUMBING_OWN("block height", "block_h", PLUMBING_INT),
+    PLUMBING_SOLVER("time step", "pbf", struct pbf, dt),
+    PLUMBING_SOLVER("max density error", "pbf", struct pbf, max_error_pct),
+    PLUMBING_SOLVER("max iterations", "pbf", struct pbf, max_iter),
+    PLUMBING_SOLVER("viscosity", "pbf", struct pbf, viscosity),
+    PLUMBING_SOLVER("rest damping", "pbf", struct pbf, rest_damping),
+    PLUMBING_SOLVER("rest speed", "pbf", struct pbf, rest_speed),
+    PLUMBING_SOLVER("gravity", "pbf", struct pbf, gravity),
+    PLUMBING_SOLVER("tensile s_corr", "pbf", struct pbf, scorr),
+    PLUMBING_SOLVER("vorticity", "pbf", struct pbf, vorticity));
 
-/* The kind of a field, from its declared type (not evaluated). */
-#define KIND_OF(x) _Generic((x), float: K_FLOAT, int: K_INT, bool: K_BOOL)
-/* A field of the solver's parameters, and one of the scene's own. */
-#define SOLVER(scene, label, member, type, f)                                      \
-    {scene, label, member, offsetof(type, prm.f), KIND_OF(((type *)0)->prm.f)}
-#define OWN(scene, label, member, kind) {scene, label, member, 0, kind}
+PLUMBING(cloth,
+    PLUMBING_SOLVER("width", "cloth", struct cloth, w),
+    PLUMBING_SOLVER("height", "cloth", struct cloth, h),
+    PLUMBING_SOLVER("fixed particles", "cloth", struct cloth, fixed),
+    PLUMBING_SOLVER("time step", "cloth", struct cloth, dt),
+    PLUMBING_SOLVER("iterations", "cloth", struct cloth, iterations),
+    PLUMBING_SOLVER("gravity", "cloth", struct cloth, gravity),
+    PLUMBING_SOLVER("mass", "cloth", struct cloth, mass),
+    PLUMBING_SOLVER("XPBD compliance", "cloth", struct cloth, compliance),
+    PLUMBING_SOLVER("substeps", "cloth", struct cloth, substeps),
+    PLUMBING_SOLVER("tearing", "cloth", struct cloth, tearing),
+    PLUMBING_SOLVER("tear strain", "cloth", struct cloth, tear_strain),
+    PLUMBING_OWN("release with velocity", "throw_release", PLUMBING_BOOL),
+    PLUMBING_OWN("strain colours", "strain_look", PLUMBING_BOOL),
+    PLUMBING_SOLVER("buckle", "cloth", struct cloth, buckle));
 
-static const struct field fields[] = {
-    SOLVER("dye", "viscosity", "fluid", struct fluid, viscosity),
-    SOLVER("dye", "dye diffusion", "fluid", struct fluid, diffusion),
-    SOLVER("dye", "dye decay", "fluid", struct fluid, decay),
-    SOLVER("dye", "velocity dissipation", "fluid", struct fluid, dissipation),
-    SOLVER("dye", "vorticity", "fluid", struct fluid, vorticity),
-    OWN("dye", "force", "force", K_FLOAT),
-    OWN("dye", "splat radius", "radius", K_FLOAT),
-    SOLVER("dye", "pressure accuracy", "fluid", struct fluid, tolerance),
-    OWN("dye", "grid scale", "scale", K_INT),
-    OWN("dye", "shading", "shading", K_BOOL),
+/* Every scene's list, by the scene table: a new scene's is in its own test
+ * file (plumbing.h). */
+#define PLUMBING_LIST_(NAME) {#NAME, plumbing_##NAME, &plumbing_##NAME##_n},
+static const struct {
+    const char *scene;
+    const struct plumbing_field *fields;
+    const int *n;
+} lists[] = {SCENE_TABLE(PLUMBING_LIST_)};
+#undef PLUMBING_LIST_
+#define NLISTS ((int)(sizeof lists / sizeof lists[0]))
 
-    OWN("pbf", "block width", "block_w", K_INT),
-    OWN("pbf", "block height", "block_h", K_INT),
-    SOLVER("pbf", "time step", "pbf", struct pbf, dt),
-    SOLVER("pbf", "max density error", "pbf", struct pbf, max_error_pct),
-    SOLVER("pbf", "max iterations", "pbf", struct pbf, max_iter),
-    SOLVER("pbf", "viscosity", "pbf", struct pbf, viscosity),
-    SOLVER("pbf", "rest damping", "pbf", struct pbf, rest_damping),
-    SOLVER("pbf", "rest speed", "pbf", struct pbf, rest_speed),
-    SOLVER("pbf", "gravity", "pbf", struct pbf, gravity),
-    SOLVER("pbf", "tensile s_corr", "pbf", struct pbf, scorr),
-    SOLVER("pbf", "vorticity", "pbf", struct pbf, vorticity),
-
-    SOLVER("cloth", "width", "cloth", struct cloth, w),
-    SOLVER("cloth", "height", "cloth", struct cloth, h),
-    SOLVER("cloth", "fixed particles", "cloth", struct cloth, fixed),
-    SOLVER("cloth", "time step", "cloth", struct cloth, dt),
-    SOLVER("cloth", "iterations", "cloth", struct cloth, iterations),
-    SOLVER("cloth", "gravity", "cloth", struct cloth, gravity),
-    SOLVER("cloth", "mass", "cloth", struct cloth, mass),
-    SOLVER("cloth", "XPBD compliance", "cloth", struct cloth, compliance),
-    SOLVER("cloth", "substeps", "cloth", struct cloth, substeps),
-    SOLVER("cloth", "tearing", "cloth", struct cloth, tearing),
-    SOLVER("cloth", "tear strain", "cloth", struct cloth, tear_strain),
-    OWN("cloth", "release with velocity", "throw_release", K_BOOL),
-    OWN("cloth", "strain colours", "strain_look", K_BOOL),
-    SOLVER("cloth", "buckle", "cloth", struct cloth, buckle),
-};
-#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+/* The entries of every list. */
+static int nfields(void)
+{
+    int n = 0;
+    for (int l = 0; l < NLISTS; l++)
+        n += *lists[l].n;
+    return n;
+}
 #define PARAMS_MAX 32
 
-/* The table's entry for parameter i of scene s, or NULL. */
-static const struct field *field_of(const struct scene_ops *s, int i)
+/* The entry of s's list for its parameter i, or NULL. */
+static const struct plumbing_field *field_of(const struct scene_ops *s, int i)
 {
-    for (int k = 0; k < NFIELDS; k++)
-        if (strcmp(fields[k].scene, s->name) == 0 &&
-            strcmp(fields[k].label, s->params[i].label) == 0)
-            return &fields[k];
+    for (int l = 0; l < NLISTS; l++)
+        for (int k = 0; strcmp(lists[l].scene, s->name) == 0 && k < *lists[l].n; k++)
+            if (strcmp(lists[l].fields[k].label, s->params[i].label) == 0)
+                return &lists[l].fields[k];
     return NULL;
 }
 
 /* The field's value in the scene's state st, read where the table says it is
  * (NAN when the scene has no such member). */
-static double field_read(const struct scene_ops *s, void *st, const struct field *f)
+static double field_read(const struct scene_ops *s, void *st, const struct plumbing_field *f)
 {
     const char *base = s->member(st, f->member);
     if (!base)
@@ -105,8 +111,8 @@ static double field_read(const struct scene_ops *s, void *st, const struct field
     int iv;
     bool bv;
     switch (f->kind) {
-    case K_INT: memcpy(&iv, p, sizeof iv); return iv;
-    case K_BOOL: memcpy(&bv, p, sizeof bv); return bv ? 1.0 : 0.0;
+    case PLUMBING_INT: memcpy(&iv, p, sizeof iv); return iv;
+    case PLUMBING_BOOL: memcpy(&bv, p, sizeof bv); return bv ? 1.0 : 0.0;
     default: memcpy(&fv, p, sizeof fv); return fv;
     }
 }
@@ -165,22 +171,23 @@ TEST(plumbing_every_parameter_has_its_field_in_the_table)
         void *st = s->create(&o, 48, 30);
         CHECK(st != NULL);
         for (int i = 0; i < s->nparams; i++) {
-            const struct field *f = field_of(s, i);
+            const struct plumbing_field *f = field_of(s, i);
             CHECK_MSG(f != NULL, "%s %s: not in the table", s->name, s->params[i].label);
             if (!f)
                 continue;
             listed++;
             CHECK_MSG(s->member(st, f->member) != NULL, "%s: no member %s", s->name, f->member);
-            static const enum kind of_type[] = {[PARAM_FLOAT] = K_FLOAT, [PARAM_INT] = K_INT,
-                                                [PARAM_BOOL] = K_BOOL};
+            static const enum plumbing_kind of_type[] = {[PARAM_FLOAT] = PLUMBING_FLOAT,
+                                                         [PARAM_INT] = PLUMBING_INT,
+                                                         [PARAM_BOOL] = PLUMBING_BOOL};
             CHECK_MSG(of_type[s->params[i].type] == f->kind, "%s %s: a field of another type",
                       s->name, s->params[i].label);
         }
         CHECK(s->member(st, "no such member") == NULL);
         s->destroy(st);
     }
-    CHECK_MSG(listed == NFIELDS, "%d of the table's %d entries name a parameter", listed,
-              NFIELDS);
+    CHECK_MSG(listed == nfields(), "%d of the lists' %d entries name a parameter", listed,
+              nfields());
 }
 
 /* scene_param_set (the one path the panel and --set take): each parameter,

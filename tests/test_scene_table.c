@@ -4,9 +4,11 @@
  * the completions' words name exactly its scenes, in its order; the digit
  * keys 1..SCENE_COUNT switch to them and no other digit does; the status
  * line's hint says as many keys; and what a scene's flags say (SCENE_GRID,
- * SCENE_SEED_PAGE) is what --grid and --preset seed take. Each expected text
- * is built here from scenes[], never written by hand, so the tests hold for
- * any table and fail when one list is left behind.
+ * SCENE_SEED_PAGE) is what --grid and --preset seed take; --list-scenes
+ * gives each name and title in order. Each expected text is built here from
+ * scenes[], never written by hand, so the tests hold for any table and fail
+ * when one list is left behind. (The man page and the build's scripts, which
+ * take the list from ./swirl --list-scenes, are test_usage.c's.)
  */
 #include "app.h"
 #include "cli.h"
@@ -19,33 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Every scene's name joined: sep between two, last before the last. */
-static void joined(char *out, size_t n, const char *sep, const char *last)
-{
-    size_t at = 0;
-    out[0] = 0;
-    for (int i = 0; i < SCENE_COUNT; i++)
-        at += (size_t)snprintf(out + at, n - at, "%s%s",
-                               i == 0 ? "" : i + 1 == SCENE_COUNT ? last : sep, scenes[i]->name);
-}
-
-/* The words of list (parted by ", ", " or ", " and " or spaces) are exactly
- * the scenes' names in the table's order. */
-static bool lists_the_scenes(const char *list)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", list);
-    int k = 0;
-    for (char *w = strtok(copy, ", "); w; w = strtok(NULL, ", ")) {
-        if (strcmp(w, "or") == 0 || strcmp(w, "and") == 0)
-            continue;
-        if (k >= SCENE_COUNT || strcmp(w, scenes[k]->name) != 0)
-            return false;
-        k++;
-    }
-    return k == SCENE_COUNT;
-}
 
 /* The text of s between after and the next until (or its end), into out. */
 static bool between(const char *s, const char *after, const char *until, char *out, size_t n)
@@ -80,7 +55,7 @@ TEST(scene_table_names_are_words_found_by_scene_find)
     CHECK_INT(scene_find("nope"), -1);
     char names[256], want[256];
     CHECK_INT(scene_names(names, sizeof names, 0, 0, ", ", " or "), SCENE_COUNT);
-    joined(want, sizeof want, ", ", " or ");
+    fx_scenes_joined(want, sizeof want, ", ", " or ");
     CHECK_MSG(strcmp(names, want) == 0, "'%s', not '%s'", names, want);
     /* Picked by flags: each scene with SCENE_GRID, and those without. */
     int grid = 0;
@@ -100,14 +75,14 @@ TEST(scene_table_in_app_help_lists_every_scene_and_its_key)
     char keys[32] = "", names[256], want[APP_HELP_COLS + 256];
     for (int i = 0; i < SCENE_COUNT; i++)
         snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%d", i ? " " : "", i + 1);
-    joined(names, sizeof names, ", ", ", ");
+    fx_scenes_joined(names, sizeof names, ", ", ", ");
     snprintf(want, sizeof want, "  %-11s %s (each keeps its state)", keys, names);
     char got[32];
     app_scene_keys(got, sizeof got, false);
     CHECK_MSG(strcmp(got, keys) == 0, "'%s', not '%s'", got, keys);
     app_scene_keys(got, sizeof got, true);
     char range[32];
-    snprintf(range, sizeof range, SCENE_COUNT > 1 ? "1-%d" : "%d", SCENE_COUNT);
+    fx_scene_digits(range, sizeof range);
     CHECK_MSG(strcmp(got, range) == 0, "'%s', not '%s'", got, range);
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         struct app_opts o;
@@ -147,7 +122,7 @@ TEST(scene_table_help_text_lists_every_scene)
         CHECK(p && strncmp(at, scenes[i]->title, strcspn(scenes[i]->title, ":")) == 0);
     }
     CHECK(between(help, "--scene NAME        start with ", " (default ", list, sizeof list));
-    CHECK_MSG(lists_the_scenes(list), "--scene: '%s'", list);
+    CHECK_MSG(fx_lists_the_scenes(list), "--scene: '%s'", list);
     char want[128];
     snprintf(want, sizeof want, "(default %s)\n", scenes[0]->name);
     CHECK(between(help, "--scene NAME", "\n", list, sizeof list) && strstr(help, want));
@@ -196,13 +171,13 @@ TEST(scene_table_completions_offer_every_scene)
     cli_text(&b, cli_options[OPT_SCENE].choices);
     buf_putc(&b, 0);
     char want[640];
-    joined(want, sizeof want, " ", " ");
+    fx_scenes_joined(want, sizeof want, " ", " ");
     CHECK_MSG(strcmp(b.p, want) == 0, "'%s', not '%s'", b.p, want);
     buf_clear(&b);
     cli_text(&b, "{first}|{scenes}|{keys}|{other}");
     buf_putc(&b, 0);
     char names[256];
-    joined(names, sizeof names, ", ", " or ");
+    fx_scenes_joined(names, sizeof names, ", ", " or ");
     snprintf(want, sizeof want, "%s|%s|", scenes[0]->name, names);
     CHECK_MSG(strncmp(b.p, want, strlen(want)) == 0, "'%s'", b.p);
     CHECK_MSG(strstr(b.p, "|{other}") != NULL, "an unknown mark is kept: '%s'", b.p);
@@ -216,10 +191,10 @@ TEST(scene_table_refusals_list_every_scene)
     char err[512], list[512], line[128];
     CHECK(!parses("--scene nope", err, sizeof err));
     CHECK_MSG(between(err, "unknown scene 'nope' (", ")", list, sizeof list), "'%s'", err);
-    CHECK_MSG(lists_the_scenes(list), "'%s'", err);
+    CHECK_MSG(fx_lists_the_scenes(list), "'%s'", err);
     CHECK(!parses("--set nope:x=1", err, sizeof err));
     CHECK_MSG(between(err, "no scene 'nope' (", ")", list, sizeof list), "'%s'", err);
-    CHECK_MSG(lists_the_scenes(list), "'%s'", err);
+    CHECK_MSG(fx_lists_the_scenes(list), "'%s'", err);
     for (int i = 0; i < SCENE_COUNT; i++) {
         snprintf(line, sizeof line, "--scene %s", scenes[i]->name);
         CHECK_MSG(parses(line, err, sizeof err), "%s: %s", line, err);
@@ -286,14 +261,45 @@ TEST(scene_table_status_hint_has_every_scene_key)
     struct fx_screen x;
     fx_screen_open(&x, &o, 200, 24);
     fx_screen_compose(&x);
-    char row[256], want[32];
+    char row[256], digits[16], want[32];
     int n = 0;
     for (int c = 0; c < x.f.cells.cols && n < (int)sizeof row - 1; c++) {
         uint32_t ch = cells_at(&x.f.cells, c, 23)->ch;
         row[n++] = ch < 128 ? (char)ch : '#';
     }
     row[n] = 0;
-    snprintf(want, sizeof want, SCENE_COUNT > 1 ? "  1-%d scene  " : "  %d scene  ", SCENE_COUNT);
+    fx_scene_digits(digits, sizeof digits);
+    snprintf(want, sizeof want, "  %s scene  ", digits);
     CHECK_MSG(strstr(row, want) != NULL, "'%s' has no '%s'", row, want);
     fx_screen_close(&x);
+}
+
+/* --list-scenes: a line for each scene in the table's order, its name first
+ * (the word a script cuts: `cut -d' ' -f1`), then two blanks at least and its
+ * title, the titles lined up in one column. */
+TEST(scene_table_list_gives_every_name_and_title)
+{
+    struct buf b;
+    buf_init(&b);
+    cli_scene_list(&b);
+    buf_putc(&b, 0);
+    const char *line = b.p;
+    int k = 0, col = -1;
+    for (; *line; k++) {
+        size_t len = strcspn(line, "\n");
+        CHECK_MSG(line[len] == '\n', "line %d is not ended: '%s'", k + 1, line);
+        CHECK_MSG(k < SCENE_COUNT, "a line past the table: '%.*s'", (int)len, line);
+        if (k < SCENE_COUNT) {
+            const char *name = scenes[k]->name, *title = scenes[k]->title;
+            size_t nl = strlen(name), at = nl + strspn(line + nl, " ");
+            CHECK_MSG(strncmp(line, name, nl) == 0 && at >= nl + 2 && at < len &&
+                          len - at == strlen(title) && strncmp(line + at, title, len - at) == 0,
+                      "line %d: '%.*s', not %s and '%s'", k + 1, (int)len, line, name, title);
+            col = col < 0 ? (int)at : col;
+            CHECK_MSG((int)at == col, "%s's title at column %zu, not %d", name, at, col);
+        }
+        line += len + (line[len] == '\n');
+    }
+    CHECK_INT(k, SCENE_COUNT);
+    buf_free(&b);
 }

@@ -3,7 +3,8 @@
  * same option table (cli.h), and the man page beside them: --help's lines fit
  * 80 columns; bash, zsh and fish, each running the script make installs for
  * it, offer exactly the options --help lists, and after an option values that
- * swirl's parser takes; the man page describes every one of them.
+ * swirl's parser takes; the man page describes every one of them, and its
+ * scenes, like the build's loops over them, come from ./swirl --list-scenes.
  * bash runs the completion function itself; fish answers `complete -C`; zsh,
  * which completes only in its line editor, runs the script with a stand-in for
  * _arguments that prints the specifications zsh parsed. A shell that is not
@@ -338,4 +339,63 @@ TEST_E2E(man_page_describes_every_option_of_help)
     char *warned = run_output("man --warnings -l swirl.1 2>&1 >/dev/null", &ok);
     CHECK_MSG(ok && !*warned, "man warns: %s", warned);
     free(warned);
+}
+
+/* ./swirl --list-scenes prints cli_scene_list's lines (the scene table's) and
+ * exits 0; the man page make builds from that list describes each scene in
+ * order (a tag of its name, its title), gives --scene's words, its default
+ * and the scenes' keys from it; and the build's own files (the Makefile's
+ * loops, the scripts of make shots and make bench, the man page's source)
+ * write no list of the scenes by hand: no two names of the table stand
+ * side by side there. */
+TEST_E2E(man_page_and_build_take_the_scenes_from_list_scenes)
+{
+    bool ok;
+    char *listed = run_output("./swirl --list-scenes", &ok);
+    struct buf want;
+    buf_init(&want);
+    cli_scene_list(&want);
+    buf_putc(&want, 0);
+    CHECK_MSG(ok && strcmp(listed, want.p) == 0, "./swirl --list-scenes: '%s', not '%s'",
+              listed, want.p);
+    free(listed);
+    buf_free(&want);
+    char *man = e2e_slurp("swirl.1", NULL);
+    CHECK_MSG(man != NULL, "no swirl.1 (make builds it)");
+    if (!man)
+        return;
+    const char *desc = strstr(man, "\n.SH DESCRIPTION\n"), *opts = strstr(man, "\n.SH OPTIONS\n");
+    CHECK(desc && opts && desc < opts);
+    for (int i = 0; i < SCENE_COUNT && desc; i++) {
+        char tag[256];
+        snprintf(tag, sizeof tag, "\n.TP\n.B %s\n\\&%s.\n", scenes[i]->name, scenes[i]->title);
+        const char *at = strstr(desc, tag);
+        CHECK_MSG(at && at < opts, "swirl.1's DESCRIPTION has no '%s' after the scene before", tag);
+        desc = at ? at + 1 : desc;
+    }
+    char words[256], line[512], keys[64] = "";
+    fx_scenes_joined(words, sizeof words, "|", "|");
+    snprintf(line, sizeof line, "\n.BI \\-\\-scene \" %s\"\nThe first scene (default %s).\n",
+             words, scenes[0]->name);
+    CHECK_MSG(strstr(man, line), "swirl.1 has no '%s'", line);
+    for (int i = 0; i < SCENE_COUNT; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%d", i ? " " : "", i + 1);
+    snprintf(line, sizeof line, "\n.B %s\\fR, \\fBTab\\fR, \\fBShift-Tab\n", keys);
+    CHECK_MSG(strstr(man, line), "swirl.1 has no '%s'", line);
+    free(man);
+    static const char *const files[] = {"Makefile", "tests/shots.sh", "tests/bench/link.sh",
+                                        "tests/bench/ssh.sh", "swirl.1.in"};
+    static const char *const seps[] = {" ", "|", ", ", "/"};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char *text = e2e_slurp(files[f], NULL);
+        CHECK_MSG(text != NULL, "cannot read %s", files[f]);
+        for (int i = 0; text && i + 1 < SCENE_COUNT; i++)
+            for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+                char pair[160];
+                snprintf(pair, sizeof pair, "%s%s%s", scenes[i]->name, seps[k],
+                         scenes[i + 1]->name);
+                CHECK_MSG(!strstr(text, pair), "%s lists the scenes by hand: '%s'", files[f], pair);
+            }
+        free(text);
+    }
 }

@@ -57,7 +57,7 @@ enum {
 };
 
 struct scene_ops {
-    const char *name;    /* "dye", "pbf", "cloth": --scene's word, one word */
+    const char *name;    /* --scene's word, one word ("dye") */
     const char *title;   /* one line: what it is */
     const char *hint;    /* shown at start, then fades: "drag to stir" */
     const char *mouse;   /* what the pointer does, for help */
@@ -116,11 +116,13 @@ struct scene_member {
 /* The `at` of the member called name among m[0..n), or NULL. */
 void *scene_member_pick(const struct scene_member *m, int n, const char *name);
 
-/* The scene table: every scene, in key order (1 dye, 2 pbf, 3 cloth), one
- * X(NAME) each for the `const struct scene_ops scene_NAME` in its own files.
- * Everything that names the scenes, counts them or gives them keys (the
- * registry scenes[], SCENE_COUNT, the digit keys, --help, --scene's words and
- * messages, the completions) is written from it: a new scene is one line here. */
+/* The scene table: every scene, in key order (the first line's scene is key 1,
+ * the next 2, and so on, at most 9), one X(NAME) each for the `const struct
+ * scene_ops scene_NAME` in its own files. Everything that names the scenes,
+ * counts them or gives them keys (the registry scenes[], SCENE_COUNT, the
+ * digit keys, the tour, --help, --scene's words and messages, the completions,
+ * --list-scenes and, through it, the man page and the build's loops over the
+ * scenes) is written from it: a new scene is one line here, at the end. */
 #define SCENE_TABLE(X) X(dye) X(pbf) X(cloth)
 
 #define SCENE_EXTERN_(NAME) extern const struct scene_ops scene_##NAME;

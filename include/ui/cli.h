@@ -21,6 +21,7 @@ enum cli_run {
     CLI_RECORD,          /* --headless --record: a recording on a simulated clock */
     CLI_HELP,            /* --help, -h: print cli_usage() */
     CLI_VERSION,         /* --version, -V */
+    CLI_LIST_SCENES,     /* --list-scenes: print cli_scene_list() */
     CLI_SET_HELP,        /* --set help: list the first scene's parameters */
 };
 
@@ -35,13 +36,18 @@ struct cli {
     const char *record;  /* --record FILE (checked writable), or NULL */
     int cols, rows;      /* --size (headless; default 80x24) */
     long steps, every;   /* CLI_STATS: both set (every defaults to a tenth) */
-    double seconds;      /* CLI_RECORD: the length (default 10) */
+    double seconds;      /* CLI_RECORD: the length (default 10; --demo: one tour) */
 };
 
 /* The text --help prints, appended to out: every option (from the table the
  * parser reads), the config file, the keys and the mouse, in lines of at most
  * 80 columns. */
 void cli_usage(struct buf *out);
+/* What --list-scenes prints, appended to out: each scene of the table in its
+ * order on a line of its own, its name (--scene's word) first, then two
+ * blanks at least (the titles line up) and its title. The first word of each
+ * line is the name: `swirl --list-scenes | cut -d' ' -f1` gives the names. */
+void cli_scene_list(struct buf *out);
 /* A completion script for shell, "bash", "zsh" or "fish", from the same table,
  * appended to out. Returns 0, or -1 for another shell. */
 int cli_completion(const char *shell, struct buf *out);
@@ -63,7 +69,8 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
  * a bare "NAME" for a flag, the whole name (a "--" in front is allowed); blank
  * lines, and '#' to the end of the line where it starts the line or follows a
  * blank. Options of the command line alone (--record, --headless, --size,
- * --steps, --every, --seconds, --overwrite, --no-config, --help, --version)
+ * --steps, --every, --seconds, --overwrite, --no-config, --list-scenes, --help,
+ * --version)
  * are refused there.
  *
  * It is read for terminal runs only (cli_wants_config), before argv, so the

@@ -327,8 +327,8 @@ static int option(struct parse *p, int id, const char *arg)
     return 0;
 }
 
-/* Every argument in order, up to the first problem. --help and --version end
- * the parse at once. A long option's value is either after '=' or the next
+/* Every argument in order, up to the first problem. --help, --version and
+ * --list-scenes end the parse at once. A long option's value is either after '=' or the next
  * argument, whatever it looks like (--seed -1). The only short options are -h
  * and -V. */
 static int parse_options(struct parse *p, int argc, char *const *argv)
@@ -365,10 +365,12 @@ static int parse_options(struct parse *p, int argc, char *const *argv)
                 return fail(p, "%s needs a value", a);
             val = argv[++i];
         }
-        if (id == OPT_HELP || id == OPT_VERSION) {
+        if (id == OPT_HELP || id == OPT_VERSION || id == OPT_LIST_SCENES) {
             if (argc != 2)
                 return fail(p, "%s takes no other options", a);
-            p->c->run = id == OPT_HELP ? CLI_HELP : CLI_VERSION;
+            p->c->run = id == OPT_HELP      ? CLI_HELP
+                      : id == OPT_VERSION ? CLI_VERSION
+                                          : CLI_LIST_SCENES;
             return 0;
         }
         if (option(p, id, val) != 0)
@@ -613,8 +615,8 @@ static int choose_run(struct parse *p)
     if (c->record) {
         if (c->steps >= 0 || c->every > 0)
             return fail(p, "--steps and --every are for statistics; a recording takes --seconds");
-        if (c->seconds < 0)
-            c->seconds = 10.0;
+        if (c->seconds < 0) /* the tour: each scene of the table once */
+            c->seconds = c->o.demo ? SCENE_COUNT * APP_DEMO_SCENE_SECONDS : 10.0;
         c->run = CLI_RECORD;
         return check_record(p);
     }
@@ -649,7 +651,7 @@ static int parse_all(struct cli *c, int argc, char *const *argv, const char *con
         return -1;
     if (parse_options(&p, argc, argv) != 0)
         return -1;
-    if (c->run == CLI_HELP || c->run == CLI_VERSION)
+    if (c->run == CLI_HELP || c->run == CLI_VERSION || c->run == CLI_LIST_SCENES)
         return 0;
     return choose_run(&p);
 }

@@ -118,8 +118,8 @@ static void zsh(struct buf *out)
         describe(o, d, sizeof d);
         for (int form = o->letter ? 0 : 1; form < 2; form++) {
             buf_puts(out, " \\\n    '");
-            if (i == OPT_HELP || i == OPT_VERSION)
-                buf_puts(out, "(- *)"); /* -h and -V: nothing else goes with them */
+            if (i == OPT_HELP || i == OPT_VERSION || i == OPT_LIST_SCENES)
+                buf_puts(out, "(- *)"); /* -h, -V, --list-scenes: nothing else goes with them */
             if (form == 0)
                 buf_printf(out, "-%c", o->letter);
             else

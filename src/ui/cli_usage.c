@@ -5,7 +5,9 @@
  * columns; an option's help starts in column HELP_COL, beside it or, when the
  * option is too long, under it. What names the scenes is written from the
  * scene table (scene.h), through the marks cli_text fills in, so that a new
- * scene is in --help, its completions and its messages with nothing here.
+ * scene is in --help, its completions and its messages with nothing here;
+ * and the list --list-scenes prints, the scene table's names and titles for
+ * scripts and the build (the Makefile's loops, the man page).
  */
 #include "cli.h"
 #include "cli_options.h"
@@ -73,9 +75,13 @@ const struct cli_option cli_options[OPT_COUNT] = {
     [OPT_EVERY] = {"every", 0, "K", NULL, false, false, true,
                    "headless: print statistics every K steps\n"},
     [OPT_SECONDS] = {"seconds", 0, "S", NULL, false, false, true,
-                     "headless --record: length on a simulated clock\n"},
+                     "headless --record: length on a simulated clock\n"
+                     "(default 10; with --demo, one tour of every scene)\n"},
     [OPT_NOCONFIG] = {"no-config", 0, NULL, NULL, false, false, true,
                       "do not read the config file\n"},
+    [OPT_LIST_SCENES] = {"list-scenes", 0, NULL, NULL, false, false, true,
+                         "print the scenes, one a line: its name, then what it\n"
+                         "is; and exit\n"},
     [OPT_HELP] = {"help", 'h', NULL, NULL, false, false, true, "print this help and exit\n"},
     [OPT_VERSION] = {"version", 'V', NULL, NULL, false, false, true,
                      "print the version and exit\n"},
@@ -249,4 +255,15 @@ void cli_usage(struct buf *out)
     }
     buf_puts(out, usage_tail);
     put_keys(out);
+}
+
+void cli_scene_list(struct buf *out)
+{
+    int width = 0;
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        int len = (int)strlen(scenes[i]->name);
+        width = len > width ? len : width;
+    }
+    for (int i = 0; i < SCENE_COUNT; i++)
+        buf_printf(out, "%-*s  %s\n", width, scenes[i]->name, scenes[i]->title);
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # tests/bench/link.sh — swirl on a pty behind a link (build/linkpty: a rate and
 # a delay each way, the queue beyond swirl's reach as in sshd, a terminal that
-# answers as one does), as `make bench` prints it: for each link and scene at
-# 120x40 with --auto, the frames the terminal saw a second, the share of the
-# link's bytes that carried them, the longest a byte waited in the queue, and
-# how long q took to be seen (a round trip at least).
+# answers as one does), as `make bench` prints it: for each link and each
+# scene (those swirl --list-scenes names) at 120x40 with --auto, the frames the
+# terminal saw a second, the share of the link's bytes that carried them, the
+# longest a byte waited in the queue, and how long q took to be seen (a round
+# trip at least).
 #
 #   tests/bench/link.sh [SWIRL]      (default ./swirl; another build to compare)
 set -u
@@ -12,6 +13,9 @@ cd "$(dirname "$0")/../.."
 swirl=${1:-./swirl}
 [ -x build/linkpty ] && [ -x "$swirl" ] || { echo "link: build swirl and build/linkpty first"; exit 1; }
 field() { sed -n "s/.*\"$1\":\([-0-9.]*\).*/\1/p"; }
+# Every scene, as swirl lists them (its scene table).
+scenes=$("$swirl" --list-scenes | cut -d' ' -f1)
+[ -n "$scenes" ] || { echo "link: $swirl --list-scenes lists no scene"; exit 1; }
 echo "link, a real pty at 120x40 (fps seen / share of the link used / longest queue / q seen after), $swirl:"
 # rate (B/s, 0: no limit) and one-way delay (s)
 for link in "0 0" "0 0.05" "0 0.15" "1000000 0" "1000000 0.1" "100000 0" "100000 0.1" \
@@ -21,7 +25,7 @@ for link in "0 0" "0 0.05" "0 0.15" "1000000 0" "1000000 0.1" "100000 0" "100000
     label=$(awk -v r="$rate" -v d="$delay" 'BEGIN {
         printf "%-9s rtt %3.0f ms", (r > 0 ? sprintf("%.0f KB/s", r / 1000) : "no limit"), 2000 * d }')
     printf "  %s:" "$label"
-    for scene in dye pbf cloth; do
+    for scene in $scenes; do
         line=$(build/linkpty -w 120x40 -d "$delay" "$rate" 5 "$swirl" --no-config --auto --scene "$scene")
         fps=$(echo "$line" | field fps)
         util=$(echo "$line" | field util)

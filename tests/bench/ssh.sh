@@ -3,8 +3,9 @@
 # sshd of our own on 127.0.0.1 (a key made for the run, in a temporary
 # directory), reached through build/delayproxy, which delays each way by half
 # the round trip; the terminal is build/linkpty (a terminal with bandwidth to
-# spare that answers like one). For each round trip and scene, one JSON line
-# from linkpty with the fps seen and how long q took.
+# spare that answers like one). For each round trip and each scene (those
+# swirl --list-scenes names), one JSON line from linkpty with the fps seen and
+# how long q took.
 #
 #   tests/bench/ssh.sh [ROUND_TRIPS_MS...]     (default 0 100 300)
 #   SWIRL=/path/to/another/swirl tests/bench/ssh.sh ...   (to compare builds)
@@ -50,11 +51,14 @@ rtts=("$@")
 [ ${#rtts[@]} -gt 0 ] || rtts=(0 100 300)
 here=$(pwd)
 field() { sed -n "s/.*\"$1\":\([-0-9.]*\).*/\1/p"; }
+# Every scene, as swirl lists them (its scene table).
+scenes=$("$swirl" --list-scenes | cut -d' ' -f1)
+[ -n "$scenes" ] || { echo "ssh: $swirl --list-scenes lists no scene"; exit 1; }
 echo "ssh, a real ssh to a loopback sshd through a delaying proxy, 120x40 (fps seen / q seen after), $swirl:"
 for rtt in "${rtts[@]}"; do
     delay=$(awk -v r="$rtt" 'BEGIN { printf "%.4f", r / 2000 }')
     printf "  rtt %3d ms:" "$rtt"
-    for scene in dye pbf cloth; do
+    for scene in $scenes; do
         line=$(build/linkpty -w 120x40 0 12 ssh -tt -q -F /dev/null -i "$dir/user" -p "$port" \
             -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
             -o "ProxyCommand=$here/build/delayproxy $delay %h %p" \
