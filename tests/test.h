@@ -12,8 +12,9 @@
  * seconds (SWIRL_TEST_DEADLINE), past which the runner ends them as failed,
  * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
  * of the runner itself (one that hangs...): run only when named in full.
- * TEST_E2E_WAITS marks an end-to-end test that mostly waits, which the runner
- * runs beside the others, in jobs of their own.
+ * The runner gives each kind jobs of its own: unit tests, TEST_E2E tests
+ * and TEST_E2E_WAITS tests (an end-to-end test that mostly waits on real
+ * time, a link's delays), so tests that wait never hold back the others.
  */
 #ifndef SWIRL_TEST_H
 #define SWIRL_TEST_H
@@ -67,8 +68,8 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 #define TEST_THREADS(name) TEST_DEFINE_(name, TEST_FLAG_THREADS)
 #define TEST_FIXTURE(name, flags) TEST_DEFINE_(name, TEST_FLAG_FIXTURE | (flags))
 /* An end-to-end test that mostly waits on real time (a delayed link), its
- * processes its own children and light on the CPU: the runner runs -j of
- * them beside -j others. */
+ * processes its own children and light on the CPU: the runner runs
+ * --wait-jobs of them (default -j's) beside the unit and end-to-end tests. */
 #define TEST_E2E_WAITS(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_WAITS)
 
 #define CHECK(cond)                                                          \
