@@ -12,6 +12,7 @@
 #include "fixtures.h"
 #include "image.h"
 #include "palette.h"
+#include "pbf_scene.h"
 #include "scene.h"
 #include "swirl.h"
 #include "test.h"
@@ -219,46 +220,71 @@ TEST(pbf_draw_walls_straight_in_every_glyph_set)
     /* Half-blocks, quadrants and sextants (drawn at their scale), on canvases
      * of several sizes, the view zoomed out too (the box then lies anywhere
      * on the cells): the water collapsing against the walls, then thrown at
-     * the lid from the middle of the pool (its spray hits every wall). */
+     * the lid from the middle of the pool (its spray hits every wall). One
+     * run of the water a canvas, drawn in each glyph set at each moment, each
+     * set with a drawing state of its own (swapped in for its draw: the
+     * picture keeps some of the last it drew, pbf_draw.c's PLAY), so each
+     * set's pictures are those a scene of its own would draw. */
     static const struct {
         int cols, rows, clicks;
     } at[] = {{100, 30, 0}, {80, 24, 0}, {97, 31, 0}, {100, 30, -2}, {81, 25, -3}};
     static const enum glyph_set sets[] = {GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT};
+    enum { NSETS = sizeof sets / sizeof sets[0] };
     static const int when[] = {20, 100, 106, 112, 125};
-    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
-        for (size_t g = 0; g < sizeof sets / sizeof sets[0]; g++) {
-            struct fx_pbf x;
-            if (!fx_pbf_open(&x, at[a].cols, at[a].rows, false, NULL))
-                return;
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++) {
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, at[a].cols, at[a].rows, false, NULL))
+            return;
+        struct pbf_scene *ps = x.st;
+        if (at[a].clicks)
+            scene_pbf.zoom(x.st, 0.5f * (float)at[a].cols, (float)(at[a].rows - 1),
+                           at[a].clicks);
+        struct image im[NSETS];
+        struct cells cs[NSETS];
+        struct water_draw dr[NSETS];
+        bool ok[NSETS];
+        for (int g = 0; g < NSETS; g++) {
             const int k = cells_scale(sets[g]);
-            image_resize(&x.im, k * x.im.w, k * x.im.h);
-            if (at[a].clicks)
-                scene_pbf.zoom(x.st, 0.5f * (float)at[a].cols, (float)(at[a].rows - 1),
-                               at[a].clicks);
-            struct cells cs;
-            cells_init(&cs, at[a].cols, at[a].rows - 1);
-            int done = 0;
-            bool ok = true;
-            for (size_t w = 0; w < sizeof when / sizeof when[0] && ok; w++) {
-                fx_pbf_frames(&x, when[w] - done, false);
-                scene_pbf.draw(x.st, &x.im);
-                done = when[w];
-                if (w == 1) { /* a throw up from the pool's middle */
-                    const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;
-                    const float speed = (y0 - 4.0f) / 8.0f * 240.0f;
-                    fx_pbf_step(&x, px, y0, true, true, 0.0f, 0.0f);
-                    for (int s = 1; s <= 8; s++)
-                        fx_pbf_step(&x, px, y0 - (y0 - 4.0f) * (float)s / 8.0f, true, false, 0.0f,
-                                    -speed);
-                    fx_pbf_step(&x, px, 4.0f, false, true, 0.0f, -speed);
+            image_init(&im[g], k * x.im.w, k * x.im.h);
+            cells_init(&cs[g], at[a].cols, at[a].rows - 1);
+            dr[g] = ps->draw; /* a scene's before its first picture */
+            ok[g] = true;
+        }
+        int done = 0;
+        for (size_t w = 0; w < sizeof when / sizeof when[0]; w++) {
+            fx_pbf_frames(&x, when[w] - done, false);
+            done = when[w];
+            for (int g = 0; g < NSETS; g++)
+                if (ok[g]) {
+                    ps->draw = dr[g];
+                    scene_pbf.draw(x.st, &im[g]);
+                    dr[g] = ps->draw;
                 }
-                cells_blit(&x.im, &cs, COLOR_TRUE, sets[g]);
+            if (w == 1) { /* a throw up from the pool's middle */
+                const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;
+                const float speed = (y0 - 4.0f) / 8.0f * 240.0f;
+                fx_pbf_step(&x, px, y0, true, true, 0.0f, 0.0f);
+                for (int s = 1; s <= 8; s++)
+                    fx_pbf_step(&x, px, y0 - (y0 - 4.0f) * (float)s / 8.0f, true, false, 0.0f,
+                                -speed);
+                fx_pbf_step(&x, px, 4.0f, false, true, 0.0f, -speed);
+            }
+            for (int g = 0; g < NSETS; g++) {
+                if (!ok[g])
+                    continue;
+                cells_blit(&im[g], &cs[g], COLOR_TRUE, sets[g]);
                 char why[200] = "";
-                ok = walls_straight(&x.im, k, &cs, why, sizeof why);
-                CHECK_MSG(ok, "%dx%d, %d clicks, %s, frame %d: %s", at[a].cols, at[a].rows,
+                ok[g] = walls_straight(&im[g], cells_scale(sets[g]), &cs[g], why, sizeof why);
+                CHECK_MSG(ok[g], "%dx%d, %d clicks, %s, frame %d: %s", at[a].cols, at[a].rows,
                           at[a].clicks, cells_glyphs_name(sets[g]), when[w], why);
             }
-            cells_free(&cs);
-            fx_pbf_close(&x);
         }
+        for (int g = 0; g < NSETS; g++) {
+            water_draw_free(&dr[g]);
+            cells_free(&cs[g]);
+            image_free(&im[g]);
+        }
+        memset(&ps->draw, 0, sizeof ps->draw); /* each set's freed above */
+        fx_pbf_close(&x);
+    }
 }
