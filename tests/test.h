@@ -15,6 +15,8 @@
  * The runner gives each kind jobs of its own: unit tests, TEST_E2E tests
  * and TEST_E2E_WAITS tests (an end-to-end test that mostly waits on real
  * time, a link's delays), so tests that wait never hold back the others.
+ * TEST_E2E_CPU marks an end-to-end test that is busy on the CPU all along
+ * (headless runs): it takes a unit test's job.
  */
 #ifndef SWIRL_TEST_H
 #define SWIRL_TEST_H
@@ -43,6 +45,7 @@ typedef void (*test_fn)(void);
 #define TEST_FLAG_THREADS 2u
 #define TEST_FLAG_FIXTURE 4u
 #define TEST_FLAG_WAITS 8u
+#define TEST_FLAG_CPU 16u
 /* A unit test runs this much nicer than its runner: it gives way to the
  * swirls end-to-end tests drive beside it. */
 #define TEST_UNIT_NICE 5
@@ -71,6 +74,10 @@ void test_fail(const char *file, int line, const char *fmt, ...)
  * processes its own children and light on the CPU: the runner runs
  * --wait-jobs of them (default -j's) beside the unit and end-to-end tests. */
 #define TEST_E2E_WAITS(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_WAITS)
+/* An end-to-end test that keeps the CPU busy (headless runs of ./swirl,
+ * nothing waiting on a screen): the runner runs it in the unit tests' jobs,
+ * as nice as they are, so it does not crowd them out. */
+#define TEST_E2E_CPU(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_CPU)
 
 #define CHECK(cond)                                                          \
     do {                                                                     \

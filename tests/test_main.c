@@ -38,7 +38,8 @@
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given.
  * The jobs are of three kinds, each with its own share: unit tests (-j N,
- * busy on the CPU), end-to-end tests in tmux, screen or xterm (TEST_E2E:
+ * busy on the CPU, and so the end-to-end tests that are, TEST_E2E_CPU: headless
+ * runs of ./swirl), end-to-end tests in tmux, screen or xterm (TEST_E2E:
  * mostly waiting for frames; --e2e-jobs N, default -j's) and those that
  * spend their time waiting on real time (TEST_E2E_WAITS: a link's delays;
  * --wait-jobs N, default -j's): -j 2 runs two of each at once, so the tests
@@ -152,6 +153,16 @@ static double now(void)
 enum { KIND_UNIT, KIND_E2E, KIND_WAITS, KINDS };
 static const char *const kind_name[KINDS] = {"unit", "e2e", "waits"};
 
+/* Which kind of job a test takes: a unit test, an end-to-end test, or one
+ * that waits on real time. */
+static int kind(int t)
+{
+    const unsigned f = tests[t].flags;
+    return f & TEST_FLAG_WAITS                        ? KIND_WAITS
+           : f & TEST_FLAG_E2E && !(f & TEST_FLAG_CPU) ? KIND_E2E
+                                                       : KIND_UNIT;
+}
+
 struct opts {
     bool unit_only, e2e_only, threads_only, list, fail_fast;
     int jobs;
@@ -238,11 +249,12 @@ static void run_test(int t)
      * tests write to pipes that close). */
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
-    /* A unit test gives way to the swirls the end-to-end tests beside it
-     * drive, whose answers a person would wait for (none of its checks
-     * looks at a clock): nicer, and so its session, whose share of the CPU
-     * Linux weighs against the other sessions' (autogroups) by its own nice. */
-    if (!(tests[t].flags & TEST_FLAG_E2E)) {
+    /* A unit test (and an end-to-end test busy on the CPU, TEST_E2E_CPU)
+     * gives way to the swirls the end-to-end tests beside it drive, whose
+     * answers a person would wait for (none of its checks looks at a
+     * clock): nicer, and so its session, whose share of the CPU Linux
+     * weighs against the other sessions' (autogroups) by its own nice. */
+    if (kind(t) == KIND_UNIT) {
         if (nice(TEST_UNIT_NICE) == -1) {
         }
         FILE *g = fopen("/proc/self/autogroup", "w");
@@ -379,14 +391,6 @@ static void kill_group(pid_t keeper)
         kill(keeper, SIGKILL);
 }
 
-/* Which kind of job a test takes: a unit test, an end-to-end test, or one
- * that waits on real time. */
-static int kind(int t)
-{
-    return tests[t].flags & TEST_FLAG_WAITS ? KIND_WAITS
-           : tests[t].flags & TEST_FLAG_E2E ? KIND_E2E
-                                            : KIND_UNIT;
-}
 
 enum outcome { PASSED, FAILED, SKIPPED };
 
