@@ -250,10 +250,11 @@ static void run_test(int t)
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
     /* A unit test (and an end-to-end test busy on the CPU, TEST_E2E_CPU)
-     * gives way to the swirls the end-to-end tests beside it drive, whose
-     * answers a person would wait for (none of its checks looks at a
-     * clock): nicer, and so its session, whose share of the CPU Linux
-     * weighs against the other sessions' (autogroups) by its own nice. */
+     * gives way a little (TEST_UNIT_NICE) to the swirls the end-to-end tests
+     * beside it drive, whose answers a person would wait for (none of its
+     * checks looks at a clock): nicer, and so its session, whose share of
+     * the CPU Linux weighs against the other sessions' (autogroups) by its
+     * own nice. */
     if (kind(t) == KIND_UNIT) {
         if (nice(TEST_UNIT_NICE) == -1) {
         }
