@@ -47,7 +47,9 @@
  * loaded machine starve the swirls under them of the CPU, and their
  * latencies show it.) Within a kind the order is the times FILE's, slowest
  * first. --slowest K lists the K slowest tests of the run (default 5 on
- * one line; 0 none) with their kind and CPU seconds, before the last line.
+ * one line; 0 none) with their kind and CPU seconds, and the "run:" line
+ * before the last says when each kind's last test ended (which kind the
+ * run waited for).
  */
 #include "e2e.h"
 #include "test.h"
@@ -611,6 +613,10 @@ int main(int argc, char **argv)
     struct pollfd *pfd = calloc((size_t)nslots, sizeof *pfd);
     bool *started = calloc((size_t)n + 1, sizeof *started);
     int unstarted = n, used[KINDS] = {0}, running = 0, count[3] = {0}, not_run = 0;
+    int of_kind[KINDS] = {0};
+    double kind_done[KINDS] = {0}; /* when the last test of each kind ended */
+    for (int k = 0; k < n; k++)
+        of_kind[kind(order[k])]++;
     bool stopping = false;
 
     while ((unstarted > 0 && !stopping) || running > 0) {
@@ -682,6 +688,7 @@ int main(int argc, char **argv)
             }
             s->pid = 0;
             running--, used[kind(s->test)]--;
+            kind_done[kind(s->test)] = now() - t_start;
         }
     }
     print_slowest(order, secs, cpu, n, o.slowest);
@@ -693,8 +700,14 @@ int main(int argc, char **argv)
     free(pfd);
     free(started);
     free(o.filters);
-    printf("run: %.1f s on %d job%s (%d e2e, %d waiting)\n", now() - t_start, o.jobs,
+    printf("run: %.1f s on %d job%s (%d e2e, %d waiting)", now() - t_start, o.jobs,
            o.jobs == 1 ? "" : "s", o.kind_jobs[KIND_E2E], o.kind_jobs[KIND_WAITS]);
+    for (int k = 0, first = 1; k < KINDS; k++)
+        if (of_kind[k]) {
+            printf("%s%s done at %.1f s", first ? "; " : ", ", kind_name[k], kind_done[k]);
+            first = 0;
+        }
+    putchar('\n');
     printf("%d passed, %d failed", count[PASSED], count[FAILED]);
     if (count[SKIPPED])
         printf(", %d skipped", count[SKIPPED]);
