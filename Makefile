@@ -185,17 +185,21 @@ run: swirl
 	./swirl
 
 # One harness runs the unit tests and the end-to-end tests (which drive ./swirl in
-# tmux): each test in a process of its own, JOBS at once (default: the online
-# CPUs), each with a timeout; its last line is "N passed, N failed". TESTS picks
-# tests by a part of their name: make test TESTS="pbf_ cloth_".
-JOBS  ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-TESTS ?=
+# tmux): each test in a process of its own, JOBS unit tests at once (default:
+# the online CPUs) and as many end-to-end tests and as many that wait beside
+# them, each with a timeout; its last line is "N passed, N failed". TESTS picks
+# tests by a part of their name: make test TESTS="pbf_ cloth_". SLOWEST=K lists
+# the K slowest tests of the run (their seconds, CPU seconds and kind).
+JOBS    ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+TESTS   ?=
+SLOWEST ?=
+TEST_OPTS = -j $(JOBS) --times build/test-times $(if $(SLOWEST),--slowest $(SLOWEST))
 test: swirl swirl.1 build/swirl-test build/linkpty
-	./build/swirl-test -j $(JOBS) --times build/test-times $(TESTS)
+	./build/swirl-test $(TEST_OPTS) $(TESTS)
 
 # Unit tests only (no tmux).
 unit: build/swirl-test
-	./build/swirl-test --unit -j $(JOBS) --times build/test-times $(TESTS)
+	./build/swirl-test --unit $(TEST_OPTS) $(TESTS)
 
 # Mutation testing (tests/mutants.sh): each break of tests/mutants.txt alone, in a
 # copy of the tree under build/mutants/ (the objects already built come along, so

@@ -12,8 +12,11 @@
  * seconds (SWIRL_TEST_DEADLINE), past which the runner ends them as failed,
  * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
  * of the runner itself (one that hangs...): run only when named in full.
- * TEST_E2E_WAITS marks an end-to-end test that mostly waits, which the runner
- * runs beside the others, in jobs of their own.
+ * The runner gives each kind jobs of its own: unit tests, TEST_E2E tests
+ * and TEST_E2E_WAITS tests (an end-to-end test that mostly waits on real
+ * time, a link's delays), so tests that wait never hold back the others.
+ * TEST_E2E_CPU marks an end-to-end test that is busy on the CPU all along
+ * (headless runs): it takes a unit test's job.
  */
 #ifndef SWIRL_TEST_H
 #define SWIRL_TEST_H
@@ -42,9 +45,13 @@ typedef void (*test_fn)(void);
 #define TEST_FLAG_THREADS 2u
 #define TEST_FLAG_FIXTURE 4u
 #define TEST_FLAG_WAITS 8u
-/* A unit test runs this much nicer than its runner: it gives way to the
- * swirls end-to-end tests drive beside it. */
-#define TEST_UNIT_NICE 5
+#define TEST_FLAG_CPU 16u
+/* A unit test runs this much nicer than its runner: it gives way a little
+ * to the swirls end-to-end tests drive beside it. Only a little: beside a
+ * build (nice 0) a unit test at 5 gets a quarter of a core it shares with
+ * the compiler, at 1 it gets 44% (and the swirls meet two unit tests at
+ * most: the tests that wait have jobs of their own). */
+#define TEST_UNIT_NICE 1
 /* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
  * or under a sanitizer; only a hang comes near it. */
 #define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 15.0)
@@ -67,9 +74,13 @@ void test_fail(const char *file, int line, const char *fmt, ...)
 #define TEST_THREADS(name) TEST_DEFINE_(name, TEST_FLAG_THREADS)
 #define TEST_FIXTURE(name, flags) TEST_DEFINE_(name, TEST_FLAG_FIXTURE | (flags))
 /* An end-to-end test that mostly waits on real time (a delayed link), its
- * processes its own children and light on the CPU: the runner runs -j of
- * them beside -j others. */
+ * processes its own children and light on the CPU: the runner runs
+ * --wait-jobs of them (default -j's) beside the unit and end-to-end tests. */
 #define TEST_E2E_WAITS(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_WAITS)
+/* An end-to-end test that keeps the CPU busy (headless runs of ./swirl,
+ * nothing waiting on a screen): the runner runs it in the unit tests' jobs,
+ * as nice as they are, so it does not crowd them out. */
+#define TEST_E2E_CPU(name) TEST_DEFINE_(name, TEST_FLAG_E2E | TEST_FLAG_CPU)
 
 #define CHECK(cond)                                                          \
     do {                                                                     \

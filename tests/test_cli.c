@@ -357,7 +357,7 @@ static void strip_ms(char *s)
 
 /* A fixed seed gives the same statistics and the same recording for any
  * number of threads, in every scene, with a drag (--auto) and with tearing. */
-TEST_E2E(cli_results_do_not_depend_on_the_thread_count)
+TEST_E2E_CPU(cli_results_do_not_depend_on_the_thread_count)
 {
     static const char *const runs[] = {
         "--headless --scene dye --auto --steps 200 --every 50",

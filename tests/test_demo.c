@@ -248,7 +248,7 @@ static void first_difference(const char *a, size_t na, const char *b, size_t nb,
     *at = i;
 }
 
-TEST_E2E(demo_cast_regenerates_byte_for_byte)
+TEST_E2E_CPU(demo_cast_regenerates_byte_for_byte)
 {
     /* The test records what the Makefile records: same arguments. */
     char *mk = e2e_slurp("Makefile", NULL);

@@ -1,8 +1,9 @@
 /*
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
- * Usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] [--timeout S]
- *                   [--times FILE] [--fail-fast] [--list] [SUBSTRING...]
+ * Usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] [--e2e-jobs N]
+ *                   [--wait-jobs N] [--timeout S] [--times FILE] [--slowest K]
+ *                   [--fail-fast] [--list] [SUBSTRING...]
  *
  * --unit runs the unit tests only, --e2e the end-to-end ones only (TEST_E2E).
  * Each selected test runs in a child process of its own (a crash or a hang fails
@@ -35,11 +36,20 @@
  * seconds, not at the runner's timeout. The deadline is
  * for hangs alone: generous, many times what any such test takes.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
- * hangs) runs only when its whole name is given. A test that spends its time
- * waiting on real time (TEST_E2E_WAITS: a link's delays) takes none of the
- * N jobs but one of N more for such tests: -j 2 runs two other tests and two
- * of those at once. (Four of those at once on a loaded machine starve the
- * swirls under them of the CPU, and their latencies show it.)
+ * hangs) runs only when its whole name is given.
+ * The jobs are of three kinds, each with its own share: unit tests (-j N,
+ * busy on the CPU, and so the end-to-end tests that are, TEST_E2E_CPU: headless
+ * runs of ./swirl), end-to-end tests in tmux, screen or xterm (TEST_E2E:
+ * mostly waiting for frames; --e2e-jobs N, default -j's) and those that
+ * spend their time waiting on real time (TEST_E2E_WAITS: a link's delays;
+ * --wait-jobs N, default -j's): -j 2 runs two of each at once, so the tests
+ * that wait never hold back the unit tests. (Four link tests at once on a
+ * loaded machine starve the swirls under them of the CPU, and their
+ * latencies show it.) Within a kind the order is the times FILE's, slowest
+ * first. --slowest K lists the K slowest tests of the run (default 5 on
+ * one line; 0 none) with their kind and CPU seconds, and the "run:" line
+ * before the last says when each kind's last test ended (which kind the
+ * run waited for).
  */
 #include "e2e.h"
 #include "test.h"
@@ -141,9 +151,25 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The kinds of job (kind()): their names, for --slowest and the last lines. */
+enum { KIND_UNIT, KIND_E2E, KIND_WAITS, KINDS };
+static const char *const kind_name[KINDS] = {"unit", "e2e", "waits"};
+
+/* Which kind of job a test takes: a unit test, an end-to-end test, or one
+ * that waits on real time. */
+static int kind(int t)
+{
+    const unsigned f = tests[t].flags;
+    return f & TEST_FLAG_WAITS                        ? KIND_WAITS
+           : f & TEST_FLAG_E2E && !(f & TEST_FLAG_CPU) ? KIND_E2E
+                                                       : KIND_UNIT;
+}
+
 struct opts {
     bool unit_only, e2e_only, threads_only, list, fail_fast;
     int jobs;
+    int kind_jobs[KINDS]; /* how many of each kind at once (-1: -j's) */
+    int slowest;          /* -1: the five slowest on one line */
     double timeout;
     const char *times;
     int nfilters;
@@ -225,11 +251,13 @@ static void run_test(int t)
      * tests write to pipes that close). */
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
-    /* A unit test gives way to the swirls the end-to-end tests beside it
-     * drive, whose answers a person would wait for (none of its checks
-     * looks at a clock): nicer, and so its session, whose share of the CPU
-     * Linux weighs against the other sessions' (autogroups) by its own nice. */
-    if (!(tests[t].flags & TEST_FLAG_E2E)) {
+    /* A unit test (and an end-to-end test busy on the CPU, TEST_E2E_CPU)
+     * gives way a little (TEST_UNIT_NICE) to the swirls the end-to-end tests
+     * beside it drive, whose answers a person would wait for (none of its
+     * checks looks at a clock): nicer, and so its session, whose share of
+     * the CPU Linux weighs against the other sessions' (autogroups) by its
+     * own nice. */
+    if (kind(t) == KIND_UNIT) {
         if (nice(TEST_UNIT_NICE) == -1) {
         }
         FILE *g = fopen("/proc/self/autogroup", "w");
@@ -366,8 +394,6 @@ static void kill_group(pid_t keeper)
         kill(keeper, SIGKILL);
 }
 
-/* Which of the two kinds of job a test takes: 1 for one that waits. */
-static int kind(int t) { return (tests[t].flags & TEST_FLAG_WAITS) != 0; }
 
 enum outcome { PASSED, FAILED, SKIPPED };
 
@@ -416,7 +442,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const char *env_to = getenv("SWIRL_TEST_TIMEOUT");
-    *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .timeout = 120};
+    *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .timeout = 120, .slowest = -1,
+                       .kind_jobs = {-1, -1, -1}};
     if (env_to && atof(env_to) > 0)
         o->timeout = atof(env_to);
     o->filters = calloc((size_t)argc, sizeof *o->filters);
@@ -436,19 +463,32 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->jobs = atoi(argv[++a]);
         else if (strncmp(s, "-j", 2) == 0 && s[2])
             o->jobs = atoi(s + 2);
+        else if (strcmp(s, "--e2e-jobs") == 0 && a + 1 < argc)
+            o->kind_jobs[KIND_E2E] = atoi(argv[++a]);
+        else if (strcmp(s, "--wait-jobs") == 0 && a + 1 < argc)
+            o->kind_jobs[KIND_WAITS] = atoi(argv[++a]);
+        else if (strcmp(s, "--slowest") == 0 && a + 1 < argc)
+            o->slowest = atoi(argv[++a]);
         else if (strcmp(s, "--timeout") == 0 && a + 1 < argc)
             o->timeout = atof(argv[++a]);
         else if (strcmp(s, "--times") == 0 && a + 1 < argc)
             o->times = argv[++a];
         else if (s[0] == '-') {
             fprintf(stderr, "usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] "
-                            "[--timeout S] [--times FILE] [--fail-fast] [--list] [SUBSTRING...]\n");
+                            "[--e2e-jobs N] [--wait-jobs N] [--timeout S] [--times FILE] "
+                            "[--slowest K] [--fail-fast] [--list] [SUBSTRING...]\n");
             return 2;
         } else
             o->filters[o->nfilters++] = argv[a];
     }
-    if (o->jobs < 1 || o->timeout <= 0) {
-        fprintf(stderr, "swirl-test: -j wants at least 1, --timeout more than 0\n");
+    o->kind_jobs[KIND_UNIT] = o->jobs;
+    for (int k = 0; k < KINDS; k++)
+        if (o->kind_jobs[k] < 0)
+            o->kind_jobs[k] = o->jobs;
+    if (o->jobs < 1 || o->kind_jobs[KIND_E2E] < 1 || o->kind_jobs[KIND_WAITS] < 1 ||
+        o->timeout <= 0 || o->slowest < -1) {
+        fprintf(stderr, "swirl-test: -j, --e2e-jobs and --wait-jobs want at least 1, "
+                        "--timeout more than 0, --slowest 0 or more\n");
         return 2;
     }
     return 0;
@@ -462,17 +502,30 @@ static int slower_first(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static void print_slowest(const int *order, const double *secs, int n)
+/* The five slowest on one line (many = -1), or the many slowest a line each
+ * with their kind and the CPU seconds they used (tests not run left out). */
+static void print_slowest(const int *order, const double *secs, const double *cpu, int n,
+                          int many)
 {
-    int sorted[TEST_MAX];
-    memcpy(sorted, order, (size_t)n * sizeof *sorted);
+    int sorted[TEST_MAX], ran = 0;
+    for (int k = 0; k < n; k++)
+        if (secs[order[k]] >= 0)
+            sorted[ran++] = order[k];
     by_secs = secs;
-    qsort(sorted, (size_t)n, sizeof *sorted, slower_first);
-    if (n > 0)
-        printf("slowest:");
-    for (int k = 0; k < n && k < 5; k++)
-        printf(" %s %.1f s%s", tests[sorted[k]].name, secs[sorted[k]],
-               k + 1 < n && k + 1 < 5 ? "," : "\n");
+    qsort(sorted, (size_t)ran, sizeof *sorted, slower_first);
+    if (many < 0) {
+        if (ran > 0)
+            printf("slowest:");
+        for (int k = 0; k < ran && k < 5; k++)
+            printf(" %s %.1f s%s", tests[sorted[k]].name, secs[sorted[k]],
+                   k + 1 < ran && k + 1 < 5 ? "," : "\n");
+        return;
+    }
+    if (many > 0 && ran > 0)
+        printf("slowest %d (seconds, CPU seconds, kind):\n", many < ran ? many : ran);
+    for (int k = 0; k < ran && k < many; k++)
+        printf("  %6.2f %6.2f  %-5s  %s\n", secs[sorted[k]], cpu[sorted[k]],
+               kind_name[kind(sorted[k])], tests[sorted[k]].name);
 }
 
 /* The last run's times ("seconds name cpu-seconds" lines: the time a test
@@ -553,14 +606,17 @@ int main(int argc, char **argv)
         for (int i = 0; i < ntests; i++)
             secs[i] = last[i];
     }
-    /* Jobs of two kinds, o.jobs of each: for the tests that wait
-     * (TEST_E2E_WAITS) and for the others. The next test to start is the
-     * first in the order for whose kind a job is free. */
-    const int nslots = 2 * o.jobs;
+    /* Jobs of three kinds (kind()), o.kind_jobs[] of each. The next test to
+     * start is the first in the order for whose kind a job is free. */
+    const int nslots = o.kind_jobs[KIND_UNIT] + o.kind_jobs[KIND_E2E] + o.kind_jobs[KIND_WAITS];
     struct slot *slots = calloc((size_t)nslots, sizeof *slots);
     struct pollfd *pfd = calloc((size_t)nslots, sizeof *pfd);
     bool *started = calloc((size_t)n + 1, sizeof *started);
-    int unstarted = n, used[2] = {0, 0}, running = 0, count[3] = {0}, not_run = 0;
+    int unstarted = n, used[KINDS] = {0}, running = 0, count[3] = {0}, not_run = 0;
+    int of_kind[KINDS] = {0};
+    double kind_done[KINDS] = {0}; /* when the last test of each kind ended */
+    for (int k = 0; k < n; k++)
+        of_kind[kind(order[k])]++;
     bool stopping = false;
 
     while ((unstarted > 0 && !stopping) || running > 0) {
@@ -574,7 +630,7 @@ int main(int argc, char **argv)
                 }
         }
         for (int k = 0, j = 0; k < n && unstarted > 0 && !stopping; k++) {
-            if (started[k] || used[kind(order[k])] == o.jobs)
+            if (started[k] || used[kind(order[k])] == o.kind_jobs[kind(order[k])])
                 continue;
             while (slots[j].pid)
                 j++;
@@ -632,9 +688,10 @@ int main(int argc, char **argv)
             }
             s->pid = 0;
             running--, used[kind(s->test)]--;
+            kind_done[kind(s->test)] = now() - t_start;
         }
     }
-    print_slowest(order, secs, n);
+    print_slowest(order, secs, cpu, n, o.slowest);
     if (o.times)
         times_write(o.times, secs, cpu);
     for (int j = 0; j < nslots; j++)
@@ -643,7 +700,14 @@ int main(int argc, char **argv)
     free(pfd);
     free(started);
     free(o.filters);
-    printf("run: %.1f s on %d job%s\n", now() - t_start, o.jobs, o.jobs == 1 ? "" : "s");
+    printf("run: %.1f s on %d job%s (%d e2e, %d waiting)", now() - t_start, o.jobs,
+           o.jobs == 1 ? "" : "s", o.kind_jobs[KIND_E2E], o.kind_jobs[KIND_WAITS]);
+    for (int k = 0, first = 1; k < KINDS; k++)
+        if (of_kind[k]) {
+            printf("%s%s done at %.1f s", first ? "; " : ", ", kind_name[k], kind_done[k]);
+            first = 0;
+        }
+    putchar('\n');
     printf("%d passed, %d failed", count[PASSED], count[FAILED]);
     if (count[SKIPPED])
         printf(", %d skipped", count[SKIPPED]);

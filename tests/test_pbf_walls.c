@@ -12,6 +12,7 @@
 #include "fixtures.h"
 #include "image.h"
 #include "palette.h"
+#include "pbf_scene.h"
 #include "scene.h"
 #include "swirl.h"
 #include "test.h"
@@ -19,27 +20,46 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The scene on a cols x rows terminal, n frames on, untouched, zoomed by
- * clicks of the wheel about the canvas's centre. */
-static void *scene_at(struct image *im, int cols, int rows, int clicks, int frames)
+/* The scene on a cols x rows terminal (seed 1), untouched. */
+static void *scene_open(int cols, int rows)
 {
     struct scene_opts o;
     memset(&o, 0, sizeof o);
     o.seed = 1;
-    image_init(im, cols, 2 * (rows - 1));
-    void *st = scene_pbf.create(&o, im->w, im->h);
+    void *st = scene_pbf.create(&o, cols, 2 * (rows - 1));
     CHECK(st != NULL);
-    if (!st)
-        return NULL;
-    if (clicks)
-        scene_pbf.zoom(st, 0.5f * (float)im->w, 0.5f * (float)im->h, clicks);
+    return st;
+}
+
+/* n frames on, untouched. */
+static void scene_frames(void *st, int frames)
+{
     float path[4] = {0};
     struct pointer p = {.path = path, .npath = 2, .dt = 1.0f / 240.0f};
     for (int f = 0; f < frames; f++)
         for (int k = 0; k < scene_pbf.steps_per_frame(st); k++)
             scene_pbf.step(st, &p);
+}
+
+/* The scene's picture now, zoomed by clicks of the wheel about the canvas's
+ * centre, as a scene that was zoomed so from the start and never drew
+ * before would draw it (the wheel moves the view alone; the drawing keeps
+ * something of the last picture, pbf_draw.c's PLAY, so it draws with a
+ * state of its own, fresh, and the view and the state are put back after). */
+static void scene_picture(void *st, const struct water_draw *fresh, struct image *im, int cols,
+                          int rows, int clicks)
+{
+    struct pbf_scene *ps = st;
+    const struct view v = ps->view;
+    const struct water_draw kept = ps->draw;
+    image_init(im, cols, 2 * (rows - 1));
+    if (clicks)
+        scene_pbf.zoom(st, 0.5f * (float)im->w, 0.5f * (float)im->h, clicks);
+    ps->draw = *fresh;
     scene_pbf.draw(st, im);
-    return st;
+    water_draw_free(&ps->draw);
+    ps->draw = kept;
+    ps->view = v;
 }
 
 /* What a mode shows of each pixel: 0 nothing (black, or not inked in mono),
@@ -128,29 +148,45 @@ static bool box_holds(enum color_mode mode, const struct image *im, char *why, s
 
 TEST(pbf_draw_walls_stay_grey_and_solid_in_every_mode)
 {
+    /* The moments of one canvas come from one run of its water, in the
+     * order of their frames (the view zoomed for a picture alone). */
     static const struct {
         int cols, rows, clicks, frames;
     } at[] = {
-        {80, 24, 0, 200}, {80, 24, 0, 30}, {60, 20, 0, 200}, {97, 31, 0, 120},
-        {120, 40, 0, 120}, {80, 24, -1, 120}, {80, 24, -3, 120}, {100, 30, -2, 120},
+        {80, 24, 0, 30}, {80, 24, -1, 120}, {80, 24, -3, 120}, {80, 24, 0, 200},
+        {60, 20, 0, 200}, {97, 31, 0, 120}, {120, 40, 0, 120}, {100, 30, -2, 120},
     };
     static const enum color_mode modes[] = {COLOR_256, COLOR_16, COLOR_8, COLOR_MONO};
+    void *st = NULL;
+    struct water_draw fresh;
+    memset(&fresh, 0, sizeof fresh);
+    int done = 0;
     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
-        struct image im;
-        void *st = scene_at(&im, at[k].cols, at[k].rows, at[k].clicks, at[k].frames);
-        if (!st) {
-            image_free(&im);
-            continue;
+        if (k == 0 || at[k].cols != at[k - 1].cols || at[k].rows != at[k - 1].rows) {
+            if (st)
+                scene_pbf.destroy(st);
+            st = scene_open(at[k].cols, at[k].rows);
+            if (!st)
+                continue;
+            fresh = ((struct pbf_scene *)st)->draw; /* before any picture */
+            done = 0;
         }
+        if (!st)
+            continue;
+        scene_frames(st, at[k].frames - done);
+        done = at[k].frames;
+        struct image im;
+        scene_picture(st, &fresh, &im, at[k].cols, at[k].rows, at[k].clicks);
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             char why[160] = "";
             const bool ok = box_holds(modes[m], &im, why, sizeof why);
             CHECK_MSG(ok, "%dx%d, %d clicks, %d frames, %s: %s", at[k].cols, at[k].rows,
                       at[k].clicks, at[k].frames, palette_mode_name(modes[m]), why);
         }
-        scene_pbf.destroy(st);
         image_free(&im);
     }
+    if (st)
+        scene_pbf.destroy(st);
 }
 
 /* Does cell (c, r) of a picture drawn k image pixels a canvas pixel hold any
@@ -219,46 +255,71 @@ TEST(pbf_draw_walls_straight_in_every_glyph_set)
     /* Half-blocks, quadrants and sextants (drawn at their scale), on canvases
      * of several sizes, the view zoomed out too (the box then lies anywhere
      * on the cells): the water collapsing against the walls, then thrown at
-     * the lid from the middle of the pool (its spray hits every wall). */
+     * the lid from the middle of the pool (its spray hits every wall). One
+     * run of the water a canvas, drawn in each glyph set at each moment, each
+     * set with a drawing state of its own (swapped in for its draw: the
+     * picture keeps some of the last it drew, pbf_draw.c's PLAY), so each
+     * set's pictures are those a scene of its own would draw. */
     static const struct {
         int cols, rows, clicks;
     } at[] = {{100, 30, 0}, {80, 24, 0}, {97, 31, 0}, {100, 30, -2}, {81, 25, -3}};
     static const enum glyph_set sets[] = {GLYPHS_HALF, GLYPHS_QUAD, GLYPHS_SEXTANT};
+    enum { NSETS = sizeof sets / sizeof sets[0] };
     static const int when[] = {20, 100, 106, 112, 125};
-    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
-        for (size_t g = 0; g < sizeof sets / sizeof sets[0]; g++) {
-            struct fx_pbf x;
-            if (!fx_pbf_open(&x, at[a].cols, at[a].rows, false, NULL))
-                return;
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++) {
+        struct fx_pbf x;
+        if (!fx_pbf_open(&x, at[a].cols, at[a].rows, false, NULL))
+            return;
+        struct pbf_scene *ps = x.st;
+        if (at[a].clicks)
+            scene_pbf.zoom(x.st, 0.5f * (float)at[a].cols, (float)(at[a].rows - 1),
+                           at[a].clicks);
+        struct image im[NSETS];
+        struct cells cs[NSETS];
+        struct water_draw dr[NSETS];
+        bool ok[NSETS];
+        for (int g = 0; g < NSETS; g++) {
             const int k = cells_scale(sets[g]);
-            image_resize(&x.im, k * x.im.w, k * x.im.h);
-            if (at[a].clicks)
-                scene_pbf.zoom(x.st, 0.5f * (float)at[a].cols, (float)(at[a].rows - 1),
-                               at[a].clicks);
-            struct cells cs;
-            cells_init(&cs, at[a].cols, at[a].rows - 1);
-            int done = 0;
-            bool ok = true;
-            for (size_t w = 0; w < sizeof when / sizeof when[0] && ok; w++) {
-                fx_pbf_frames(&x, when[w] - done, false);
-                scene_pbf.draw(x.st, &x.im);
-                done = when[w];
-                if (w == 1) { /* a throw up from the pool's middle */
-                    const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;
-                    const float speed = (y0 - 4.0f) / 8.0f * 240.0f;
-                    fx_pbf_step(&x, px, y0, true, true, 0.0f, 0.0f);
-                    for (int s = 1; s <= 8; s++)
-                        fx_pbf_step(&x, px, y0 - (y0 - 4.0f) * (float)s / 8.0f, true, false, 0.0f,
-                                    -speed);
-                    fx_pbf_step(&x, px, 4.0f, false, true, 0.0f, -speed);
+            image_init(&im[g], k * x.im.w, k * x.im.h);
+            cells_init(&cs[g], at[a].cols, at[a].rows - 1);
+            dr[g] = ps->draw; /* a scene's before its first picture */
+            ok[g] = true;
+        }
+        int done = 0;
+        for (size_t w = 0; w < sizeof when / sizeof when[0]; w++) {
+            fx_pbf_frames(&x, when[w] - done, false);
+            done = when[w];
+            for (int g = 0; g < NSETS; g++)
+                if (ok[g]) {
+                    ps->draw = dr[g];
+                    scene_pbf.draw(x.st, &im[g]);
+                    dr[g] = ps->draw;
                 }
-                cells_blit(&x.im, &cs, COLOR_TRUE, sets[g]);
+            if (w == 1) { /* a throw up from the pool's middle */
+                const float px = 0.5f * (float)at[a].cols, y0 = 2.0f * (float)at[a].rows - 8.0f;
+                const float speed = (y0 - 4.0f) / 8.0f * 240.0f;
+                fx_pbf_step(&x, px, y0, true, true, 0.0f, 0.0f);
+                for (int s = 1; s <= 8; s++)
+                    fx_pbf_step(&x, px, y0 - (y0 - 4.0f) * (float)s / 8.0f, true, false, 0.0f,
+                                -speed);
+                fx_pbf_step(&x, px, 4.0f, false, true, 0.0f, -speed);
+            }
+            for (int g = 0; g < NSETS; g++) {
+                if (!ok[g])
+                    continue;
+                cells_blit(&im[g], &cs[g], COLOR_TRUE, sets[g]);
                 char why[200] = "";
-                ok = walls_straight(&x.im, k, &cs, why, sizeof why);
-                CHECK_MSG(ok, "%dx%d, %d clicks, %s, frame %d: %s", at[a].cols, at[a].rows,
+                ok[g] = walls_straight(&im[g], cells_scale(sets[g]), &cs[g], why, sizeof why);
+                CHECK_MSG(ok[g], "%dx%d, %d clicks, %s, frame %d: %s", at[a].cols, at[a].rows,
                           at[a].clicks, cells_glyphs_name(sets[g]), when[w], why);
             }
-            cells_free(&cs);
-            fx_pbf_close(&x);
         }
+        for (int g = 0; g < NSETS; g++) {
+            water_draw_free(&dr[g]);
+            cells_free(&cs[g]);
+            image_free(&im[g]);
+        }
+        memset(&ps->draw, 0, sizeof ps->draw); /* each set's freed above */
+        fx_pbf_close(&x);
+    }
 }

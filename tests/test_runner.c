@@ -3,8 +3,8 @@
  * of its own (/proc/self/exe) on fixtures that hang: a runner killed in any way
  * takes its tests with it, and what they started; a test that starts threads
  * and hangs is ended by its own deadline and reported as such; fixtures run
- * only when named in full; tests that wait run beside the others, as many
- * of each kind at once as there are jobs.
+ * only when named in full; unit tests, end-to-end tests and tests that wait
+ * run side by side, as many of each kind at once as there are jobs.
  *
  * The fixtures say what they are through files in SWIRL_TEST_FIXTURE_DIR:
  * "pids", the hung test's process and the one it started, once both run.
@@ -61,13 +61,14 @@ TEST_FIXTURE(runner_fixture_hangs, 0u) { hang(); }
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
 
-/* A test of a kind ("cpu", "waits") that says what ran beside it: until one
- * of the other kind is seen running (for seconds at most: only a failure waits
- * that long), it counts those of its own kind running with it; then it stays
- * a moment, so that one sees it too, and writes "most-of-its-kind saw-other"
- * to a file of results. */
-static void overlap(const char *mine, const char *other)
+/* A test of a kind ("cpu", "e2e" or "waits") that says what ran beside it:
+ * until one of each other kind is seen running (for seconds at most: only a
+ * failure waits that long), it counts those of its own kind running with
+ * it; then it stays a moment, so that those see it too, and writes
+ * "most-of-its-kind saw-both-others" to a file of results. */
+static void overlap(const char *mine)
 {
+    static const char *const kinds[] = {"cpu", "e2e", "waits"};
     const char *dir = getenv(FIXTURE_DIR_ENV);
     char me[256], res[256];
     snprintf(me, sizeof me, "%s/run-%s-%ld", dir ? dir : "/nonexistent", mine, (long)getpid());
@@ -75,35 +76,44 @@ static void overlap(const char *mine, const char *other)
     FILE *f = fopen(me, "w");
     if (f)
         fclose(f);
-    char pre_mine[32], pre_other[32];
-    snprintf(pre_mine, sizeof pre_mine, "run-%s-", mine);
-    snprintf(pre_other, sizeof pre_other, "run-%s-", other);
+    char pre[3][32];
+    for (int k = 0; k < 3; k++)
+        snprintf(pre[k], sizeof pre[k], "run-%s-", kinds[k]);
     int most = 0;
-    bool saw = false;
-    for (double t0 = mono_now(); !saw && mono_now() - t0 < 3.0; fx_nap(0.01)) {
+    bool saw[3] = {false, false, false}, both = false;
+    for (double t0 = mono_now(); !both && mono_now() - t0 < 3.0; fx_nap(0.01)) {
         int same = 0;
         DIR *d = dir ? opendir(dir) : NULL;
-        for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-            same += strncmp(e->d_name, pre_mine, strlen(pre_mine)) == 0;
-            saw |= strncmp(e->d_name, pre_other, strlen(pre_other)) == 0;
-        }
+        for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+            for (int k = 0; k < 3; k++)
+                if (strncmp(e->d_name, pre[k], strlen(pre[k])) == 0) {
+                    if (strcmp(kinds[k], mine) == 0)
+                        same++;
+                    else
+                        saw[k] = true;
+                }
         if (d)
             closedir(d);
         most = same > most ? same : most;
+        both = true;
+        for (int k = 0; k < 3; k++)
+            both &= saw[k] || strcmp(kinds[k], mine) == 0;
     }
     fx_nap(0.3);
     remove(me);
     f = fopen(res, "w");
     if (f) {
-        fprintf(f, "%d %d\n", most, saw);
+        fprintf(f, "%d %d\n", most, both);
         fclose(f);
     }
 }
 
-TEST_FIXTURE(runner_fixture_cpu_a, 0u) { overlap("cpu", "waits"); }
-TEST_FIXTURE(runner_fixture_cpu_b, 0u) { overlap("cpu", "waits"); }
-TEST_FIXTURE(runner_fixture_waits_a, TEST_FLAG_WAITS) { overlap("waits", "cpu"); }
-TEST_FIXTURE(runner_fixture_waits_b, TEST_FLAG_WAITS) { overlap("waits", "cpu"); }
+TEST_FIXTURE(runner_fixture_cpu_a, 0u) { overlap("cpu"); }
+TEST_FIXTURE(runner_fixture_cpu_b, 0u) { overlap("cpu"); }
+TEST_FIXTURE(runner_fixture_e2e_a, TEST_FLAG_E2E) { overlap("e2e"); }
+TEST_FIXTURE(runner_fixture_e2e_b, TEST_FLAG_E2E) { overlap("e2e"); }
+TEST_FIXTURE(runner_fixture_waits_a, TEST_FLAG_E2E | TEST_FLAG_WAITS) { overlap("waits"); }
+TEST_FIXTURE(runner_fixture_waits_b, TEST_FLAG_E2E | TEST_FLAG_WAITS) { overlap("waits"); }
 
 /* Is process pid gone (or a zombie that nothing waits for)? */
 static bool gone(long pid)
@@ -128,7 +138,7 @@ struct runner {
     int out; /* the runner's output, read end */
 };
 
-/* Starts this binary as a runner of tests (names separated by spaces, four
+/* Starts this binary as a runner of tests (names separated by spaces, six
  * at most), -j 1, with the environment given ("NAME=value", or NULL) and the
  * fixture folder made for it. */
 static bool runner_start(struct runner *r, const char *test, const char *env)
@@ -321,17 +331,19 @@ TEST(runner_fixtures_run_only_when_named)
 
 TEST(runner_tests_that_wait_run_beside_the_others)
 {
-    /* On one job: never two tests of a kind at once, and a test that waits
-     * runs beside one that does not (some saw the other kind running). */
+    /* On one job: never two tests of a kind at once, and a unit test, an
+     * end-to-end test and a test that waits run side by side (some saw both
+     * other kinds running). */
     struct runner r;
-    if (!runner_start(&r, "runner_fixture_cpu_a runner_fixture_cpu_b runner_fixture_waits_a "
-                          "runner_fixture_waits_b", NULL)) {
+    if (!runner_start(&r, "runner_fixture_cpu_a runner_fixture_cpu_b runner_fixture_e2e_a "
+                          "runner_fixture_e2e_b runner_fixture_waits_a runner_fixture_waits_b",
+                      NULL)) {
         CHECK_MSG(false, "cannot start a runner");
         return;
     }
     int status = 0;
     const char *out = runner_wait(&r, &status);
-    CHECK_MSG(out && strstr(out, "4 passed, 0 failed"), "%s", out ? out : "the runner hung");
+    CHECK_MSG(out && strstr(out, "6 passed, 0 failed"), "%s", out ? out : "the runner hung");
     int results = 0, crowded = 0, beside = 0;
     DIR *d = opendir(r.dir);
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
@@ -348,9 +360,9 @@ TEST(runner_tests_that_wait_run_beside_the_others)
     }
     if (d)
         closedir(d);
-    CHECK_INT(results, 4);
+    CHECK_INT(results, 6);
     CHECK_MSG(crowded == 0, "%d tests ran with another of their kind on one job", crowded);
-    CHECK_MSG(beside >= 2, "only %d tests ran beside one of the other kind", beside);
+    CHECK_MSG(beside >= 3, "only %d tests ran beside one of each other kind", beside);
     runner_clean(&r);
 }
 
