@@ -48,6 +48,23 @@ static void tty_size(int *cols, int *rows)
 
 /* --set help: the starting scene's parameters, with their values for this
  * terminal. */
+/* out onto stdout, and the buffer freed; the exit status. */
+static int print_buf(struct buf *out)
+{
+    fwrite(out->p, 1, out->len, stdout);
+    buf_free(out);
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* The text that fill() makes, onto stdout; the exit status. */
+static int print_text(void (*fill)(struct buf *out))
+{
+    struct buf out;
+    buf_init(&out);
+    fill(&out);
+    return print_buf(&out);
+}
+
 static int print_params(const struct cli *c)
 {
     int cols, rows;
@@ -60,9 +77,7 @@ static int print_params(const struct cli *c)
         buf_free(&out);
         return refuse(msg);
     }
-    fwrite(out.p, 1, out.len, stdout);
-    buf_free(&out);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return print_buf(&out);
 }
 
 int main(int argc, char **argv)
@@ -97,25 +112,13 @@ int main(int argc, char **argv)
         c.glyphs_auto = utf8;
     }
     switch (c.run) {
-    case CLI_HELP: {
-        struct buf out;
-        buf_init(&out);
-        cli_usage(&out);
-        fwrite(out.p, 1, out.len, stdout);
-        buf_free(&out);
-        return fflush(stdout) == 0 ? 0 : 1;
-    }
+    case CLI_HELP:
+        return print_text(cli_usage);
     case CLI_VERSION:
         printf("swirl %s\n", SWIRL_VERSION);
         return fflush(stdout) == 0 ? 0 : 1;
-    case CLI_LIST_SCENES: {
-        struct buf out;
-        buf_init(&out);
-        cli_scene_list(&out);
-        fwrite(out.p, 1, out.len, stdout);
-        buf_free(&out);
-        return fflush(stdout) == 0 ? 0 : 1;
-    }
+    case CLI_LIST_SCENES:
+        return print_text(cli_scene_list);
     case CLI_SET_HELP:
         return print_params(&c);
     case CLI_STATS:
