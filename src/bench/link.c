@@ -16,77 +16,226 @@
 #include "simlink.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LINK_COLS 120
 #define LINK_ROWS 40
 #define LINK_SECONDS 10.0 /* virtual s a case runs, */
 #define LINK_WARM 4.0     /* the first of them not measured */
+#define LINK_GIVE_SECONDS 34.0 /* virtual s a case of bench_give runs */
 
-/* The app and its frames, as the terminal loop has them. */
+/* Frames on their way: the screen each leaves behind, in the order sent. */
+#define LINK_FLIGHT 64
+#define STALE_AFTER 1.0 /* s a cell may show what is off before it counts as stale */
+
+/* The app and its frames, as the terminal loop has them, and what the
+ * terminal shows of them. */
 struct link_src {
     struct app a;
     struct frame fr;
     struct buf out;
-    struct image exact_img;
-    struct cells exact;
-    struct frame_stats exact_st;
+    struct image exact_img, ref_img;
+    struct cells exact, ref; /* the frame drawn whole in truecolour; at the level in force */
+    struct cells screen;     /* what the terminal shows: the last frame that reached it */
+    struct cell *flight[LINK_FLIGHT]; /* the screens of the frames on their way */
+    int fhead, fn;
+    unsigned short *err;     /* each cell's error against ref */
+    double *off_since;       /* when each cell last began to be off (-1: it is not) */
+    double drawn_t;          /* the frame time ref and exact were drawn at (-1: none yet) */
     double err_sum, warm, clear_at, exact_err, exact_t;
     long err_n;
+    double stale_sum, stale_max; /* share of cells stale, summed; the oldest seen (s) */
+    int level, changes;      /* the level in force; its changes over the span */
 };
 
 static double no_clock(void) { return 0.0; }
 
-static size_t link_frame(void *ctx, double t, bool send, const struct flow_plan *p, double *want)
+/* The frame's statistics as the reference is drawn with them: the level in
+ * force (ref), or with the picture whole (exact); the status line the same. */
+static void ref_stats(const struct frame_stats *fs, struct frame_stats *ref, bool whole)
 {
+    *ref = *fs;
+    ref->simulated = true;
+    if (whole) {
+        ref->fewer_colours = false;
+        ref->block = (struct cells_block){0, 0, false};
+    }
+}
+
+static void link_shown(void *ctx, double t)
+{
+    (void)t;
     struct link_src *s = ctx;
-    s->fr.enc.budget = p->budget;
-    s->fr.enc.adapt = true;
-    s->fr.st.fewer_colours = p->fewer_colours;
-    buf_clear(&s->out);
-    size_t n = frame_next(&s->fr, &s->a, 1.0 / s->a.o.fps, no_clock, false, send ? &s->out : NULL);
-    *want = s->fr.enc.want;
-    /* What the screen shows against the frame drawn whole, in truecolour. */
-    compose_frame(&s->a, &s->exact_st, &s->exact_img, &s->exact);
-    double err = encode_error(&s->fr.enc, &s->exact);
-    if (t >= s->warm)
+    if (s->fn == 0)
+        return;
+    size_t n = (size_t)s->screen.cols * (size_t)s->screen.rows;
+    memcpy(s->screen.c, s->flight[s->fhead], n * sizeof *s->screen.c);
+    s->fhead = (s->fhead + 1) % LINK_FLIGHT, s->fn--;
+}
+
+/* The pictures of the frame time just made: drawn whole in truecolour, and
+ * at the level in force. */
+static void link_draw(struct link_src *s, double t)
+{
+    struct frame_stats st;
+    ref_stats(&s->fr.st, &st, true);
+    compose_frame(&s->a, &st, &s->exact_img, &s->exact);
+    ref_stats(&s->fr.st, &st, false);
+    compose_frame(&s->a, &st, &s->ref_img, &s->ref);
+    s->drawn_t = t;
+}
+
+/* What the screen showed until now, against the pictures of the last frame
+ * time (link_draw): the error against the frame drawn whole, and stale
+ * cells (off the level in force by more than twice the tolerance, for
+ * longer than STALE_AFTER). */
+static void link_judge(struct link_src *s)
+{
+    const double t = s->drawn_t;
+    double err = encode_cells_error(s->screen.c, &s->exact, NULL);
+    encode_cells_error(s->screen.c, &s->ref, s->err);
+    size_t n = (size_t)s->ref.cols * (size_t)s->ref.rows, stale = 0;
+    const int off = 2 * (s->a.o.tolerance > 1 ? s->a.o.tolerance : 1);
+    for (size_t i = 0; i < n; i++) {
+        if (s->err[i] <= off) {
+            s->off_since[i] = -1.0;
+            continue;
+        }
+        if (s->off_since[i] < 0.0)
+            s->off_since[i] = t;
+        double age = t - s->off_since[i];
+        if (t >= s->warm && age > s->stale_max)
+            s->stale_max = age;
+        stale += age > STALE_AFTER;
+    }
+    if (t >= s->warm) {
         s->err_sum += err, s->err_n++;
+        s->stale_sum += (double)stale / (double)n;
+        if (s->fr.st.link_step != s->level)
+            s->changes++;
+    }
+    s->level = s->fr.st.link_step;
     if (s->clear_at > 0.0 && t >= s->clear_at && s->exact_t < 0.0 && err <= s->exact_err)
         s->exact_t = t - s->clear_at;
+}
+
+static size_t link_frame(void *ctx, double t, bool send, double avail, double *want)
+{
+    struct link_src *s = ctx;
+    if (s->drawn_t >= 0.0)
+        link_judge(s);
+    if (send) /* as the terminal loop plans a frame */
+        frame_plan(&s->fr, &s->a, avail, true, t);
+    buf_clear(&s->out);
+    size_t n = frame_next(&s->fr, &s->a, 1.0 / s->a.o.fps, no_clock, false, send ? &s->out : NULL);
+    *want = ladder_want(&s->fr.lad, s->a.o.fps, t);
+    if (n > 0 && s->fn < LINK_FLIGHT) { /* the screen this frame leaves, once it arrives */
+        int i = (s->fhead + s->fn++) % LINK_FLIGHT;
+        memcpy(s->flight[i], s->fr.enc.shadow,
+               (size_t)s->screen.cols * (size_t)s->screen.rows * sizeof *s->screen.c);
+    }
+    link_draw(s, t);
     return n;
 }
 
-/* One case: scene sc behind the link c; the result and the mean error. */
-static double link_case(int sc, struct simlink_cfg *c, struct simlink_result *r, double clear_at,
-                        double exact_err, double *exact_t)
+/* What a case measured, besides the link's own figures. */
+struct link_seen {
+    double err;        /* the screen against the frame drawn whole, mean 0-255 */
+    double stale;      /* the share of cells stale, on average */
+    double stale_max;  /* s: the longest a cell stayed off */
+    double changes;    /* level changes a minute */
+    int level;         /* the level at the end */
+    double exact_t;    /* s from clear_at until the picture was exact (-1: never) */
+};
+
+/* One case: scene sc behind the link c at cols x rows. */
+static void link_case(int sc, int cols, int rows, struct simlink_cfg *c, struct simlink_result *r,
+                      double clear_at, double exact_err, struct link_seen *seen)
 {
     static struct link_src s;
     memset(&s, 0, sizeof s);
+    memset(seen, 0, sizeof *seen);
+    seen->err = seen->exact_t = -1.0;
     struct app_opts o;
     app_opts_default(&o);
     o.autopilot = true;
     o.scene = sc;
-    if (app_init(&s.a, &o, LINK_COLS, LINK_ROWS) != 0)
-        return -1.0;
+    if (app_init(&s.a, &o, cols, rows) != 0)
+        return;
     frame_init(&s.fr, &s.a, true);
     buf_init(&s.out);
     image_init(&s.exact_img, 1, 1);
-    cells_init(&s.exact, LINK_COLS, LINK_ROWS);
-    s.exact_st.simulated = true;
+    image_init(&s.ref_img, 1, 1);
+    cells_init(&s.exact, cols, rows);
+    cells_init(&s.ref, cols, rows);
+    cells_init(&s.screen, cols, rows);
+    size_t n = (size_t)cols * (size_t)rows;
+    for (int i = 0; i < LINK_FLIGHT; i++)
+        s.flight[i] = buf_xrealloc(NULL, n * sizeof *s.screen.c);
+    s.err = buf_xrealloc(NULL, n * sizeof *s.err);
+    s.off_since = buf_xrealloc(NULL, n * sizeof *s.off_since);
+    for (size_t i = 0; i < n; i++)
+        s.off_since[i] = -1.0;
     s.warm = c->warm;
+    s.drawn_t = -1.0;
     s.clear_at = clear_at, s.exact_err = exact_err, s.exact_t = -1.0;
-    struct simlink_source src = {&s, link_frame};
+    struct simlink_source src = {&s, link_frame, link_shown};
     c->source = &src;
     c->fps = o.fps;
     simlink_run(c, r);
-    if (exact_t)
-        *exact_t = s.exact_t;
+    double span = c->seconds - c->warm;
+    if (s.err_n) {
+        seen->err = s.err_sum / (double)s.err_n;
+        seen->stale = s.stale_sum / (double)s.err_n;
+    }
+    seen->stale_max = s.stale_max;
+    seen->changes = span > 0.0 ? 60.0 * s.changes / span : 0.0;
+    seen->level = s.level;
+    seen->exact_t = s.exact_t;
     app_free(&s.a);
     frame_free(&s.fr);
     buf_free(&s.out);
     image_free(&s.exact_img);
+    image_free(&s.ref_img);
     cells_free(&s.exact);
-    return s.err_n ? s.err_sum / (double)s.err_n : -1.0;
+    cells_free(&s.ref);
+    cells_free(&s.screen);
+    for (int i = 0; i < LINK_FLIGHT; i++)
+        free(s.flight[i]);
+    free(s.err);
+    free(s.off_since);
+}
+
+/* Where swirl has to give: a slow link, a terminal that reads slowly; each
+ * scene's level, its changes, the cells left stale and the error. */
+static void bench_give(void)
+{
+    static const struct {
+        const char *what;
+        double rate, rtt;
+    } cases[] = {
+        {"link 20 KB/s, rtt 100 ms", 20e3, 0.1},     {"link 100 KB/s, rtt 100 ms", 100e3, 0.1},
+        {"terminal reading 1 MB/s", 1e6, 0.0},       {"terminal reading 3 MB/s", 3e6, 0.0},
+    };
+    printf("  when swirl has to give, %dx%d, %.0f s after %.0f s (fps seen, level at the end, "
+           "level changes a minute, cells stale > %.0f s on average and the longest off, error "
+           "vs the exact frame 0-255):\n",
+           LINK_COLS, LINK_ROWS, LINK_GIVE_SECONDS - LINK_WARM, LINK_WARM, STALE_AFTER);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        printf("    %-26s", cases[i].what);
+        for (int sc = 0; sc < SCENE_COUNT; sc++) {
+            struct simlink_cfg c = {.rate = cases[i].rate, .down = cases[i].rtt / 2,
+                                    .up = cases[i].rtt / 2, .seconds = LINK_GIVE_SECONDS,
+                                    .warm = LINK_WARM, .answered_probe = true};
+            struct simlink_result r;
+            struct link_seen seen;
+            link_case(sc, LINK_COLS, LINK_ROWS, &c, &r, 0.0, 0.0, &seen);
+            printf("  %s %4.1f fps L%d %3.1f/min stale %4.1f%% %3.1f s err %4.1f", scenes[sc]->name,
+                   r.fps, seen.level, seen.changes, 100.0 * seen.stale, seen.stale_max, seen.err);
+        }
+        printf("\n");
+    }
 }
 
 void bench_link(void)
@@ -95,7 +244,7 @@ void bench_link(void)
     printf("link, virtual time: swirl's frames at %dx%d behind a simulated link (fps seen, "
            "share of the link used, longest queue, error vs the exact frame 0-255):\n",
            LINK_COLS, LINK_ROWS);
-    double fast_err[SCENE_COUNT] = {0};
+    double fast_err[SCENE_COUNT] = {0}; /* no limit, at the round trip of the link that clears */
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         for (size_t k = 0; k < sizeof rtts / sizeof rtts[0]; k++) {
             char rate[32];
@@ -109,8 +258,10 @@ void bench_link(void)
                                         .seconds = LINK_SECONDS, .warm = LINK_WARM,
                                         .answered_probe = true};
                 struct simlink_result r;
-                double err = link_case(sc, &c, &r, 0.0, 0.0, NULL);
-                if (rates[i] == 0.0 && k == 0)
+                struct link_seen seen;
+                link_case(sc, LINK_COLS, LINK_ROWS, &c, &r, 0.0, 0.0, &seen);
+                double err = seen.err;
+                if (rates[i] == 0.0 && rtts[k] == 0.1)
                     fast_err[sc] = err;
                 char used[16] = "   -";
                 if (rates[i] > 0.0)
@@ -126,12 +277,14 @@ void bench_link(void)
         struct simlink_cfg c = {.rate = 20e3, .rate2 = 10e6, .t_change = 6.0, .down = 0.05,
                                 .up = 0.05, .seconds = 12.0, .warm = 7.0, .answered_probe = true};
         struct simlink_result r;
-        double t = -1.0;
-        link_case(sc, &c, &r, 6.0, fast_err[sc] + 0.5, &t);
+        struct link_seen seen;
+        link_case(sc, LINK_COLS, LINK_ROWS, &c, &r, 6.0, fast_err[sc] + 0.5, &seen);
+        double t = seen.exact_t;
         if (t >= 0.0)
             printf("  %s %.2f s", scenes[sc]->name, t);
         else
             printf("  %s never", scenes[sc]->name);
     }
     printf(" (target <= 2 s)\n");
+    bench_give();
 }

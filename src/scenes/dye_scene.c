@@ -287,9 +287,16 @@ static bool dye_key(void *s, int key)
 static void dye_hud(void *s, char *out, size_t n)
 {
     struct dye *d = s;
-    snprintf(out, n, "grid %dx%d  dye %.2f  ke %.0f  res %.0e%s", d->f.nx, d->f.ny,
-             (double)fluid_total_dye(&d->f), (double)fluid_kinetic_energy(&d->f),
-             (double)d->f.residual, d->resize_failed ? "  out of memory: old grid" : "");
+    snprintf(out, n, "grid %dx%d  dye %.2f%s", d->f.nx, d->f.ny, (double)fluid_total_dye(&d->f),
+             d->resize_failed ? "  out of memory: old grid" : "");
+}
+
+static void dye_stats(void *s, char *out, size_t n)
+{
+    struct dye *d = s;
+    snprintf(out, n, "grid %dx%d, dye %.2f, kinetic energy %.0f, pressure residual %.0e", d->f.nx,
+             d->f.ny, (double)fluid_total_dye(&d->f), (double)fluid_kinetic_energy(&d->f),
+             (double)d->f.residual);
 }
 
 /* The densest dye anywhere, any channel: what diffusion spreads and a held
@@ -364,6 +371,7 @@ const struct scene_ops scene_dye = {
     .zoom = NULL,
     .key = dye_key,
     .hud = dye_hud,
+    .stats = dye_stats,
     .json = dye_json,
     .autopilot = dye_autopilot,
     .idle_auto = DYE_IDLE,

@@ -1,0 +1,207 @@
+/*
+ * ladder.c — the picture's levels when swirl has to give, and the choice
+ * among them (see ladder.h).
+ *
+ * The rungs, finest first. Their order and floors come from the error each
+ * gives against the exact picture for the bytes a second it takes, measured
+ * on every scene at 120x40 (make bench; docs/terminals.md): a looser
+ * tolerance costs least (a moving picture is judged in motion); then fewer
+ * frames, down to a rung's floor, cost less than a coarser picture; the
+ * blocks keep their colours exact where 256 colours band and flip.
+ */
+#include "ladder.h"
+
+#include <string.h>
+
+#define LADDER_REF_FPS 30.0 /* the frame rate the floors are given for */
+
+const struct ladder_rung ladder_rungs[] = {
+    {"whole", {0, 0, false}, 0, false, 20.0},
+    {"tolerance 12", {0, 0, false}, 12, false, 15.0},
+    {"tolerance 20", {0, 0, false}, 20, false, 10.0},
+    {"2x1 halves", {2, 1, true}, 20, false, 10.0},
+    {"2x1", {2, 1, false}, 20, false, 8.0},
+    {"4x2", {4, 2, false}, 20, false, 5.0},
+    {"6x3", {6, 3, false}, 20, false, 4.0},
+    {"8x4", {8, 4, false}, 20, false, 2.0},
+    {"8x4, 256 colours", {8, 4, false}, 20, true, 0.0},
+};
+const int ladder_nrungs = (int)(sizeof ladder_rungs / sizeof ladder_rungs[0]);
+
+void ladder_init(struct ladder *l)
+{
+    memset(l, 0, sizeof *l);
+    l->trial = -1;
+    for (int r = 0; r < LADDER_MAX_RUNGS; r++)
+        l->step[r] = LADDER_STEP;
+    l->wait = LADDER_WAIT0;
+    l->down_t = l->quiet_t = l->rose_t = l->changed_t = -1.0;
+}
+
+/* The frames a second rung r must keep, for fps asked. */
+static double floor_of(int r, double fps) { return ladder_rungs[r].floor * fps / LADDER_REF_FPS; }
+
+/* The bytes a frame at rung r, as last measured there if lately, else from
+ * the rung in force, scaled by what each step between saves (0: unknown). */
+static double need_at(const struct ladder *l, int r, double now)
+{
+    if (r < 0 || l->rung < 0) /* never: what the compiler cannot see */
+        return 0.0;
+    if (r == l->rung || (l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY))
+        return l->need[r];
+    const int lo = r < l->rung ? r : l->rung, hi = r < l->rung ? l->rung : r;
+    double k = 1.0; /* what the steps from lo to hi save */
+    for (int i = lo; i < hi && i < LADDER_MAX_RUNGS; i++)
+        k *= l->step[i];
+    return r > l->rung ? l->need[l->rung] * k : l->need[l->rung] / k;
+}
+
+/* The frames a second rung r would come at. */
+static double fps_at(const struct ladder *l, int r, double avail, double fps, double now)
+{
+    double n = need_at(l, r, now);
+    return n > 0.0 && avail / n < fps ? avail / n : fps;
+}
+
+double ladder_fps(const struct ladder *l, double avail, double fps)
+{
+    return avail > 0.0 && l->need[l->rung] > 0.0 && avail / l->need[l->rung] < fps
+               ? avail / l->need[l->rung] : fps;
+}
+
+double ladder_want(const struct ladder *l, double fps, double now)
+{
+    return need_at(l, 0, now) * fps;
+}
+
+int ladder_tolerance_at(int r, int user)
+{
+    int t = ladder_rungs[r].tolerance;
+    return t > user ? t : user;
+}
+
+int ladder_tolerance(const struct ladder *l, int user) { return ladder_tolerance_at(l->rung, user); }
+
+/* Has cond held since *since for at least hold s (*since -1 while it does not)? */
+static bool held(bool cond, double *since, double now, double hold)
+{
+    if (!cond) {
+        *since = -1.0;
+        return false;
+    }
+    if (*since < 0.0)
+        *since = now;
+    return now - *since >= hold;
+}
+
+static void set_rung(struct ladder *l, int r, double now)
+{
+    if (r == l->rung)
+        return;
+    l->rung = r;
+    l->trial = -1;
+    l->fresh = true;
+    if (now - l->need_t[r] > LADDER_TRIAL_FRESH)
+        l->need[r] = 0.0; /* measured again at this visit (a trial's is fresh) */
+    l->down_t = l->quiet_t = -1.0;
+    l->changed_t = now;
+    l->changes++;
+}
+
+/* A trial over: up, if the rung tried would have kept its floor with a margin. */
+static void trial_end(struct ladder *l, double avail, double fps, double now)
+{
+    int r = l->trial;
+    double need = l->trial_sum / l->trial_n;
+    l->trial = -1;
+    l->need[r] = need, l->need_t[r] = now;
+    if (need > 0.0 && l->need[l->rung] > 0.0) {
+        double s = l->need[l->rung] / need;
+        l->step[r] = s < 0.1 ? 0.1 : s > 1.0 ? 1.0 : s;
+    }
+    double got = need > 0.0 && avail / need < fps ? avail / need : fps;
+    if (got >= LADDER_UP_MARGIN * floor_of(r, fps) || got >= fps) {
+        set_rung(l, r, now);
+        l->rose_t = now;
+        return;
+    }
+    if (r < l->rung - 1)
+        return; /* a rung further up did not fit: the next trial, at once, knows it */
+    l->next_trial = now + l->wait;
+    l->wait = l->wait * 2.0 < LADDER_WAIT_MAX ? l->wait * 2.0 : LADDER_WAIT_MAX;
+}
+
+/* Down: the finest rung below whose frames come at its floor, else the last. */
+static void go_down(struct ladder *l, int last, double avail, double fps, double now)
+{
+    int r = l->rung + 1;
+    while (r < last && fps_at(l, r, avail, fps, now) < floor_of(r, fps))
+        r++;
+    if (l->rose_t >= 0.0 && now - l->rose_t < LADDER_WAIT0) { /* a rise that did not hold */
+        l->next_trial = now + l->wait;
+        l->wait = l->wait * 2.0 < LADDER_WAIT_MAX ? l->wait * 2.0 : LADDER_WAIT_MAX;
+    }
+    l->rose_t = -1.0;
+    set_rung(l, r, now);
+}
+
+bool ladder_plan(struct ladder *l, double avail, double fps, bool colours, double now)
+{
+    const int was = l->rung;
+    int last = ladder_nrungs - 1;
+    while (last > 0 && ladder_rungs[last].fewer_colours && !colours)
+        last--;
+    if (avail <= 0.0) { /* no limit known: the picture whole */
+        set_rung(l, 0, now);
+        l->trial = -1;
+        return l->rung != was;
+    }
+    const double have = fps_at(l, l->rung, avail, fps, now), floor = floor_of(l->rung, fps);
+    bool under = have < floor;
+    bool quiet = l->quiet_t >= 0.0 && now - l->quiet_t >= LADDER_QUIET;
+    /* Far under (a link that slowed by far: its frames take seconds): now. */
+    bool down = held(under, &l->down_t, now, LADDER_DOWN_AFTER) || have < 0.5 * floor;
+    if (l->rung > last) {
+        set_rung(l, last, now);
+    } else if (down && l->rung < last) {
+        go_down(l, last, avail, fps, now);
+    } else if (quiet && l->rung > 0) { /* still: a repaint is all a finer rung costs */
+        set_rung(l, l->rung - 1, now);
+    } else if (l->trial >= 0 && l->trial_n >= LADDER_TRIAL_FRAMES) {
+        trial_end(l, avail, fps, now);
+    } else if (l->trial < 0 && l->rung > 0 && !under && l->quiet_t < 0.0 && now >= l->next_trial) {
+        /* The finest rung that, as estimated, would keep its floor: a link
+         * that cleared is climbed in a trial or two, not a rung at a time. */
+        for (int r = 0; r < l->rung; r++)
+            if (fps_at(l, r, avail, fps, now) >= LADDER_UP_MARGIN * floor_of(r, fps)) {
+                l->trial = r, l->trial_n = 0, l->trial_sum = 0.0;
+                break;
+            }
+    }
+    if (l->rose_t >= 0.0 && now - l->rose_t >= LADDER_WAIT0) { /* the rise held */
+        l->rose_t = -1.0;
+        l->wait = LADDER_WAIT0;
+    }
+    return l->rung != was;
+}
+
+void ladder_sent(struct ladder *l, double bytes, bool repaint, double now)
+{
+    held(bytes <= LADDER_QUIET_BYTES, &l->quiet_t, now, 0.0);
+    if (repaint || l->fresh) {
+        l->fresh = false;
+        return;
+    }
+    const int r = l->rung;
+    l->need[r] = l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY
+                     ? 0.75 * l->need[r] + 0.25 * bytes : bytes;
+    l->need_t[r] = now;
+}
+
+void ladder_trial(struct ladder *l, double bytes, bool repaint)
+{
+    if (l->trial < 0 || repaint)
+        return;
+    l->trial_sum += bytes;
+    l->trial_n++;
+}
