@@ -168,16 +168,19 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
             double size = 0.0;
             if (send)
                 flow_plan_rate(p, f, want, t);
-            double avail = flow_plan_avail(p);
+            double avail = flow_plan_pace(p);
             if (c->source) {
-                size = (double)c->source->frame(c->source->ctx, t, send, avail, &want);
+                size = (double)c->source->frame(c->source->ctx, t, send, flow_plan_avail(p), avail,
+                                                &want);
             } else if (send) {
                 int was = lad->rung;
-                ladder_plan(lad, avail, c->fps, !c->colour_fixed, t);
+                ladder_plan(lad, flow_plan_avail(p), c->fps, !c->colour_fixed, t);
                 size = c->frame * rung_cost(lad->rung);
                 if (lad->trial >= 0) /* the same frame at the rung on trial */
                     ladder_trial(lad, c->frame * rung_cost(lad->trial), false);
                 ladder_sent(lad, size, false, t);
+                if (avail > flow_plan_avail(p) && avail / c->fps > size)
+                    size = avail / c->fps; /* a probe: padded up to it (frame_plan) */
                 want = ladder_want(lad, c->fps, t);
                 if (in_span && lad->rung != was)
                     r->changes++;

@@ -22,12 +22,13 @@
 
 /* Where frames come from, if not the synthetic ones: called at each frame
  * due (every 1/fps s of virtual time t); `send` when one may go, at `avail`
- * bytes a second for frames (0: no limit known). Returns the bytes of the
+ * bytes a second for frames (0: no limit known), paced at `pace` (more while
+ * a probe runs: frame_plan pads). Returns the bytes of the
  * frame (0: none), and in *want the bytes a second the frames would take
  * whole (ladder_want), for the next. */
 struct simlink_source {
     void *ctx;
-    size_t (*frame)(void *ctx, double t, bool send, double avail, double *want);
+    size_t (*frame)(void *ctx, double t, bool send, double avail, double pace, double *want);
     /* The last byte of the oldest frame not yet shown reached the terminal
      * at t (frames arrive in the order they were sent); NULL: not wanted. */
     void (*shown)(void *ctx, double t);

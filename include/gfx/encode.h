@@ -38,7 +38,10 @@
  *
  * A frame is always whole: what a slow link or terminal cannot take is given
  * up before the encoder (fewer frames, a coarser picture: ui/ladder.h), so
- * the screen is never half one frame and half another. The tolerance works
+ * the screen is never half one frame and half another. `pad` bytes more go
+ * after the frame's own, whole rows in turn sent again exactly as they are
+ * (a probe of a link's rate is filled with them: they cost nothing but the
+ * bytes, and leave those cells exact). The tolerance works
  * the same in every mode but mono (where cells have no colours): a
  * 256-colour cell is compared by the palette colours it shows.
  */
@@ -62,6 +65,9 @@ struct encoder {
     struct cell *wanted; /* the cells asked for last frame ... */
     unsigned char *still; /* ... and for how many frames running (up to 255) */
     bool valid;          /* shadow matches the screen */
+    double pad;          /* bytes of padding the next frame adds (0: none; see above) */
+    int pad_row;         /* where the next padding begins */
+    size_t padded;       /* the last frame's padding, in bytes */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */
     unsigned cur_attr;    /* mono: bold and reverse video in force (encode.c) */

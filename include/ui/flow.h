@@ -30,8 +30,8 @@
  * status requests before it went unanswered (lost), so the rest are matched
  * to their own pings again; an answer late by far brings a position request
  * of its own (flow_probe_due). A terminal that answers status requests and
- * not position requests (or stops answering them) has its answers matched
- * in order, and what was lost is written off all the same (flow_tick).
+ * not position requests has its answers matched in order, and what was lost
+ * is written off all the same (flow_tick).
  *
  * The plan (flow_plan) turns this into the rate frames are paced to: whole
  * frames, each followed by a pause its bytes take at that rate, keep the
@@ -93,9 +93,8 @@ struct flow {
     double full_t;       /* when a write last (nearly) filled it */
     int head, n;         /* pings in flight, oldest at head */
     int wheres;          /* of which position requests */
-    bool where_ok;       /* it has answered a position request (since it last stopped) */
+    bool where_ok;       /* it has answered a position request */
     bool desync;         /* pings were given up on, their answers may yet come: */
-    double desync_t;     /* (since when) */
     int stale;           /* the position answers of those, to be let pass */
     double where_t;      /* when the last of those went out */
     struct {
@@ -174,6 +173,7 @@ struct flow_plan {
     double rate;         /* the link's rate the frames are paced to (0: none known) */
     double probe_t;      /* when a probe of a higher rate began (-1: none under way) */
     double probe_rate;   /* that rate */
+    long long probe_sent; /* the bytes written when it began */
     double gain;         /* the next probe's, over the rate */
     double next_probe;   /* no probe before */
 };
@@ -185,9 +185,12 @@ void flow_plan_init(struct flow_plan *p);
  * a probe of a higher rate starts now and then.
  */
 void flow_plan_rate(struct flow_plan *p, const struct flow *f, double want, double now);
-/* Bytes a second the frames may take: FLOW_USE of the rate, or of the rate
- * on probe (0: no limit known). The frame loop paces frames by their bytes
- * at this rate, and the picture's level follows it (ladder.h). */
+/* Bytes a second the frames may take: FLOW_USE of the rate (0: no limit
+ * known); the picture's level follows it (ladder.h). */
 double flow_plan_avail(const struct flow_plan *p);
+/* The same at the rate on probe, while one runs: the frame loop paces
+ * frames by their bytes at this rate (a probe sends more, to see whether
+ * the link carries it; the picture waits until it is measured). */
+double flow_plan_pace(const struct flow_plan *p);
 
 #endif

@@ -61,12 +61,16 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
 
 /*
  * Behind a link, before a frame that may be sent: the link carries `avail`
- * bytes a second for frames (0: no limit known), `colours` says whether 256
- * colours may be taken for it. Chooses the picture's level (ladder.h); a new
- * level is repainted whole (every cell that differs at all, every cell where
- * the colours change). Returns the frame rate the level allows.
+ * bytes a second for frames (0: no limit known), and `pace` while a probe of
+ * a higher rate runs (the frame is filled up to it with padding, encode.h);
+ * `colours` says whether 256 colours may be taken for it. Chooses the
+ * picture's level (ladder.h): a new
+ * one sends what it changes, as any frame does (every cell, where the
+ * colours change: the screen shows another palette). Returns the frame rate
+ * the level allows.
  */
-double frame_plan(struct frame *f, const struct app *a, double avail, bool colours, double now);
+double frame_plan(struct frame *f, const struct app *a, double avail, double pace, bool colours,
+                  double now);
 
 /* Seconds on a monotonic clock: what paces and times frames. */
 double frame_now(void);

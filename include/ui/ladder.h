@@ -22,8 +22,13 @@
  *    that rung, or the rung above's scaled by what a step saved);
  *  - up, by trial: for LADDER_TRIAL_FRAMES frames the frame loop encodes a
  *    finer rung as well, into nothing (ladder_trial): the finest whose frames,
- *    as estimated, would come at its floor with a margin (LADDER_UP_MARGIN),
- *    and the ladder goes up to it only if those frames show that they would.
+ *    as estimated, would come at its floor with a margin (LADDER_UP_MARGIN)
+ *    even at the busiest the picture has lately been (the rung in force's
+ *    peak, fading over LADDER_PEAK s: a scene that calms for a moment does
+ *    not bring a rise it cannot keep), and the ladder goes up to it only if
+ *    those frames show that they would,
+ *    and the whole screen at it goes in LADDER_REPAINT s (a rise is a
+ *    repaint, which on a slow link would hold the picture still).
  *    A trial further up that fails is followed at once by one nearer (which
  *    knows what the first measured); a trial of the rung just above that
  *    fails, or a rise that has to come down
@@ -58,13 +63,15 @@ extern const int ladder_nrungs;
 
 #define LADDER_DOWN_AFTER 0.5 /* s under its floor before a rung is left */
 #define LADDER_TRIAL_FRAMES 6 /* frames a trial measures (after its first, a repaint) */
-#define LADDER_UP_MARGIN 1.3  /* a trial must show this share of the floor above */
+#define LADDER_UP_MARGIN 1.3  /* a trial must show this share of the floor above, */
+#define LADDER_REPAINT 0.5    /* and the screen repainted at it within this many s */
 #define LADDER_WAIT0 10.0     /* s before a trial after a failed one, doubling, */
 #define LADDER_WAIT_MAX 80.0  /* up to this */
 #define LADDER_QUIET 0.3      /* s of frames of next to nothing: a still picture */
 #define LADDER_QUIET_BYTES 64 /* ... a frame of at most this many bytes */
 #define LADDER_STEP 0.6       /* a rung's bytes a frame over the rung above's, until measured */
 #define LADDER_MEMORY 10.0    /* s a rung's bytes a frame are trusted after it was left */
+#define LADDER_PEAK 10.0      /* s the busiest frame at a rung fades over (a rise must hold then) */
 #define LADDER_TRIAL_FRESH 1.0 /* s: a rung's bytes measured this lately are its own on a visit */
 
 struct ladder {
@@ -72,6 +79,11 @@ struct ladder {
     int trial;           /* the rung on trial (-1: none) */
     int trial_n;         /* its frames measured so far (the first, a repaint, is not) */
     double trial_sum;    /* and their bytes */
+    double trial_repaint; /* its first frame's: the whole screen at that rung */
+    double trial_main;   /* the bytes of the frames sent beside its frames */
+    bool trial_counted;  /* the frame being made has a trial's frame beside it */
+    double peak, peak_t; /* the most bytes a frame at the rung in force has lately
+                          * taken (fading over LADDER_PEAK s), and when last told */
     double need[LADDER_MAX_RUNGS];   /* bytes a whole frame at each rung, smoothed (0: not known) */
     double need_t[LADDER_MAX_RUNGS]; /* when each was last measured */
     double step[LADDER_MAX_RUNGS];   /* need[r+1] / need[r] as measured (LADDER_STEP until then) */

@@ -27,7 +27,17 @@
 
 /* Frames on their way: the screen each leaves behind, in the order sent. */
 #define LINK_FLIGHT 64
-#define STALE_AFTER 1.0 /* s a cell may show what is off before it counts as stale */
+#define STALE_AFTER 1.0 /* s a cell may show what was the picture that long ago */
+
+/* A frame on its way: the screen it leaves, when it was made, and which of
+ * its cells then showed the picture of that moment (at the level in force,
+ * within the tolerance there: every cell of a whole frame; a frame cut to a
+ * budget leaves some as they were). */
+struct link_flight {
+    struct cell *screen;
+    unsigned char *fresh;
+    double t;
+};
 
 /* The app and its frames, as the terminal loop has them, and what the
  * terminal shows of them. */
@@ -35,14 +45,13 @@ struct link_src {
     struct app a;
     struct frame fr;
     struct buf out;
-    struct image exact_img, ref_img;
-    struct cells exact, ref; /* the frame drawn whole in truecolour; at the level in force */
+    struct image exact_img;
+    struct cells exact;      /* the frame drawn whole in truecolour */
     struct cells screen;     /* what the terminal shows: the last frame that reached it */
-    struct cell *flight[LINK_FLIGHT]; /* the screens of the frames on their way */
+    struct link_flight flight[LINK_FLIGHT]; /* the frames on their way */
     int fhead, fn;
-    unsigned short *err;     /* each cell's error against ref */
-    double *off_since;       /* when each cell last began to be off (-1: it is not) */
-    double drawn_t;          /* the frame time ref and exact were drawn at (-1: none yet) */
+    double *fresh_t;         /* when what each cell shows was last the picture */
+    double drawn_t;          /* the frame time `exact` was drawn for (-1: none yet) */
     double err_sum, warm, clear_at, exact_err, exact_t;
     long err_n;
     double stale_sum, stale_max; /* share of cells stale, summed; the oldest seen (s) */
@@ -51,60 +60,51 @@ struct link_src {
 
 static double no_clock(void) { return 0.0; }
 
-/* The frame's statistics as the reference is drawn with them: the level in
- * force (ref), or with the picture whole (exact); the status line the same. */
-static void ref_stats(const struct frame_stats *fs, struct frame_stats *ref, bool whole)
-{
-    *ref = *fs;
-    ref->simulated = true;
-    if (whole) {
-        ref->fewer_colours = false;
-        ref->block = (struct cells_block){0, 0, false};
-    }
-}
-
 static void link_shown(void *ctx, double t)
 {
     (void)t;
     struct link_src *s = ctx;
     if (s->fn == 0)
         return;
+    const struct link_flight *fl = &s->flight[s->fhead];
     size_t n = (size_t)s->screen.cols * (size_t)s->screen.rows;
-    memcpy(s->screen.c, s->flight[s->fhead], n * sizeof *s->screen.c);
+    memcpy(s->screen.c, fl->screen, n * sizeof *s->screen.c);
+    for (size_t i = 0; i < n; i++)
+        if (fl->fresh[i] && fl->t > s->fresh_t[i])
+            s->fresh_t[i] = fl->t;
     s->fhead = (s->fhead + 1) % LINK_FLIGHT, s->fn--;
 }
 
-/* The pictures of the frame time just made: drawn whole in truecolour, and
- * at the level in force. */
-static void link_draw(struct link_src *s, double t)
+/* A frame just sent: the screen it leaves once it arrives, and which of its
+ * cells show the picture it was made of (the level's: the frame's cells). */
+static void link_sent(struct link_src *s, double t)
 {
-    struct frame_stats st;
-    ref_stats(&s->fr.st, &st, true);
-    compose_frame(&s->a, &st, &s->exact_img, &s->exact);
-    ref_stats(&s->fr.st, &st, false);
-    compose_frame(&s->a, &st, &s->ref_img, &s->ref);
-    s->drawn_t = t;
+    if (s->fn == LINK_FLIGHT)
+        abort(); /* more frames on the way than the flow control lets go: a bug */
+    struct link_flight *fl = &s->flight[(s->fhead + s->fn++) % LINK_FLIGHT];
+    size_t n = (size_t)s->screen.cols * (size_t)s->screen.rows;
+    memcpy(fl->screen, s->fr.enc.shadow, n * sizeof *fl->screen);
+    static unsigned short *err;
+    static size_t nerr;
+    if (nerr < n)
+        err = buf_xrealloc(err, (nerr = n) * sizeof *err);
+    encode_cells_error(fl->screen, &s->fr.cells, err);
+    const int tol = s->fr.enc.tolerance > 0 ? s->fr.enc.tolerance : 0;
+    for (size_t i = 0; i < n; i++)
+        fl->fresh[i] = err[i] <= tol + 2; /* (a level or two for rounding) */
+    fl->t = t;
 }
 
-/* What the screen showed until now, against the pictures of the last frame
- * time (link_draw): the error against the frame drawn whole, and stale
- * cells (off the level in force by more than twice the tolerance, for
- * longer than STALE_AFTER). */
+/* What the screen showed until now, against the frame drawn whole at the
+ * last frame time (the error), and how long ago what each cell shows was
+ * the picture (stale: more than STALE_AFTER). */
 static void link_judge(struct link_src *s)
 {
     const double t = s->drawn_t;
     double err = encode_cells_error(s->screen.c, &s->exact, NULL);
-    encode_cells_error(s->screen.c, &s->ref, s->err);
-    size_t n = (size_t)s->ref.cols * (size_t)s->ref.rows, stale = 0;
-    const int off = 2 * (s->a.o.tolerance > 1 ? s->a.o.tolerance : 1);
+    size_t n = (size_t)s->screen.cols * (size_t)s->screen.rows, stale = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s->err[i] <= off) {
-            s->off_since[i] = -1.0;
-            continue;
-        }
-        if (s->off_since[i] < 0.0)
-            s->off_since[i] = t;
-        double age = t - s->off_since[i];
+        double age = t - s->fresh_t[i];
         if (t >= s->warm && age > s->stale_max)
             s->stale_max = age;
         stale += age > STALE_AFTER;
@@ -112,30 +112,34 @@ static void link_judge(struct link_src *s)
     if (t >= s->warm) {
         s->err_sum += err, s->err_n++;
         s->stale_sum += (double)stale / (double)n;
-        if (s->fr.st.link_step != s->level)
-            s->changes++;
     }
-    s->level = s->fr.st.link_step;
     if (s->clear_at > 0.0 && t >= s->clear_at && s->exact_t < 0.0 && err <= s->exact_err)
         s->exact_t = t - s->clear_at;
 }
 
-static size_t link_frame(void *ctx, double t, bool send, double avail, double *want)
+static size_t link_frame(void *ctx, double t, bool send, double avail, double pace, double *want)
 {
     struct link_src *s = ctx;
     if (s->drawn_t >= 0.0)
         link_judge(s);
     if (send) /* as the terminal loop plans a frame */
-        frame_plan(&s->fr, &s->a, avail, true, t);
+        frame_plan(&s->fr, &s->a, avail, pace, true, t);
     buf_clear(&s->out);
     size_t n = frame_next(&s->fr, &s->a, 1.0 / s->a.o.fps, no_clock, false, send ? &s->out : NULL);
     *want = ladder_want(&s->fr.lad, s->a.o.fps, t);
-    if (n > 0 && s->fn < LINK_FLIGHT) { /* the screen this frame leaves, once it arrives */
-        int i = (s->fhead + s->fn++) % LINK_FLIGHT;
-        memcpy(s->flight[i], s->fr.enc.shadow,
-               (size_t)s->screen.cols * (size_t)s->screen.rows * sizeof *s->screen.c);
-    }
-    link_draw(s, t);
+    if (n > 0)
+        link_sent(s, t);
+    if (s->fr.lad.rung != s->level && t >= s->warm)
+        s->changes++;
+    if (getenv("LADDBG") && s->fr.lad.rung != s->level)
+        fprintf(stderr, "t %.2f rung %d -> %d avail %.0f need %.0f wait %.0f\n", t, s->level, s->fr.lad.rung, avail, s->fr.lad.need[s->level], s->fr.lad.wait);
+    s->level = s->fr.lad.rung;
+    /* The frame drawn whole, for the error (the status line as the frame's). */
+    struct frame_stats st = s->fr.st;
+    st.fewer_colours = false;
+    st.block = (struct cells_block){0, 0, false};
+    compose_frame(&s->a, &st, &s->exact_img, &s->exact);
+    s->drawn_t = t;
     return n;
 }
 
@@ -166,17 +170,16 @@ static void link_case(int sc, int cols, int rows, struct simlink_cfg *c, struct 
     frame_init(&s.fr, &s.a, true);
     buf_init(&s.out);
     image_init(&s.exact_img, 1, 1);
-    image_init(&s.ref_img, 1, 1);
     cells_init(&s.exact, cols, rows);
-    cells_init(&s.ref, cols, rows);
     cells_init(&s.screen, cols, rows);
     size_t n = (size_t)cols * (size_t)rows;
-    for (int i = 0; i < LINK_FLIGHT; i++)
-        s.flight[i] = buf_xrealloc(NULL, n * sizeof *s.screen.c);
-    s.err = buf_xrealloc(NULL, n * sizeof *s.err);
-    s.off_since = buf_xrealloc(NULL, n * sizeof *s.off_since);
+    for (int i = 0; i < LINK_FLIGHT; i++) {
+        s.flight[i].screen = buf_xrealloc(NULL, n * sizeof *s.flight[i].screen);
+        s.flight[i].fresh = buf_xrealloc(NULL, n);
+    }
+    s.fresh_t = buf_xrealloc(NULL, n * sizeof *s.fresh_t);
     for (size_t i = 0; i < n; i++)
-        s.off_since[i] = -1.0;
+        s.fresh_t[i] = 0.0; /* the blank screen was the picture at the start */
     s.warm = c->warm;
     s.drawn_t = -1.0;
     s.clear_at = clear_at, s.exact_err = exact_err, s.exact_t = -1.0;
@@ -197,14 +200,13 @@ static void link_case(int sc, int cols, int rows, struct simlink_cfg *c, struct 
     frame_free(&s.fr);
     buf_free(&s.out);
     image_free(&s.exact_img);
-    image_free(&s.ref_img);
     cells_free(&s.exact);
-    cells_free(&s.ref);
     cells_free(&s.screen);
-    for (int i = 0; i < LINK_FLIGHT; i++)
-        free(s.flight[i]);
-    free(s.err);
-    free(s.off_since);
+    for (int i = 0; i < LINK_FLIGHT; i++) {
+        free(s.flight[i].screen);
+        free(s.flight[i].fresh);
+    }
+    free(s.fresh_t);
 }
 
 /* Where swirl has to give: a slow link, a terminal that reads slowly; each

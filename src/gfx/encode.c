@@ -366,6 +366,25 @@ static void encode_rows(struct encoder *e, const struct cells *s, struct buf *ou
     }
 }
 
+/* Padding (see encode.h): whole rows sent again as they are asked for, from
+ * pad_row on, until the pad is spent; each cell exact. */
+static void pad_rows(struct encoder *e, const struct cells *s, struct buf *out, struct run *run,
+                     int *sent)
+{
+    const size_t start = out->len;
+    for (int k = 0; k < s->rows && (double)(out->len - start) < e->pad; k++) {
+        const int r = (e->pad_row + k) % s->rows;
+        for (int c = 0; c < s->cols; c++) {
+            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            e->shadow[i] = s->c[i];
+            send_cell(e, out, c, r, &e->shadow[i], run);
+            (*sent)++;
+        }
+        e->pad_row = (r + 1) % s->rows;
+    }
+    e->padded = out->len - start;
+}
+
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
 {
     size_t n = (size_t)s->cols * (size_t)s->rows;
@@ -398,6 +417,9 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
                       .swept = e->sweep && !fresh ? e->sweep_row % s->rows : -1};
     encode_rows(e, s, out, &ps, &run, &sent);
     e->sweep_row = (e->sweep_row + 1) % s->rows;
+    e->padded = 0;
+    if (e->pad > 0.0 && !fresh)
+        pad_rows(e, s, out, &run, &sent);
     if (sent == 0 && !fresh) {
         out->len = start; /* nothing changed: nothing at all is written */
         return 0;

@@ -208,12 +208,6 @@ void flow_answered(struct flow *f, enum flow_ping kind, double now)
     /* Answers come in order: before a WHERE answer, every status ping sent
      * before its own has been answered or lost; a status answer finds the
      * WHERE ping before it answered or lost. */
-    if (f->desync && kind != FLOW_PING_WHERE && now - f->desync_t > FLOW_LOST) {
-        /* Status answers for a while and no position answer: it no longer
-         * answers those. Matched in order from here (an answer that comes
-         * late after all is taken for the next ping's). */
-        f->desync = false, f->where_ok = false, f->stale = 0;
-    }
     if (f->desync) { /* pings were given up on: their answers may still come */
         if (kind != FLOW_PING_WHERE)
             return;
@@ -296,7 +290,6 @@ void flow_tick(struct flow *f, double now)
          * the answers matched in order. */
         f->stale = f->where_ok ? f->stale + f->wheres : 0;
         f->desync = f->where_ok;
-        f->desync_t = now;
         f->n = f->wheres = 0;
         f->acked = f->sent;
     }
@@ -355,10 +348,16 @@ void flow_plan_rate(struct flow_plan *p, const struct flow *f, double want, doub
         p->probe_t = -1.0;
         p->gain = FLOW_GROW;
     } else if (p->probe_t >= 0.0 && now - p->probe_t >= FLOW_PROBE_ROUNDS * round) {
-        p->rate = p->probe_rate; /* carried, with nothing in line */
+        /* Carried, with nothing in line: as much as the frames sent meanwhile
+         * (frames that did not fill the probe tried the link no further). */
+        double sent = (double)(f->sent - p->probe_sent) / (now - p->probe_t) / FLOW_USE;
+        bool filled = sent >= 0.8 * p->probe_rate;
+        if (sent > p->rate)
+            p->rate = filled ? p->probe_rate : sent;
         p->probe_t = -1.0;
-        p->next_probe = wants ? now : now + FLOW_PROBE_EVERY;
-        p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
+        p->next_probe = wants && filled ? now : now + FLOW_PROBE_EVERY;
+        if (filled)
+            p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
     }
     /* The pings come back as fast as on an empty link: there is room now. */
     if (f->rtt >= 0.0 && f->base >= 0.0 && f->rtt - f->base < 0.25 * FLOW_BUSY && p->probe_t < 0.0 &&
@@ -368,11 +367,14 @@ void flow_plan_rate(struct flow_plan *p, const struct flow *f, double want, doub
     }
     if (p->rate > 0.0 && p->probe_t < 0.0 && !queue && wants && now >= p->next_probe) {
         p->probe_t = now;
+        p->probe_sent = f->sent;
         p->probe_rate = p->rate * (p->gain > FLOW_GROW ? p->gain : FLOW_GROW);
     }
 }
 
-double flow_plan_avail(const struct flow_plan *p)
+double flow_plan_avail(const struct flow_plan *p) { return p->rate * FLOW_USE; }
+
+double flow_plan_pace(const struct flow_plan *p)
 {
     return (p->probe_t >= 0.0 ? p->probe_rate : p->rate) * FLOW_USE;
 }

@@ -52,21 +52,22 @@ static void rung_stats(struct frame_stats *st, int r)
     st->link_word = r > 0 ? ladder_rungs[r].name : NULL;
 }
 
-double frame_plan(struct frame *f, const struct app *a, double avail, bool colours, double now)
+double frame_plan(struct frame *f, const struct app *a, double avail, double pace, bool colours,
+                  double now)
 {
     const int was = f->lad.rung, trial = f->lad.trial;
     f->plan_t = now;
-    if (ladder_plan(&f->lad, avail, a->o.fps, colours, now)) {
-        /* What changes is repainted whole: every cell where the colours
-         * change (the screen shows another palette), every cell that
-         * differs at all otherwise. */
-        if (ladder_rungs[was].fewer_colours != ladder_rungs[f->lad.rung].fewer_colours)
-            encode_invalidate(&f->enc);
-        f->enc.exact = true;
-    }
+    /* Where the colours change, every cell is repainted: the screen shows
+     * another palette, which the shadow does not know. */
+    if (ladder_plan(&f->lad, avail, a->o.fps, colours, now) &&
+        ladder_rungs[was].fewer_colours != ladder_rungs[f->lad.rung].fewer_colours)
+        encode_invalidate(&f->enc);
     if (f->lad.trial >= 0 && f->lad.trial != trial)
         encode_invalidate(&f->trial_enc); /* a trial starts from a repaint, not counted */
     rung_stats(&f->st, f->lad.rung);
+    /* A probe of a higher rate: the frame filled up to it with padding. */
+    const double fill = pace > avail ? pace / a->o.fps - f->lad.need[f->lad.rung] : 0.0;
+    f->enc.pad = fill > 0.0 ? fill : 0.0;
     return ladder_fps(&f->lad, avail, a->o.fps);
 }
 
@@ -170,15 +171,13 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     if (f->lad.trial >= 0 && !app_too_small(a))
         trial_frame(f, a);
     size_t before = out->len;
-    /* A still picture is left exact, not within the tolerance; so is the
-     * first frame at a new level (frame_plan). */
-    f->enc.exact = f->enc.exact || a->paused;
+    f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     f->enc.mode = compose_mode(a, &f->st);
     f->enc.tolerance = a->o.tolerance_set ? a->o.tolerance : ladder_tolerance(&f->lad, a->o.tolerance);
     const bool repaint = !f->enc.valid;
     encode_frame(&f->enc, &f->cells, out);
-    f->enc.exact = false;
-    ladder_sent(&f->lad, (double)(out->len - before), repaint, f->plan_t);
+    ladder_sent(&f->lad, (double)(out->len - before - f->enc.padded), repaint, f->plan_t);
+    f->enc.pad = 0.0;
     f->t.encode = clock() - t1;
     tune_after(f, a, dt, cur, a->steps[cur] - steps0);
     size_t n = out->len - before;

@@ -11,6 +11,7 @@
  */
 #include "ladder.h"
 
+#include <math.h>
 #include <string.h>
 
 #define LADDER_REF_FPS 30.0 /* the frame rate the floors are given for */
@@ -35,32 +36,48 @@ void ladder_init(struct ladder *l)
     for (int r = 0; r < LADDER_MAX_RUNGS; r++)
         l->step[r] = LADDER_STEP;
     l->wait = LADDER_WAIT0;
-    l->down_t = l->quiet_t = l->rose_t = l->changed_t = -1.0;
+    l->down_t = l->quiet_t = l->rose_t = l->changed_t = l->peak_t = -1.0;
 }
 
 /* The frames a second rung r must keep, for fps asked. */
 static double floor_of(int r, double fps) { return ladder_rungs[r].floor * fps / LADDER_REF_FPS; }
 
-/* The bytes a frame at rung r, as last measured there if lately, else from
- * the rung in force, scaled by what each step between saves (0: unknown). */
+/* What the steps between rungs a and b save: the bytes a frame at the
+ * coarser over the bytes at the finer (1: the same rung). */
+static double steps_between(const struct ladder *l, int a, int b)
+{
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    double k = 1.0;
+    for (int i = lo < 0 ? 0 : lo; i < hi && i < LADDER_MAX_RUNGS; i++)
+        k *= l->step[i];
+    return k;
+}
+
+/* The bytes a frame at rung r, as last measured there if lately, else the
+ * rung in force's `base` scaled by what each step between saves (0: unknown). */
+static double need_from(const struct ladder *l, int r, double base, double now)
+{
+    if (r != l->rung && l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY)
+        return l->need[r];
+    const double k = steps_between(l, r, l->rung);
+    return r > l->rung ? base * k : base / k;
+}
+
 static double need_at(const struct ladder *l, int r, double now)
 {
-    if (r < 0 || l->rung < 0) /* never: what the compiler cannot see */
-        return 0.0;
-    if (r == l->rung || (l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY))
-        return l->need[r];
-    const int lo = r < l->rung ? r : l->rung, hi = r < l->rung ? l->rung : r;
-    double k = 1.0; /* what the steps from lo to hi save */
-    for (int i = lo; i < hi && i < LADDER_MAX_RUNGS; i++)
-        k *= l->step[i];
-    return r > l->rung ? l->need[l->rung] * k : l->need[l->rung] / k;
+    return need_from(l, r, l->need[l->rung], now);
+}
+
+/* The frames a second at avail for frames of n bytes (fps: any, or unknown). */
+static double fps_for(double n, double avail, double fps)
+{
+    return n > 0.0 && avail / n < fps ? avail / n : fps;
 }
 
 /* The frames a second rung r would come at. */
 static double fps_at(const struct ladder *l, int r, double avail, double fps, double now)
 {
-    double n = need_at(l, r, now);
-    return n > 0.0 && avail / n < fps ? avail / n : fps;
+    return fps_for(need_at(l, r, now), avail, fps);
 }
 
 double ladder_fps(const struct ladder *l, double avail, double fps)
@@ -104,23 +121,28 @@ static void set_rung(struct ladder *l, int r, double now)
     if (now - l->need_t[r] > LADDER_TRIAL_FRESH)
         l->need[r] = 0.0; /* measured again at this visit (a trial's is fresh) */
     l->down_t = l->quiet_t = -1.0;
+    l->peak = 0.0; /* the busiest at this rung: from this visit on */
     l->changed_t = now;
     l->changes++;
 }
 
-/* A trial over: up, if the rung tried would have kept its floor with a margin. */
+/* A trial over: up, if the rung tried would have kept its floor with a
+ * margin at the busiest the rung in force has lately been (its peak, scaled
+ * by what the trial cost against the frames sent meanwhile), and the change
+ * itself, a repaint, goes quickly. */
 static void trial_end(struct ladder *l, double avail, double fps, double now)
 {
-    int r = l->trial;
-    double need = l->trial_sum / l->trial_n;
+    const int r = l->trial;
+    const double need = l->trial_sum / l->trial_n;
+    const double ratio = l->trial_main > 0.0 ? l->trial_sum / l->trial_main : 0.0;
     l->trial = -1;
     l->need[r] = need, l->need_t[r] = now;
-    if (need > 0.0 && l->need[l->rung] > 0.0) {
-        double s = l->need[l->rung] / need;
-        l->step[r] = s < 0.1 ? 0.1 : s > 1.0 ? 1.0 : s;
-    }
-    double got = need > 0.0 && avail / need < fps ? avail / need : fps;
-    if (got >= LADDER_UP_MARGIN * floor_of(r, fps) || got >= fps) {
+    if (r == l->rung - 1 && ratio > 0.0)
+        l->step[r] = 1.0 / ratio < 0.1 ? 0.1 : 1.0 / ratio > 1.0 ? 1.0 : 1.0 / ratio;
+    const double busy = l->peak * ratio > need ? l->peak * ratio : need;
+    const double got = fps_for(busy, avail, fps);
+    const bool quick = l->trial_repaint <= LADDER_REPAINT * avail;
+    if (quick && (got >= LADDER_UP_MARGIN * floor_of(r, fps) || got >= fps)) {
         set_rung(l, r, now);
         l->rose_t = now;
         return;
@@ -129,6 +151,19 @@ static void trial_end(struct ladder *l, double avail, double fps, double now)
         return; /* a rung further up did not fit: the next trial, at once, knows it */
     l->next_trial = now + l->wait;
     l->wait = l->wait * 2.0 < LADDER_WAIT_MAX ? l->wait * 2.0 : LADDER_WAIT_MAX;
+}
+
+/* A trial of the finest rung that, at the busiest the rung in force has
+ * lately been, would keep its floor with a margin: a link that cleared is
+ * climbed in a trial or two, not a rung at a time. */
+static void trial_start(struct ladder *l, double avail, double fps, double now)
+{
+    for (int r = 0; r < l->rung; r++)
+        if (fps_for(need_from(l, r, l->peak, now), avail, fps) >= LADDER_UP_MARGIN * floor_of(r, fps)) {
+            l->trial = r, l->trial_n = 0;
+            l->trial_sum = l->trial_main = l->trial_repaint = 0.0;
+            return;
+        }
 }
 
 /* Down: the finest rung below whose frames come at its floor, else the last. */
@@ -169,14 +204,9 @@ bool ladder_plan(struct ladder *l, double avail, double fps, bool colours, doubl
         set_rung(l, l->rung - 1, now);
     } else if (l->trial >= 0 && l->trial_n >= LADDER_TRIAL_FRAMES) {
         trial_end(l, avail, fps, now);
-    } else if (l->trial < 0 && l->rung > 0 && !under && l->quiet_t < 0.0 && now >= l->next_trial) {
-        /* The finest rung that, as estimated, would keep its floor: a link
-         * that cleared is climbed in a trial or two, not a rung at a time. */
-        for (int r = 0; r < l->rung; r++)
-            if (fps_at(l, r, avail, fps, now) >= LADDER_UP_MARGIN * floor_of(r, fps)) {
-                l->trial = r, l->trial_n = 0, l->trial_sum = 0.0;
-                break;
-            }
+    } else if (l->trial < 0 && l->rung > 0 && !under && l->quiet_t < 0.0 && now >= l->next_trial &&
+               l->peak > 0.0) {
+        trial_start(l, avail, fps, now);
     }
     if (l->rose_t >= 0.0 && now - l->rose_t >= LADDER_WAIT0) { /* the rise held */
         l->rose_t = -1.0;
@@ -195,13 +225,21 @@ void ladder_sent(struct ladder *l, double bytes, bool repaint, double now)
     const int r = l->rung;
     l->need[r] = l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY
                      ? 0.75 * l->need[r] + 0.25 * bytes : bytes;
-    l->need_t[r] = now;
+    const double fade = l->peak_t >= 0.0 ? exp(-(now - l->peak_t) / LADDER_PEAK) : 0.0;
+    l->peak = bytes > l->peak * fade ? bytes : l->peak * fade;
+    l->need_t[r] = l->peak_t = now;
+    if (l->trial >= 0 && l->trial_counted) /* the frame a trial's frame was measured beside */
+        l->trial_main += bytes;
+    l->trial_counted = false;
 }
 
 void ladder_trial(struct ladder *l, double bytes, bool repaint)
 {
+    if (l->trial >= 0 && repaint)
+        l->trial_repaint = bytes;
     if (l->trial < 0 || repaint)
         return;
     l->trial_sum += bytes;
     l->trial_n++;
+    l->trial_counted = true;
 }

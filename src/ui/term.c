@@ -289,7 +289,7 @@ struct term {
     struct input in;
     struct flow flow;
     struct flow_plan plan; /* the rate the link carries for frames */
-    double avail;        /* ... bytes a second of it the frames may take (0: no limit known) */
+    double avail;        /* ... bytes a second of it the frames are paced to (0: no limit known) */
     bool may_reduce_colour; /* the colours were the detection's, not the user's */
     double send_after;   /* no frame before (the last one's bytes at the link's rate) */
     double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
@@ -509,8 +509,8 @@ static void plan_frame(struct term *t, double now)
     struct frame_stats *st = &t->fr.st;
     const struct flow *f = &t->flow;
     flow_plan_rate(&t->plan, f, ladder_want(&t->fr.lad, t->a.o.fps, now), now);
-    t->avail = flow_plan_avail(&t->plan);
-    frame_plan(&t->fr, &t->a, t->avail, t->may_reduce_colour, now);
+    t->avail = flow_plan_pace(&t->plan);
+    frame_plan(&t->fr, &t->a, flow_plan_avail(&t->plan), t->avail, t->may_reduce_colour, now);
     st->link_rtt = f->base > 0.0 ? f->base : 0.0;
     st->link_limit = f->rate > 0.0;
     st->link_rate = f->rate > 0.0 ? f->rate : f->delivered;
