@@ -17,12 +17,12 @@
 #define LADDER_REF_FPS 30.0 /* the frame rate the floors are given for */
 
 const struct ladder_rung ladder_rungs[] = {
-    {"whole", {0, 0, false}, 0, false, 20.0},
+    {"whole", {0, 0, false}, 0, false, 27.0},
     {"tolerance 12", {0, 0, false}, 12, false, 15.0},
     {"tolerance 20", {0, 0, false}, 20, false, 10.0},
     {"2x1 halves", {2, 1, true}, 20, false, 10.0},
     {"2x1", {2, 1, false}, 20, false, 8.0},
-    {"4x2", {4, 2, false}, 20, false, 5.0},
+    {"4x2", {4, 2, false}, 20, false, 6.0},
     {"6x3", {6, 3, false}, 20, false, 4.0},
     {"8x4", {8, 4, false}, 20, false, 2.0},
     {"8x4, 256 colours", {8, 4, false}, 20, true, 0.0},
@@ -39,8 +39,14 @@ void ladder_init(struct ladder *l)
     l->down_t = l->quiet_t = l->rose_t = l->changed_t = l->peak_t = -1.0;
 }
 
-/* The frames a second rung r must keep, for fps asked. */
+/* The frames a second rung r must keep, for fps asked; and what a rise to it
+ * must show (a margin above that, or every frame asked for). */
 static double floor_of(int r, double fps) { return ladder_rungs[r].floor * fps / LADDER_REF_FPS; }
+static double rise_of(int r, double fps)
+{
+    const double m = LADDER_UP_MARGIN * floor_of(r, fps);
+    return m < fps ? m : fps;
+}
 
 /* What the steps between rungs a and b save: the bytes a frame at the
  * coarser over the bytes at the finer (1: the same rung). */
@@ -142,7 +148,7 @@ static void trial_end(struct ladder *l, double avail, double fps, double now)
     const double busy = l->peak * ratio > need ? l->peak * ratio : need;
     const double got = fps_for(busy, avail, fps);
     const bool quick = l->trial_repaint <= LADDER_REPAINT * avail;
-    if (quick && (got >= LADDER_UP_MARGIN * floor_of(r, fps) || got >= fps)) {
+    if (quick && got >= rise_of(r, fps)) {
         set_rung(l, r, now);
         l->rose_t = now;
         return;
@@ -159,7 +165,7 @@ static void trial_end(struct ladder *l, double avail, double fps, double now)
 static void trial_start(struct ladder *l, double avail, double fps, double now)
 {
     for (int r = 0; r < l->rung; r++)
-        if (fps_for(need_from(l, r, l->peak, now), avail, fps) >= LADDER_UP_MARGIN * floor_of(r, fps)) {
+        if (fps_for(need_from(l, r, l->peak, now), avail, fps) >= rise_of(r, fps)) {
             l->trial = r, l->trial_n = 0;
             l->trial_sum = l->trial_main = l->trial_repaint = 0.0;
             return;
