@@ -147,9 +147,10 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # The bench: a program of its own, on the product's objects; never installed.
-# Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c).
+# Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c,
+# tests/simscreen.c).
 $(B)/swirl-bench: $(OBJ) $(patsubst src/%.c,$(B)/%.o,$(wildcard src/bench/*.c)) \
-                  $(B)/tests/simlink.o $(B)/flags
+                  $(B)/tests/simlink.o $(B)/tests/simscreen.o $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/bench/link.o: ALL_CFLAGS += -Itests

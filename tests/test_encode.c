@@ -16,8 +16,10 @@
 #include "encode.h"
 #include "encode_internal.h"
 #include "frame.h"
+#include "palette_internal.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +441,12 @@ static void term_sgr(struct term *t, const int *v, int n)
             t->fg = COLOR_DEFAULT;
         } else if (v[i] == 49) {
             t->bg = COLOR_DEFAULT;
+        } else if ((v[i] == 38 || v[i] == 48) && i + 2 < n && v[i + 1] == 5 && v[i + 2] < 256) {
+            if (v[i] == 38) /* 256 colours: the xterm palette's */
+                t->fg = palette_rgb(v[i + 2]);
+            else
+                t->bg = palette_rgb(v[i + 2]);
+            i += 2;
         } else if ((v[i] == 38 || v[i] == 48) && i + 4 < n && v[i + 1] == 2) {
             rgb_t c = RGB(v[i + 2] & 255, v[i + 3] & 255, v[i + 4] & 255);
             t->errors += v[i + 2] > 255 || v[i + 3] > 255 || v[i + 4] > 255;
@@ -1205,6 +1213,64 @@ TEST(encode_paused_frame_is_sent_exact)
     run_free(&r);
 }
 
+/* A level of the ladder in 256 colours, then the picture whole again behind
+ * a link that cleared: every cell is repainted where the colours change (the
+ * status line's text too, whose colours the shadow held as wanted, not as
+ * the palette showed them), so the screen is the truecolour picture within
+ * the tolerance; and a probe of a higher rate pads its frames up to it,
+ * without the padding counted as the picture's bytes. */
+TEST(encode_ladder_levels_leave_nothing_of_the_last)
+{
+    struct run r;
+    run_init(&r, APP_DEFAULT_TOLERANCE);
+    double t = 0.0;
+    for (int f = 0; f < 10; f++, t += 1.0 / 30)
+        run_frame(&r, f ? 1.0 / 30 : 0.0, false);
+    for (int f = 0; f < 30 && !ladder_rungs[r.f.lad.rung].fewer_colours; f++, t += 1.0 / 30) {
+        frame_plan(&r.f, &r.a, 10.0, 10.0, true, t); /* 10 bytes a second */
+        run_frame(&r, 1.0 / 30, false);
+    }
+    CHECK_MSG(ladder_rungs[r.f.lad.rung].fewer_colours, "rung %d", r.f.lad.rung);
+    r.a.help = true; /* its box, first sent in 256 colours, the same at every level */
+    frame_plan(&r.f, &r.a, 10.0, 10.0, true, t);
+    run_frame(&r, 1.0 / 30, true);
+    CHECK(ladder_rungs[r.f.lad.rung].fewer_colours);
+    t += 1.0 / 30;
+    frame_plan(&r.f, &r.a, 0.0, 0.0, true, t); /* no limit: whole */
+    CHECK_INT(r.f.lad.rung, 0);
+    int gap = run_frame(&r, 1.0 / 30, false);
+    CHECK_MSG(gap <= APP_DEFAULT_TOLERANCE, "a cell %d off after the colours came back", gap);
+    CHECK_INT(r.t.errors, 0);
+    /* A probe: 60 KB/s for frames, paced at 120 KB/s: each frame filled up
+     * to 4 KB, its own bytes alone the picture's need. */
+    r.a.help = false;
+    for (int f = 0; f < 10; f++, t += 1.0 / 30) { /* the help gone, the picture as it goes */
+        frame_plan(&r.f, &r.a, 0.0, 0.0, true, t);
+        run_frame(&r, 1.0 / 30, false);
+    }
+    int counted = 0;
+    for (int f = 0; f < 8; f++, t += 1.0 / 30) {
+        const int rung = r.f.lad.rung;
+        frame_plan(&r.f, &r.a, 60e3, 120e3, true, t);
+        CHECK(r.f.enc.pad > 0.0);
+        const double need = r.f.lad.need[r.f.lad.rung];
+        const bool fresh = r.f.lad.fresh || r.f.lad.rung != rung;
+        run_frame(&r, 1.0 / 30, false);
+        CHECK_MSG(r.f.enc.padded > 0 && r.out.len >= 120e3 / 30 - 200,
+                  "a probe's frame of %zu bytes (%zu padding)", r.out.len, r.f.enc.padded);
+        const double own = (double)(r.out.len - r.f.enc.padded);
+        const double want = need > 0.0 ? 0.75 * need + 0.25 * own : own;
+        if (fresh) /* the first frame at a level is a repaint: not its need */
+            continue;
+        counted++;
+        CHECK_MSG(fabs(r.f.lad.need[r.f.lad.rung] - want) < 1.0,
+                  "need %.0f after %.0f, the frame's own %.0f of %zu", r.f.lad.need[r.f.lad.rung],
+                  need, own, r.out.len);
+    }
+    CHECK(counted >= 4);
+    run_free(&r);
+}
+
 /* A trail a shade off the background (within the tolerance) is put right once
  * the cell has been asked for unchanged ENCODE_SETTLE frames, the sweep aside. */
 TEST(encode_a_settled_cell_is_sent_exactly)
@@ -1270,6 +1336,52 @@ TEST(encode_every_frame_is_whole)
         encode_free(&e);
         cells_free(&s);
     }
+}
+
+/* Padding: after the frame's own cells, whole rows sent again exactly, in
+ * turn, until the pad is spent; the screen stays the picture (and becomes it
+ * exactly in those rows), the shadow knows it, and the padding is told apart. */
+TEST(encode_padding_sends_whole_rows_again_exactly)
+{
+    struct cells s;
+    cells_init(&s, 40, 12);
+    animation(&s, 0);
+    struct encoder e;
+    encode_init(&e, COLOR_TRUE, 0, false);
+    struct buf out;
+    buf_init(&out);
+    struct term t;
+    term_init(&t, 40, 12);
+    encode_frame(&e, &s, &out);
+    term_feed(&t, out.p, out.len);
+    buf_clear(&out);
+    CHECK_INT(encode_frame(&e, &s, &out), 0); /* nothing changed: nothing sent */
+    e.pad = 700.0;
+    int sent = encode_frame(&e, &s, &out);
+    term_feed(&t, out.p, out.len);
+    CHECK_MSG(e.padded >= 700 && out.len >= e.padded && sent % 40 == 0 && sent > 0,
+              "padded %zu of %zu bytes, %d cells", e.padded, out.len, sent);
+    CHECK_INT(term_gap(&t, &s), 0);
+    CHECK_INT(t.errors, 0);
+    /* The next padding goes on from the row after. */
+    const int row = e.pad_row;
+    CHECK(row == sent / 40);
+    buf_clear(&out);
+    e.pad = 1.0;
+    CHECK_INT(encode_frame(&e, &s, &out), 40);
+    CHECK_INT(e.pad_row, row + 1);
+    int off = 0; /* the shadow is what the screen shows */
+    for (int i = 0; i < 40 * 12; i++)
+        off += cell_gap(&e.shadow[i], &t.c[i]) != 0;
+    CHECK_INT(off, 0);
+    e.pad = 0.0;
+    buf_clear(&out);
+    CHECK_INT(encode_frame(&e, &s, &out), 0);
+    CHECK(e.padded == 0);
+    term_free(&t);
+    buf_free(&out);
+    encode_free(&e);
+    cells_free(&s);
 }
 
 /* The tolerance works in 256 colours too: two greys of the ramp 10 apart are

@@ -273,3 +273,40 @@ TEST(flow_leaving_waits_as_long_as_the_link_needs)
     CHECK_NEAR(flow_drain_wait(&f, 0.5), FLOW_DRAIN_MAX, 1e-9);
     CHECK_NEAR(flow_drain_wait(&f, 5.0), 0.0, 1e-9);
 }
+
+/* The rate frames are paced to, on its own: none known, none; where the
+ * frames want more than it and no queue stands, a probe of FLOW_GROW times
+ * it; a probe the frames filled (padding) and the link carried is taken up,
+ * and the next is bolder; one the frames did not fill tells nothing of the
+ * link and leaves the rate as it was. */
+TEST(flow_plan_probes_a_higher_rate_only_with_frames_that_fill_it)
+{
+    for (int fill = 0; fill < 2; fill++) {
+        struct flow f;
+        flow_init(&f);
+        struct flow_plan p;
+        flow_plan_init(&p);
+        flow_plan_rate(&p, &f, 1e6, 0.0);
+        CHECK(flow_plan_avail(&p) == 0.0 && flow_plan_pace(&p) == 0.0); /* no known limit */
+        f.rate = 100e3, f.base = 0.05, f.rtt = 0.0505; /* measured; nothing in line now */
+        flow_plan_rate(&p, &f, 50e3, 0.0); /* the frames want less: no probe */
+        CHECK_NEAR(flow_plan_avail(&p), 100e3 * FLOW_USE, 1e-6);
+        CHECK(p.probe_t < 0.0);
+        double t = 2.0;
+        f.rate = 0.0; /* its samples forgotten: the plan keeps what it had */
+        flow_plan_rate(&p, &f, 1e6, t);
+        CHECK_MSG(p.probe_t == t && flow_plan_pace(&p) > flow_plan_avail(&p), "pace %.0f",
+                  flow_plan_pace(&p));
+        const double pace = flow_plan_pace(&p);
+        /* The frames meanwhile: paced at the probe's rate, or small. */
+        const double span = FLOW_PROBE_ROUNDS * 0.1 + 0.01;
+        f.sent += (long long)((fill ? pace : 20e3) * span);
+        flow_plan_rate(&p, &f, 1e6, t + span);
+        if (fill) {
+            CHECK_NEAR(p.rate, pace / FLOW_USE, 1.0);
+            CHECK(p.gain > FLOW_GROW);
+        } else {
+            CHECK_NEAR(p.rate, 100e3, 1e-6);
+        }
+    }
+}

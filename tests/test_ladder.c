@@ -175,6 +175,94 @@ TEST(ladder_goes_up_only_where_a_trial_shows_it_fits)
               "rung %d, the one above at %.1f fps", s.rung, above);
 }
 
+/* A scene busy for 2 s, then calm for 2 s, over and over (a stroke, then a
+ * pause), at a link where its busy frames keep the floor at one rung and its
+ * calm ones would at the rung above: the calm moments bring no rise that the
+ * busy ones would take back, so the level settles and stays. */
+TEST(ladder_calm_moments_bring_no_rise_the_busy_ones_take_back)
+{
+    /* Rungs a step apart as the ladder guesses (0.6), and further apart than
+     * it guesses (0.4: a trial shows it). */
+    static const double steps[] = {0.6, 0.4};
+    for (int k = 0; k < 2; k++) {
+        struct ladder l;
+        ladder_init(&l);
+        struct model busy = {30000, steps[k], false}, calm = {30000 * 0.3, steps[k], false};
+        struct seen s;
+        double avail = 60e3;
+        int changes = 0, rungs[2] = {-1, -1};
+        for (int i = 0; i < 30; i++) {
+            double t = 4.0 * i;
+            drive(&l, &busy, avail, t, t + 2.0, t >= 20.0 ? t : 1e9, false, &s);
+            changes += s.changes;
+            rungs[0] = s.rung;
+            drive(&l, &calm, avail, t + 2.0, t + 4.0, t >= 20.0 ? t + 2.0 : 1e9, false, &s);
+            changes += s.changes;
+            rungs[1] = s.rung;
+        }
+        CHECK_MSG(changes <= 1, "steps of %.1f: %d changes in 100 s", steps[k], changes);
+        CHECK_MSG(rungs[0] == rungs[1], "busy at rung %d, calm at %d", rungs[0], rungs[1]);
+        double at = avail / model_bytes(&busy, rungs[0]);
+        CHECK_MSG(at >= ladder_rungs[rungs[0]].floor, "busy frames at %.1f fps at rung %d", at,
+                  rungs[0]);
+    }
+}
+
+/* A rise needs its margin: where the rung above would come at a little more
+ * than its floor (but under LADDER_UP_MARGIN times it), the ladder stays; a
+ * little more than the margin, it rises, after a trial. Where a trial shows
+ * the rung above would not keep up (it costs far more than guessed), the
+ * level never changes. */
+TEST(ladder_rises_only_with_its_margin_and_a_trial)
+{
+    struct model m = {30000, 0.6, false};
+    const int r = 4;
+    const double above = model_bytes(&m, r - 1) * ladder_rungs[r - 1].floor;
+    static const double share[] = {1.15, 1.5};
+    for (int k = 0; k < 2; k++) {
+        struct ladder l;
+        ladder_init(&l);
+        struct seen s;
+        double avail = above * share[k]; /* the rung above at this share of its floor */
+        drive(&l, &m, avail / 10.0, 0.0, 10.0, 0.0, false, &s); /* down first, far */
+        drive(&l, &m, avail, 10.0, 60.0, 10.0, false, &s);
+        CHECK_MSG(k == 0 ? s.rung >= r : s.rung <= r - 1, "at %.2f of the floor above: rung %d",
+                  share[k], s.rung);
+        CHECK_MSG(k == 0 || s.trials >= 1, "%d trials", s.trials);
+    }
+    struct ladder l;
+    ladder_init(&l);
+    struct model steep = {30000, 0.25, false}; /* each rung up costs 4 times more */
+    struct seen s;
+    drive(&l, &steep, 80e3, 0.0, 5.0, 0.0, false, &s);
+    const int settled = s.rung;
+    drive(&l, &steep, 80e3, 5.0, 80.0, 5.0, false, &s);
+    CHECK_MSG(s.changes == 0 && s.trials >= 1 && settled > 0, "rung %d: %d changes, %d trials",
+              settled, s.changes, s.trials);
+}
+
+/* One frame that costs three times the others (a burst of dye) is not a
+ * reason to leave a rung that keeps its floor with room to spare. */
+TEST(ladder_one_costly_frame_is_no_reason_to_go_down)
+{
+    struct ladder l;
+    ladder_init(&l);
+    const double avail = 40.0 * 10000; /* 40 frames a second of 10 KB */
+    double t = 0.0;
+    for (; t < 5.0; t += 1.0 / FPS) {
+        ladder_plan(&l, avail, FPS, true, t);
+        ladder_sent(&l, 10000.0, false, t);
+    }
+    CHECK_INT(l.rung, 0);
+    ladder_plan(&l, avail, FPS, true, t);
+    ladder_sent(&l, 30000.0, false, t); /* the burst */
+    for (t += 1.0 / FPS; t < 8.0; t += 1.0 / FPS) {
+        ladder_plan(&l, avail, FPS, true, t);
+        CHECK_MSG(l.rung == 0, "at %.2f s: rung %d", t, l.rung);
+        ladder_sent(&l, 10000.0, false, t);
+    }
+}
+
 /* A still picture (its frames send nothing) climbs a rung at a time, with no
  * trial, to the top: exact as fast as the link carries the repaints. */
 TEST(ladder_still_picture_climbs_to_the_top)

@@ -32,7 +32,7 @@
  *    A trial further up that fails is followed at once by one nearer (which
  *    knows what the first measured); a trial of the rung just above that
  *    fails, or a rise that has to come down
- *    again within LADDER_WAIT0 s, doubles the wait before the next trial
+ *    again within LADDER_HOLD s, doubles the wait before the next trial
  *    (LADDER_WAIT0 s, twice that... up to LADDER_WAIT_MAX), so at a steady
  *    link the level settles and changes at most once in LADDER_WAIT0 s;
  *  - a still picture (its frames have sent next to nothing for LADDER_QUIET s,
@@ -71,7 +71,8 @@ extern const int ladder_nrungs;
 #define LADDER_QUIET_BYTES 64 /* ... a frame of at most this many bytes */
 #define LADDER_STEP 0.6       /* a rung's bytes a frame over the rung above's, until measured */
 #define LADDER_MEMORY 10.0    /* s a rung's bytes a frame are trusted after it was left */
-#define LADDER_PEAK 10.0      /* s the busiest frame at a rung fades over (a rise must hold then) */
+#define LADDER_PEAK 30.0      /* s the busiest frame at a rung fades over (a rise must hold then) */
+#define LADDER_HOLD 20.0      /* s a rise must hold before it counts as one that did */
 #define LADDER_TRIAL_FRESH 1.0 /* s: a rung's bytes measured this lately are its own on a visit */
 
 struct ladder {

@@ -178,7 +178,7 @@ static void go_down(struct ladder *l, int last, double avail, double fps, double
     int r = l->rung + 1;
     while (r < last && fps_at(l, r, avail, fps, now) < floor_of(r, fps))
         r++;
-    if (l->rose_t >= 0.0 && now - l->rose_t < LADDER_WAIT0) { /* a rise that did not hold */
+    if (l->rose_t >= 0.0 && now - l->rose_t < LADDER_HOLD) { /* a rise that did not hold */
         l->next_trial = now + l->wait;
         l->wait = l->wait * 2.0 < LADDER_WAIT_MAX ? l->wait * 2.0 : LADDER_WAIT_MAX;
     }
@@ -214,7 +214,7 @@ bool ladder_plan(struct ladder *l, double avail, double fps, bool colours, doubl
                l->peak > 0.0) {
         trial_start(l, avail, fps, now);
     }
-    if (l->rose_t >= 0.0 && now - l->rose_t >= LADDER_WAIT0) { /* the rise held */
+    if (l->rose_t >= 0.0 && now - l->rose_t >= LADDER_HOLD) { /* the rise held */
         l->rose_t = -1.0;
         l->wait = LADDER_WAIT0;
     }
