@@ -5,9 +5,9 @@
 #include "simscreen.h"
 #include "app.h"
 #include "encode.h"
+#include "encode_internal.h"
 #include "frame.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +118,6 @@ static size_t frame(void *ctx, double t, bool send, double avail, double pace, d
         s->changes += s->fr.lad.rung != s->level;
         s->fewer_colours = s->fewer_colours || ladder_rungs[s->fr.lad.rung].fewer_colours;
     }
-    if (getenv("LADDBG") && s->fr.lad.rung != s->level) fprintf(stderr, "t %.2f rung %d -> %d avail %.0f need %.0f peak %.0f wait %.0f\n", t, s->level, s->fr.lad.rung, avail, s->fr.lad.need[s->level], s->fr.lad.peak, s->fr.lad.wait);
     s->level = s->fr.lad.rung;
     /* The frame drawn whole, for the error (the status line as the frame's). */
     struct frame_stats st = s->fr.st;

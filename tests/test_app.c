@@ -641,7 +641,7 @@ TEST(app_help_wraps_at_words_and_shows_the_choices_first)
         else if (joined[0] && strncmp(rows[i], "              ", 14) == 0 && rows[i][14] != ' ') {
             size_t l = strlen(joined);
             snprintf(joined + l, sizeof joined - l, " %s", rows[i] + 14);
-        } else if (joined[0] && strcmp(joined, want) != 0)
+        } else if (joined[0]) /* the next line: the mouse's text is whole */
             break;
     }
     CHECK_MSG(strlen(want) > 62 && strcmp(joined, want) == 0, "wrapped: '%s'", joined);

@@ -79,10 +79,6 @@ void encode_invalidate(struct encoder *e);
 /* Appends the bytes that bring the screen from the shadow to `s`; returns how
  * many cells it sent. */
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out);
-/* How far cells shown (as many as s has: the shadow, say) are from s: the
- * mean over the cells of the most a colour they show is off, 0..255 (256 for
- * a cell of another glyph), each cell's also into err (NULL: not wanted). */
-double encode_cells_error(const struct cell *shown, const struct cells *s, unsigned short *err);
 /* What redrawing every cell of s would cost, with no shadow and no elision: a CUP
  * per row and a full fg+bg SGR before every cell (the bandwidth baseline). */
 void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out);

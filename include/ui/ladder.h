@@ -70,6 +70,7 @@ extern const int ladder_nrungs;
 #define LADDER_QUIET 0.3      /* s of frames of next to nothing: a still picture */
 #define LADDER_QUIET_BYTES 64 /* ... a frame of at most this many bytes */
 #define LADDER_STEP 0.6       /* a rung's bytes a frame over the rung above's, until measured */
+#define LADDER_GUESS 0.5      /* a frame's bytes over a repaint's, until a frame is measured */
 #define LADDER_MEMORY 10.0    /* s a rung's bytes a frame are trusted after it was left */
 #define LADDER_PEAK 30.0      /* s the busiest frame at a rung fades over (a rise must hold then) */
 #define LADDER_HOLD 20.0      /* s a rise must hold before it counts as one that did */
@@ -96,6 +97,7 @@ struct ladder {
     double changed_t;    /* when the rung last changed (-1: never) */
     int changes;         /* how many times it changed */
     bool fresh;          /* the next frame is the first at a new rung (a repaint) */
+    bool guess;          /* need[rung] is a repaint's guess (LADDER_GUESS) */
 };
 
 void ladder_init(struct ladder *l);
@@ -108,7 +110,10 @@ void ladder_init(struct ladder *l);
  */
 bool ladder_plan(struct ladder *l, double avail, double fps, bool colours, double now);
 /* After the frame: its bytes at the rung in force (0: it sent nothing); a
- * repaint's (the first at a rung, a Ctrl-L) are not counted as its need. */
+ * repaint's (the first at a rung, a Ctrl-L) are not counted as its need,
+ * but where none is known yet a share of them is the guess (LADDER_GUESS):
+ * the first frame behind a slow link tells at once that the next must be
+ * coarser. */
 void ladder_sent(struct ladder *l, double bytes, bool repaint, double now);
 /* During a trial: what the same frame cost at the rung on trial. */
 void ladder_trial(struct ladder *l, double bytes, bool repaint);

@@ -203,8 +203,8 @@ static void slow_line(const struct app *a, char *out, size_t n)
 }
 
 /* The help's lines, wrapped to the window: the app's (what was chosen, keys,
- * scene, mouse), with the link's figures beside what was chosen and what
- * output costs at the end. */
+ * scene, mouse), with the link's figures beside what was chosen, and the
+ * scene's statistics and what output costs at the end. */
 static int help_lines(const struct app *a, const struct frame_stats *fs,
                       char (*lines)[APP_HELP_COLS])
 {
@@ -227,17 +227,19 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
         slow_line(a, slow, sizeof slow);
         extra[nextra++] = slow;
     }
-    char st[APP_HELP_COLS - 16];
-    app_scene(a)->stats(a->st[a->cur], st, sizeof st);
-    snprintf(stats, sizeof stats, "  %-11s %s", "statistics", st);
-    extra[nextra++] = stats;
     snprintf(thr, sizeof thr, "  %-11s %d of %d in use (the same results for any number)", "threads",
              pool_used(a->so.pool), pool_threads(a->so.pool));
     extra[nextra++] = thr;
     char raw[APP_HELP_LINES][APP_HELP_COLS];
-    int nraw = app_help(a, extra, nextra, raw, APP_HELP_LINES - 2);
+    int nraw = app_help(a, extra, nextra, raw, APP_HELP_LINES - 3);
+    /* At the end (the keys before them), the scene's statistics and what
+     * output costs. */
+    raw[nraw++][0] = 0;
+    char st[APP_HELP_COLS - 16];
+    app_scene(a)->stats(a->st[a->cur], st, sizeof st);
+    snprintf(stats, sizeof stats, "  %-11s %s", "statistics", st);
+    snprintf(raw[nraw++], APP_HELP_COLS, "%s", stats);
     if (fs->frames > 0) {
-        raw[nraw++][0] = 0;
         snprintf(out, sizeof out, "  %-11s %.1f KB a frame; %ld frames left out while the link was busy",
                  "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
         snprintf(raw[nraw++], APP_HELP_COLS, "%s", out);

@@ -124,6 +124,7 @@ static void set_rung(struct ladder *l, int r, double now)
     l->rung = r;
     l->trial = -1;
     l->fresh = true;
+    l->guess = false;
     if (now - l->need_t[r] > LADDER_TRIAL_FRESH)
         l->need[r] = 0.0; /* measured again at this visit (a trial's is fresh) */
     l->down_t = l->quiet_t = -1.0;
@@ -224,13 +225,18 @@ bool ladder_plan(struct ladder *l, double avail, double fps, bool colours, doubl
 void ladder_sent(struct ladder *l, double bytes, bool repaint, double now)
 {
     held(bytes <= LADDER_QUIET_BYTES, &l->quiet_t, now, 0.0);
+    const int r = l->rung;
     if (repaint || l->fresh) {
         l->fresh = false;
+        if (l->need[r] <= 0.0) { /* a guess, till the first frame that is no repaint */
+            l->need[r] = LADDER_GUESS * bytes, l->need_t[r] = now;
+            l->guess = true;
+        }
         return;
     }
-    const int r = l->rung;
-    l->need[r] = l->need[r] > 0.0 && now - l->need_t[r] <= LADDER_MEMORY
+    l->need[r] = l->need[r] > 0.0 && !l->guess && now - l->need_t[r] <= LADDER_MEMORY
                      ? 0.75 * l->need[r] + 0.25 * bytes : bytes;
+    l->guess = false;
     const double fade = l->peak_t >= 0.0 ? exp(-(now - l->peak_t) / LADDER_PEAK) : 0.0;
     l->peak = bytes > l->peak * fade ? bytes : l->peak * fade;
     l->need_t[r] = l->peak_t = now;
