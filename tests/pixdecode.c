@@ -284,6 +284,7 @@ bool px_sixel_decode(const char *s, size_t n, struct image *im, struct px_sixel 
             if (i >= n || s[i] != '\\')
                 SIXEL_FAIL("ESC not followed by \\");
             info->len = i + 1;
+            info->end_y = y;
             return true;
         }
         if (ch == '"') {

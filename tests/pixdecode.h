@@ -49,6 +49,7 @@ struct px_sixel {
     int pan, pad;
     int colours;               /* registers defined */
     int w, h;                  /* the extent drawn */
+    int end_y;                 /* the top row of the band the string ended in */
     size_t len;                /* bytes of the DCS string, ST included */
     const char *why;           /* what was wrong (NULL: nothing) */
 };

@@ -239,7 +239,8 @@ static char *base64(char *o, const unsigned char *s, size_t n)
  * alone. */
 static void chunks(struct buf *out, const char *first, const unsigned char *data, size_t n)
 {
-    const size_t raw_chunk = KITTY_CHUNK / 4 * 3, nchunks = n ? (n + raw_chunk - 1) / raw_chunk : 1;
+    const size_t raw_chunk = KITTY_CHUNK / 4 * 3; /* the bytes a chunk's base64 holds */
+    const size_t nchunks = n ? (n + raw_chunk - 1) / raw_chunk : 1;
     buf_reserve(out, (n + 2) / 3 * 4 + nchunks * 24 + strlen(first));
     for (size_t c = 0; c < nchunks; c++) {
         const size_t at = c * raw_chunk, len = n - at < raw_chunk ? n - at : raw_chunk;

@@ -37,6 +37,10 @@ void quant_init(struct quant *q, enum quant_kind kind, int colours)
         q->bins = buf_xrealloc(NULL, 2 * (size_t)QUANT_BINS * sizeof *q->bins);
         q->lut = buf_xrealloc(NULL, QUANT_BINS);
         q->boxes = buf_xrealloc(NULL, QUANT_MAX * sizeof(struct box));
+        q->stamp = buf_xrealloc(NULL, QUANT_BINS * sizeof *q->stamp);
+        memset(q->stamp, 0, QUANT_BINS * sizeof *q->stamp);
+        q->near = buf_xrealloc(NULL, QUANT_BINS);
+        q->dither = true;
     }
 }
 
@@ -46,7 +50,11 @@ void quant_free(struct quant *q)
     free(q->bins);
     free(q->lut);
     free(q->boxes);
+    free(q->stamp);
+    free(q->near);
     q->boxes = NULL;
+    q->stamp = NULL;
+    q->near = NULL;
     q->hist = NULL;
     q->bins = NULL;
     q->lut = NULL;
@@ -221,6 +229,59 @@ static void lloyd_step(struct quant *q, int used)
     }
 }
 
+/* The palette's nearest to the centre of bin b, kept for the frame. */
+static int bin_nearest(struct quant *q, unsigned b)
+{
+    if (q->stamp[b] != q->frame) {
+        q->stamp[b] = q->frame;
+        q->near[b] = (uint8_t)nearest(q, (int)(b >> 10) * 8 + 4, (int)(b >> 5 & 31) * 8 + 4,
+                                      (int)(b & 31) * 8 + 4);
+    }
+    return q->near[b];
+}
+
+static inline int clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
+
+/* Each pixel its bin's colour c1 where that is near it (kept: flat areas
+ * stay flat, at no cost); else, between c1 and the colour c2 on the far side of the pixel
+ * (the palette's nearest to the pixel moved as far again from c1), c2 where
+ * the pixel's place along c1 -> c2 is past an ordered threshold
+ * (palette_bayer's): a pattern of the two in the share of its place
+ * between them, not a band where it changes from one to the other. */
+static void dither_image(struct quant *q, const struct image *im, uint8_t *idx)
+{
+    float thr[4][4];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++)
+            thr[y][x] = palette_bayer(x, y);
+    if (++q->frame == 0) { /* the stamps wrapped: none is this frame's */
+        memset(q->stamp, 0, QUANT_BINS * sizeof *q->stamp);
+        q->frame = 1;
+    }
+    for (int y = 0; y < im->h; y++) {
+        const rgb_t *row = im->px + (size_t)y * (size_t)im->w;
+        uint8_t *o = idx + (size_t)y * (size_t)im->w;
+        for (int x = 0; x < im->w; x++) {
+            const rgb_t c = row[x];
+            const int i1 = q->lut[bin_of(c)];
+            const rgb_t c1 = q->pal[i1];
+            const int er = rgb_r(c) - rgb_r(c1), eg = rgb_g(c) - rgb_g(c1);
+            const int eb = rgb_b(c) - rgb_b(c1);
+            o[x] = (uint8_t)i1;
+            if (er * er + eg * eg + eb * eb <= QUANT_FLAT * QUANT_FLAT)
+                continue;
+            const int i2 = bin_nearest(q, bin_of(RGB(clamp255(rgb_r(c) + er),
+                                                     clamp255(rgb_g(c) + eg),
+                                                     clamp255(rgb_b(c) + eb))));
+            const rgb_t c2 = q->pal[i2];
+            const int dr = rgb_r(c2) - rgb_r(c1), dg = rgb_g(c2) - rgb_g(c1);
+            const int db = rgb_b(c2) - rgb_b(c1), len2 = dr * dr + dg * dg + db * db;
+            if (len2 > 0 && (float)(er * dr + eg * dg + eb * db) > thr[y & 3][x & 3] * (float)len2)
+                o[x] = (uint8_t)i2;
+        }
+    }
+}
+
 static void median_image(struct quant *q, const struct image *im, uint8_t *idx)
 {
     struct box *boxes = q->boxes;
@@ -242,9 +303,11 @@ static void median_image(struct quant *q, const struct image *im, uint8_t *idx)
         lloyd_step(q, used);
     for (int i = 0; i < used; i++)
         memset(q->hist + 4 * q->bins[i], 0, 4 * sizeof *q->hist);
-    const size_t n = (size_t)im->w * (size_t)im->h;
-    for (size_t i = 0; i < n; i++)
-        idx[i] = q->lut[bin_of(im->px[i])];
+    if (q->dither)
+        dither_image(q, im, idx);
+    else
+        for (size_t i = 0; i < (size_t)im->w * (size_t)im->h; i++)
+            idx[i] = q->lut[bin_of(im->px[i])];
 }
 
 void quant_image(struct quant *q, const struct image *im, uint8_t *idx)

@@ -7,16 +7,23 @@
  * background and one without over the picture; then it waits and leaves
  * the screen as it found it (kitty: every image deleted).
  *
- *   build/pixshow kitty|kitty-png|sixel|sixel-cube SCENE COLS ROWS K [SCALE [FRAMES [HOLD]]]
+ *   build/pixshow PROTOCOL SCENE COLS ROWS K [SCALE [FRAMES [HOLD]]]
  *
- * SCENE "pattern": a test card instead (hues across, light down, a grid). *
+ * PROTOCOL: kitty (RGB, deflated), kitty-png, kitty-png8, sixel (median
+ * cut) or sixel-cube; or half, quad, sextant: the same frames in glyphs
+ * (the scene drawn at its glyph set's scale, K ignored), for pictures side
+ * by side.
+ *
+ * SCENE "pattern": a test card instead (hues across, light down, a grid).
  * SCALE: sixel's pixel repetition; HOLD: seconds to wait at the end;
  * PIXSHOW_TOP=N in the environment puts the picture's top at row N (from 0);
  * PIXSHOW_8452=1 sets xterm's mode 8452 (after a sixel image the cursor is
- * at its right, on its last row, instead of below it).
- * Never installed, and no test runs it: it is for eyes and screenshots.
+ * at its right, on its last row, instead of below it); PIXSHOW_DONE=FILE:
+ * FILE is made once the last frame is written (a screenshot's cue). Never
+ * installed, and no test runs it: it is for eyes and screenshots.
  */
 #include "app.h"
+#include "encode.h"
 #include "frame.h"
 #include "kitty.h"
 #include "scene.h"
@@ -59,13 +66,13 @@ static void nap(double s)
 int main(int argc, char **argv)
 {
     if (argc < 6) {
-        fprintf(stderr, "usage: pixshow kitty|kitty-png|sixel|sixel-cube SCENE COLS ROWS K "
-                        "[SCALE [FRAMES [HOLD]]]\n");
+        fprintf(stderr, "usage: pixshow kitty|kitty-png|kitty-png8|sixel|sixel-cube SCENE COLS "
+                        "ROWS K [SCALE [FRAMES [HOLD]]]\n");
         return 2;
     }
     const char *proto = argv[1];
     const int cols = atoi(argv[3]), rows = atoi(argv[4]), k = atoi(argv[5]);
-    const int scale = argc > 6 ? atoi(argv[6]) : 1, frames = argc > 7 ? atoi(argv[7]) : 60;
+    const int repeat = argc > 6 ? atoi(argv[6]) : 1, frames = argc > 7 ? atoi(argv[7]) : 60;
     const double hold = argc > 8 ? atof(argv[8]) : 5.0;
     struct app_opts o;
     app_opts_default(&o);
@@ -81,13 +88,26 @@ int main(int argc, char **argv)
     if (app_init(&a, &o, cols, rows) != 0)
         return 1;
     const bool kitty = strncmp(proto, "kitty", 5) == 0;
+    const int glyphs = strcmp(proto, "half") == 0      ? GLYPHS_HALF
+                       : strcmp(proto, "quad") == 0    ? GLYPHS_QUAD
+                       : strcmp(proto, "sextant") == 0 ? GLYPHS_SEXTANT
+                                                       : -1;
+    struct encoder enc;
+    encode_init(&enc, COLOR_TRUE, 0, false);
+    struct cells cells;
+    cells_init(&cells, cols, app_canvas_rows(&a));
     struct kitty kt;
     struct sixel sx;
-    kitty_init(&kt, KITTY_ID, strcmp(proto, "kitty-png") == 0 ? KITTY_PNG : KITTY_RGB, 1);
+    kitty_init(&kt, KITTY_ID,
+               strcmp(proto, "kitty-png") == 0    ? KITTY_PNG
+               : strcmp(proto, "kitty-png8") == 0 ? KITTY_PNG8
+                                                  : KITTY_RGB,
+               1);
     sixel_init(&sx, strcmp(proto, "sixel-cube") == 0 ? QUANT_CUBE : QUANT_MEDIAN, 256);
-    sx.scale = scale;
+    sx.scale = repeat;
     struct image im;
-    image_init(&im, k * app_canvas_w(&a), k * app_canvas_h(&a));
+    const int scale = glyphs >= 0 ? cells_scale((enum glyph_set)glyphs) : k;
+    image_init(&im, scale * app_canvas_w(&a), scale * app_canvas_h(&a));
     struct buf b;
     buf_init(&b);
     buf_puts(&b, "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J");
@@ -104,10 +124,14 @@ int main(int argc, char **argv)
         else
             app_scene(&a)->draw(a.st[a.cur], &im);
         buf_puts(&b, "\x1b[?2026h");
-        if (kitty)
+        if (glyphs >= 0) {
+            cells_blit(&im, &cells, COLOR_TRUE, (enum glyph_set)glyphs);
+            encode_frame(&enc, &cells, &b);
+        } else if (kitty) {
             kitty_frame(&kt, &im, 0, top, cols, prow, &b);
-        else
+        } else {
             sixel_frame(&sx, &im, 0, top, &b);
+        }
         buf_printf(&b, "\x1b[2;3H\x1b[48;2;40;40;40m\x1b[38;2;255;255;255m text with a "
                        "background \x1b[0m\x1b[4;3H\x1b[38;2;255;255;0mtext on the default "
                        "background, frame %d, %zu bytes\x1b[0m\x1b[%d;1Hlast row", f, b.len,
@@ -118,6 +142,11 @@ int main(int argc, char **argv)
         if (left > 0)
             nap(left);
     }
+    if (getenv("PIXSHOW_DONE")) { /* a file that says the last frame is out */
+        FILE *done = fopen(getenv("PIXSHOW_DONE"), "w");
+        if (done)
+            fclose(done);
+    }
     nap(hold);
     if (kitty)
         kitty_clear(&kt, &b);
@@ -125,6 +154,8 @@ int main(int argc, char **argv)
     put_out(&b);
     buf_free(&b);
     image_free(&im);
+    encode_free(&enc);
+    cells_free(&cells);
     kitty_free(&kt);
     sixel_free(&sx);
     app_free(&a);
