@@ -6,6 +6,7 @@
 #include "pixdecode.h"
 #include "buf.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,40 @@ bool px_png(const unsigned char *p, size_t n, struct image *im, const char **why
     free(idat);
     *why = NULL;
     return true;
+}
+
+double px_distance(rgb_t a, rgb_t b)
+{
+    const double dr = rgb_r(a) - rgb_r(b), dg = rgb_g(a) - rgb_g(b), db = rgb_b(a) - rgb_b(b);
+    return sqrt(dr * dr + dg * dg + db * db);
+}
+
+int px_colours(const struct image *im, rgb_t *c, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < (size_t)im->w * (size_t)im->h; i++) {
+        int j = 0;
+        while (j < n && c[j] != im->px[i])
+            j++;
+        if (j == n && n++ == max)
+            return max + 1;
+        c[j] = im->px[i];
+    }
+    return n;
+}
+
+double px_beyond_nearest(const struct image *a, const struct image *b)
+{
+    rgb_t pal[256];
+    const int n = px_colours(b, pal, 256);
+    double worst = 0.0;
+    for (size_t i = 0; i < (size_t)a->w * (size_t)a->h && n <= 256; i++) {
+        double best = 1e9;
+        for (int c = 0; c < n; c++)
+            best = fmin(best, px_distance(a->px[i], pal[c]));
+        worst = fmax(worst, px_distance(a->px[i], b->px[i]) - best);
+    }
+    return n <= 256 ? worst : 1e9;
 }
 
 /* ---- sixel ---------------------------------------------------------------- */

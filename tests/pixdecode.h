@@ -39,6 +39,16 @@ long px_inflate(const unsigned char *in, size_t n, unsigned char *out, size_t ca
  * indices are wrong. */
 bool px_png(const unsigned char *p, size_t n, struct image *im, const char **why);
 
+/* The distance of two colours in 8-bit RGB. */
+double px_distance(rgb_t a, rgb_t b);
+/* The distinct colours of im, up to max of them, into c; their count (max + 1
+ * when there are more). */
+int px_colours(const struct image *im, rgb_t *c, int max);
+/* The most any pixel of b is further from a's than the colour of b nearest
+ * to it (b's colours: its palette, at most 256): 0 where each pixel took
+ * its nearest. */
+double px_beyond_nearest(const struct image *a, const struct image *b);
+
 /* A sixel image as a terminal draws it with P2 = 1: pixels not drawn keep
  * PX_UNDRAWN. The decoder takes the DCS string at s (ESC P ... q ... ESC \)
  * and reports its parameters. */

@@ -235,28 +235,6 @@ TEST(kitty_png_frame_is_a_png_of_the_image)
     kitty_free(&k);
 }
 
-static double rgb_distance(rgb_t a, rgb_t b)
-{
-    const double dr = rgb_r(a) - rgb_r(b), dg = rgb_g(a) - rgb_g(b), db = rgb_b(a) - rgb_b(b);
-    return sqrt(dr * dr + dg * dg + db * db);
-}
-
-/* The distinct colours of im, up to max of them, into c; their count (max + 1
- * when there are more). */
-static int colours_of(const struct image *im, rgb_t *c, int max)
-{
-    int n = 0;
-    for (size_t i = 0; i < (size_t)im->w * (size_t)im->h; i++) {
-        int j = 0;
-        while (j < n && c[j] != im->px[i])
-            j++;
-        if (j == n && n++ == max)
-            return max + 1;
-        c[j] = im->px[i];
-    }
-    return n;
-}
-
 /* The mean distance of b's 4 x 4 blocks' mean colours from a's. */
 static double block_error(const struct image *a, const struct image *b)
 {
@@ -316,15 +294,9 @@ TEST(kitty_png8_frame_is_a_palette_png_near_the_image)
              * the palette's nearest to it; and each 4 x 4 block (the
              * thresholds' pattern) on the whole near the image's. */
             rgb_t pal[256];
-            const int n = colours_of(&back, pal, 256);
+            const int n = px_colours(&back, pal, 256);
             CHECK_MSG(n > 200 && n <= 256, "%d colours", n);
-            double worst = 0.0;
-            for (size_t i = 0; i < (size_t)im.w * (size_t)im.h; i++) {
-                double best = 1e9;
-                for (int c = 0; c < n; c++)
-                    best = fmin(best, rgb_distance(im.px[i], pal[c]));
-                worst = fmax(worst, rgb_distance(im.px[i], back.px[i]) - best);
-            }
+            const double worst = px_beyond_nearest(&im, &back);
             CHECK_MSG(worst <= 24.0, "a pixel %.1f further than the nearest", worst);
             const double blocks = block_error(&im, &back);
             CHECK_MSG(blocks < 2.0, "4x4 blocks off by %.2f on the whole", blocks);

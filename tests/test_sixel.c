@@ -202,6 +202,13 @@ TEST(sixel_median_frame_of_a_gradient_is_nearer_than_the_cube)
         const bool ok = decode_frame(&out, 0, 0, &back, &info);
         err[p] = ok ? block_error(&im, &back) : 1e9;
         pixel[p] = ok ? pixel_error(&im, &back) : 1e9;
+        /* Undithered, each pixel takes the palette's nearest to its 5-bit
+         * bin's pixels: within twice a bin's reach (7 levels a channel) of
+         * the nearest to it. */
+        if (ok && p == 1)
+            CHECK_MSG(px_beyond_nearest(&im, &back) <= 2 * 7 * sqrt(3.0),
+                      "a pixel %.1f further than the palette's nearest",
+                      px_beyond_nearest(&im, &back));
         buf_free(&out);
         sixel_free(&s);
     }

@@ -160,7 +160,7 @@ static void encode_one(int e, const struct image *im, const struct image *ref, i
     c->kb += (double)out.len / 1000.0;
     if (e >= ENC_SIXEL)
         c->err += sixel_error(&sx, im, ref);
-    else if (e == ENC_KITTY_PNG8)
+    else if (e == ENC_KITTY_PNG8 && kt.format == KITTY_PNG8) /* (without zlib, RGB) */
         c->err += palette_error(&kt.q, kt.idx, im, ref);
     sixel_free(&sx);
     kitty_free(&kt);
@@ -275,7 +275,9 @@ static void trade_of(int sc, int cols, int rows, struct trade *t)
             t->pix8_kb[l] += (double)out.len / 1000.0;
             if (look) {
                 t->pix_err[l] += scaled_error(&im, &ref);
-                t->pix8_err[l] += palette_error(&k8[l].q, k8[l].idx, &im, &ref);
+                t->pix8_err[l] += k8[l].format == KITTY_PNG8
+                                      ? palette_error(&k8[l].q, k8[l].idx, &im, &ref)
+                                      : scaled_error(&im, &ref); /* without zlib, RGB */
             }
             buf_free(&out);
         }
