@@ -140,30 +140,56 @@ struct cost {
     double kb, ms, err; /* means a frame */
 };
 
-/* One frame of im in encoder e: its bytes and ms into c (summed), and for
- * sixel its error against ref. */
-static void encode_one(int e, const struct image *im, const struct image *ref, int cols,
-                       int rows, struct cost *c)
+/* The encoders of one level, kept from frame to frame as the frame loop
+ * keeps them (their buffers and zlib's stream grown once: a fresh one's
+ * first frame costs its memory's first touch). */
+struct encoders {
+    struct kitty kt[ENC_SIXEL];
+    struct sixel sx[NENC - ENC_SIXEL];
+};
+
+static void encoders_init(struct encoders *en)
+{
+    for (int e = 0; e < ENC_SIXEL; e++)
+        kitty_init(&en->kt[e], KITTY_ID, enc_format[e], 1);
+    for (int e = ENC_SIXEL; e < NENC; e++)
+        sixel_init(&en->sx[e - ENC_SIXEL], e == ENC_SIXEL_CUBE ? QUANT_CUBE : QUANT_MEDIAN, 256);
+}
+
+static void encoders_free(struct encoders *en)
+{
+    for (int e = 0; e < ENC_SIXEL; e++)
+        kitty_free(&en->kt[e]);
+    for (int e = ENC_SIXEL; e < NENC; e++)
+        sixel_free(&en->sx[e - ENC_SIXEL]);
+}
+
+/* One frame of im in encoder e: its bytes and ms into c (summed, where c is
+ * not NULL), and for a palette's its error against ref. */
+static void encode_one(struct encoders *en, int e, const struct image *im,
+                       const struct image *ref, int cols, int rows, struct cost *c)
 {
     struct buf out;
     buf_init(&out);
-    struct kitty kt;
-    struct sixel sx;
-    kitty_init(&kt, KITTY_ID, enc_format[e < ENC_SIXEL ? e : 0], 1);
-    sixel_init(&sx, e == ENC_SIXEL_CUBE ? QUANT_CUBE : QUANT_MEDIAN, 256);
+    struct kitty *kt = &en->kt[e < ENC_SIXEL ? e : 0];
+    struct sixel *sx = &en->sx[e < ENC_SIXEL ? 0 : e - ENC_SIXEL];
+    kitty_invalidate(kt);
+    sixel_invalidate(sx);
+    buf_reserve(&out, 8u << 20);
     const double t0 = cpu_ms();
     if (e < ENC_SIXEL)
-        kitty_frame(&kt, im, 0, 0, cols, rows, &out);
+        kitty_frame(kt, im, 0, 0, cols, rows, &out);
     else
-        sixel_frame(&sx, im, 0, 0, &out);
-    c->ms += cpu_ms() - t0;
-    c->kb += (double)out.len / 1000.0;
-    if (e >= ENC_SIXEL)
-        c->err += sixel_error(&sx, im, ref);
-    else if (e == ENC_KITTY_PNG8 && kt.format == KITTY_PNG8) /* (without zlib, RGB) */
-        c->err += palette_error(&kt.q, kt.idx, im, ref);
-    sixel_free(&sx);
-    kitty_free(&kt);
+        sixel_frame(sx, im, 0, 0, &out);
+    const double ms = cpu_ms() - t0;
+    if (c) {
+        c->ms += ms;
+        c->kb += (double)out.len / 1000.0;
+        if (e >= ENC_SIXEL)
+            c->err += sixel_error(sx, im, ref);
+        else if (e == ENC_KITTY_PNG8 && kt->format == KITTY_PNG8) /* (without zlib, RGB) */
+            c->err += palette_error(&kt->q, kt->idx, im, ref);
+    }
     buf_free(&out);
 }
 
@@ -180,14 +206,18 @@ static void protocol_costs(int sc, int z)
     struct image im, ref;
     image_init(&im, 1, 1);
     image_init(&ref, 1, 1);
+    static struct encoders en[NLEVELS];
+    for (int l = 0; l < NLEVELS; l++)
+        encoders_init(&en[l]);
     run_frames(&r, WARM);
-    for (int s = 0; s < SAMPLES && r.ok; s++) {
-        run_frames(&r, STRIDE);
+    for (int s = -1; s < SAMPLES && r.ok; s++) { /* -1: the encoders' first frame, untimed */
+        run_frames(&r, s < 0 ? 0 : STRIDE);
         run_draw(&r, FULL, &ref);
         for (int l = 0; l < NLEVELS; l++) {
             run_draw(&r, levels[l], &im);
             for (int e = 0; e < NENC; e++)
-                encode_one(e, &im, &ref, cols, app_canvas_rows(&r.a), &c[l][e]);
+                encode_one(&en[l], e, &im, &ref, cols, app_canvas_rows(&r.a),
+                           s < 0 ? NULL : &c[l][e]);
         }
     }
     for (int l = 0; l < NLEVELS && r.ok; l++) {
@@ -200,6 +230,8 @@ static void protocol_costs(int sc, int z)
         }
         printf("\n");
     }
+    for (int l = 0; l < NLEVELS; l++)
+        encoders_free(&en[l]);
     image_free(&ref);
     image_free(&im);
     if (r.ok)
