@@ -42,8 +42,6 @@ static const struct {
                  "calls, is made of it, and the tests draw whole numbers from it"},
     {"kitty_clear", "the terminal's images deleted on leaving and when the picture goes: "
                     "for the tty layer, which wires pixels in (issue 42's second half)"},
-    {"sixel_invalidate", "the next frame sent whole after the screen was cleared: for the tty "
-                         "layer, which wires pixels in (issue 42's second half)"},
 };
 
 #define NAMES_MAX 2048
