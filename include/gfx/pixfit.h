@@ -40,8 +40,9 @@
 #include <stdbool.h>
 
 #define PIXFIT_GROWTH 1.6       /* a frame's bytes as k^this (measured; see above) */
-#define PIXFIT_CELL_BYTES 3.5   /* bytes a cell a frame at k = 1 before any is measured
-                                 * (the most of the scenes': dye, 3.3) */
+/* Bytes a cell a frame at k = 1 before any is measured (the most of the
+ * scenes': dye, 3.3). */
+#define PIXFIT_CELL_BYTES 3.5
 #define PIXFIT_OVER 1.5         /* over the budget this much: down at once */
 #define PIXFIT_DOWN_AFTER 0.25  /* s over the budget before a step down */
 #define PIXFIT_ROOM 0.8         /* a step up must fit in this share of the budget, */
