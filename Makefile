@@ -68,7 +68,7 @@ HOT_OPT ?= -O3
 # packager's newer compiler may warn where ours does not).
 WERROR  ?=
 ALL_CFLAGS = $(STD) $(WARN) $(if $(WERROR),-Werror) $(CPPFLAGS) $(CFLAGS) $(MUST) \
-             -DSWIRL_VERSION='"$(VERSION)"'
+             -DSWIRL_VERSION='"$(VERSION)"' $(ZLIB_CFLAGS)
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.
@@ -91,7 +91,12 @@ layer_inc   = $(addprefix -Iinclude/,$(USES_$(1)))
 # ncursesw: ask pkg-config (PKG_CONFIG: a cross build's), fall back to the usual names.
 CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS   = $(CURSES_LIBS) -lm -pthread
+# zlib where pkg-config finds it: kitty's frames compressed (src/gfx/kitty.c);
+# without it (or with ZLIB_CFLAGS= ZLIB_LIBS=) they go uncompressed.
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --exists zlib 2>/dev/null && echo -DSWIRL_ZLIB \
+                   $$($(PKG_CONFIG) --cflags zlib))
+ZLIB_LIBS   := $(shell $(PKG_CONFIG) --exists zlib 2>/dev/null && $(PKG_CONFIG) --libs zlib)
+LDLIBS   = $(CURSES_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 # What the tree is built with, in $(B)/flags, rewritten only when it changes:
 # every object and program depends on it, so a change of CC, CFLAGS, CPPFLAGS,
@@ -181,6 +186,17 @@ $(B)/linkpty: tests/link/linkpty.c tests/link/fifo.h Makefile $(B)/flags
 $(B)/delayproxy: tests/link/delayproxy.c tests/link/fifo.h Makefile $(B)/flags
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# One scene in the terminal's own pixels (kitty's protocol or sixel), for a
+# look in a real terminal (tests/pixels/pixshow.c); never installed.
+$(B)/pixshow: tests/pixels/pixshow.c $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) $(LDFLAGS) -o $@ $< $(OBJ) $(LDLIBS)
+
+# swirl's sixel encoder against libsixel's (tests/pixels/sixelcmp.c), where
+# libsixel is installed: the figures behind the choice of our own.
+$(B)/sixelcmp: tests/pixels/sixelcmp.c tests/pixdecode.c $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Itests $$($(PKG_CONFIG) --cflags libsixel) \
+	    $(LDFLAGS) -o $@ $< tests/pixdecode.c $(OBJ) $$($(PKG_CONFIG) --libs libsixel) $(LDLIBS)
 
 run: swirl
 	./swirl
