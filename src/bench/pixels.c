@@ -418,11 +418,11 @@ static void low_of(int sc, int cols, int rows, double per_cell, struct low *l)
     image_init(&ref, 1, 1);
     struct cells cells[2];
     struct encoder enc[2];
+    double credit[2] = {0.0, 0.0}, last[2] = {0.0, 0.0}; /* glyphs: bytes saved up, the last frame's */
     for (int g = 0; g < 2; g++) {
         cells_init(&cells[g], cols, crow);
         encode_init(&enc[g], COLOR_TRUE, APP_DEFAULT_TOLERANCE, false);
-        enc[g].sweep = enc[g].adapt = true;
-        enc[g].budget = budget;
+        enc[g].sweep = true;
     }
     struct pix_link p = {.in = {cols * CELL_W, crow * CELL_H, app_canvas_w(&r.a),
                                 app_canvas_h(&r.a), 0, 0.0, 0.0, budget, 0.0}};
@@ -438,9 +438,18 @@ static void low_of(int sc, int cols, int rows, double per_cell, struct low *l)
         if (look)
             run_draw(&r, FULL, &ref), looks++;
         for (int g = 0; g < 2; g++) {
-            const double e = glyph_frame(&r, g ? GLYPHS_SEXTANT : GLYPHS_HALF, &enc[g], &cells[g],
-                                         &im, look ? &ref : NULL, &kb[g]);
-            l->err[g] += e, l->kb[g] += kb[g];
+            /* A whole frame when the budget has saved up what the last took
+             * (the frame loop's pace); else the screen stays as it is. */
+            credit[g] = fmin(credit[g] + budget, fmax(2.0 * budget, last[g]));
+            if (credit[g] >= last[g]) {
+                const double e = glyph_frame(&r, g ? GLYPHS_SEXTANT : GLYPHS_HALF, &enc[g],
+                                             &cells[g], &im, look ? &ref : NULL, &kb[g]);
+                last[g] = 1000.0 * kb[g];
+                credit[g] -= last[g];
+                l->err[g] += e, l->kb[g] += kb[g];
+            } else if (look) {
+                l->err[g] += cells_error(enc[g].shadow, cells[g].cols, cells[g].rows, &ref);
+            }
         }
         pix_link_frame(&p, &r, &im, (double)f / 30.0);
         if (look)
@@ -462,8 +471,9 @@ static void low_of(int sc, int cols, int rows, double per_cell, struct low *l)
 
 static void print_low(void)
 {
-    printf("  low budgets at 100x30, each frame's bytes capped (glyphs: the encoder's tight "
-           "frames; pixels: pixfit's k, a frame sent when the budget has saved up its bytes), "
+    printf("  low budgets at 100x30, each frame's bytes capped (glyphs: whole frames at full "
+           "detail, a frame sent when the budget has saved up its bytes, the ladder's coarser "
+           "levels aside; pixels: pixfit's k, the same pace), "
            "the mean RGB distance of what the screen shows from the picture at k=%d now:\n", FULL);
     for (int b = 0; b < NLOW; b++)
         for (int sc = 0; sc < SCENE_COUNT; sc++) {
