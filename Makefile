@@ -72,20 +72,26 @@ ALL_CFLAGS = $(STD) $(WARN) $(if $(WERROR),-Werror) $(CPPFLAGS) $(CFLAGS) $(MUST
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.
-#   core    conventions and the byte buffer              include/core
-#   sim     the solvers: pure C, no I/O                  include/sim
-#   gfx     pixels -> cells -> bytes                     include/gfx
-#   scenes  a solver + its drawing + its parameters      include/scenes
-#   ui      terminal, input, app, recording, headless    include/ui
+#   core    conventions, the byte buffer, the thread pool     include/core
+#   sim     the solvers: pure C, no I/O                         include/sim
+#   gfx     pixels -> cells -> bytes                            include/gfx
+#   scenes  a solver + its drawing + its parameters             include/scenes
+#   app     the app and its frames: keys in, bytes out, no      include/app
+#           terminal (compose, encode, pace, record, headless)
+#   tty     swirl in a terminal: the screen and its modes, the  include/tty
+#           one reader and parser of its bytes, the link, the loop
+#   cli     the command line and the config file                include/cli
 USES_core   = core
 USES_sim    = core sim
 USES_gfx    = core gfx
 USES_scenes = core sim gfx scenes
-USES_ui     = core sim gfx scenes ui
-USES_bench  = $(USES_ui)
-USES_tools  = $(USES_ui)
-USES_main   = $(USES_ui)
-USES_tests  = $(USES_ui)
+USES_app    = core sim gfx scenes app
+USES_tty    = $(USES_app) tty
+USES_cli    = $(USES_app) cli
+USES_bench  = $(USES_app) tty
+USES_tools  = $(USES_app) cli
+USES_main   = $(USES_app) tty cli
+USES_tests  = $(USES_app) tty cli
 layer_inc   = $(addprefix -Iinclude/,$(USES_$(1)))
 
 # ncursesw: ask pkg-config (PKG_CONFIG: a cross build's), fall back to the usual names.
@@ -250,7 +256,7 @@ sanitize:
 	@echo "sanitize: unit tests and headless runs clean"
 	$(MAKE) sanitize-e2e
 
-# UBSan over the end-to-end tests: ./swirl's terminal side (core and ui: the
+# UBSan over the end-to-end tests: ./swirl's terminal side (core, app, tty, cli: the
 # terminal, its input, the flow control, the recording, the command line)
 # built with UBSan and the float-to-int check alone (build-ubsan/; ASan would
 # slow the frames the tests wait for), run by the usual test binary from
@@ -308,10 +314,10 @@ bench: swirl build/swirl-bench build/linkpty build/delayproxy
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
-                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,ui)
-build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/ui/input.c include/ui/input.h Makefile
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,tty)
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c include/tty/input.h include/app/event.h Makefile
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/ui/input.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/tty/input.c
 
 fuzz: build-fuzz/fuzz_input
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/

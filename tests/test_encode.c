@@ -1305,7 +1305,7 @@ TEST(encode_a_settled_cell_is_sent_exactly)
 /* ---- whole frames ------------------------------------------------------------- */
 
 /* What a slow link cannot take is given up before the encoder (fewer frames,
- * a coarser picture: ui/ladder.h): every frame is whole, so after each one
+ * a coarser picture: app/ladder.h): every frame is whole, so after each one
  * the model terminal shows that frame within the tolerance everywhere (no
  * cell left over from an earlier frame), at every frame of a moving picture
  * and however far apart the frames sent are. */

@@ -37,7 +37,7 @@
  * the next frame resets SGR and sends every cell.
  *
  * A frame is always whole: what a slow link or terminal cannot take is given
- * up before the encoder (fewer frames, a coarser picture: ui/ladder.h), so
+ * up before the encoder (fewer frames, a coarser picture: app/ladder.h), so
  * the screen is never half one frame and half another. `pad` bytes more go
  * after the frame's own, whole rows in turn sent again exactly as they are
  * (a probe of a link's rate is filled with them: they cost nothing but the

@@ -37,7 +37,7 @@
  * frames, each followed by a pause its bytes take at that rate, keep the
  * link just short of its limit, where no rate is measured: the plan keeps
  * the last one measured, and while the frames want more (a finer picture,
- * more frames: ui/ladder.h) it probes a higher rate now and then (see
+ * more frames: app/ladder.h) it probes a higher rate now and then (see
  * flow_plan_rate).
  *
  * A terminal that has answered nothing FLOW_GIVE_UP s after it was first
