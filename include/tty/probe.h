@@ -40,6 +40,11 @@ struct probe_answers {
     int sgr_index;             /* NO with an indexed colour (48:5:N): N, else -1 */
     enum probe_verdict tcap;   /* XTGETTCAP: YES RGB or Tc known, NO refused */
     enum probe_verdict sync;   /* DECRQM 2026: YES set or reset, NO unknown */
+    /* The terminal's own pixels (docs/pixels.md): */
+    enum probe_verdict kitty;  /* kitty graphics query (a=q): YES OK, NO an error */
+    bool sixel;                /* DA1 listed attribute 4 */
+    int sixel_colors;          /* XTSMGRAPHICS: colour registers, 0 unknown */
+    int cell_w, cell_h;        /* CSI 16 t: a cell in pixels, 0 unknown */
 };
 
 /* Parses n bytes read from the terminal: answers go into *a (the zeroed
