@@ -8,6 +8,7 @@
 #define SWIRL_PROBE_H
 
 #include "cells.h"
+#include "input.h"
 #include "palette.h"
 
 #include <stddef.h>
@@ -29,6 +30,10 @@
     "\x1bP+q524742\x1b\\\x1bP+q5463\x1b\\"                                    \
     "\x1b[?2026$p\x1b[c"
 
+/* The id of the image kitty's graphics query asks about (a=q: nothing is
+ * stored), so that its answer is known for ours. */
+#define PROBE_KITTY_ID 31
+
 enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_YES, PROBE_NO };
 
 /* What the terminal answered; all zero: nothing. */
@@ -47,12 +52,10 @@ struct probe_answers {
     int cell_w, cell_h;        /* CSI 16 t: a cell in pixels, 0 unknown */
 };
 
-/* Parses n bytes read from the terminal: answers go into *a (the zeroed
- * struct, or one a previous call filled); every other byte (keys typed
- * meanwhile, an answer cut short) is copied in order to rest, at most cap of
- * them. Returns how many bytes went to rest. */
-size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
-                   unsigned char *rest, size_t cap);
+/* Takes an answer the parser (input.h) read into *a (the zeroed struct, or
+ * one earlier answers filled): true for any of the terminal's answers, false
+ * for a person's key or mouse report. */
+bool probe_take(struct probe_answers *a, const struct input_event *ev);
 
 /* Inside tmux, tmux is asked too: whether the pane is ours and whether tmux
  * passes 24-bit colour on to its clients. What tmux said (each string as its
@@ -132,10 +135,11 @@ bool probe_sync(const struct probe_answers *a);
 
 /* Asks the terminal on fd out and reads its answers from fd in (echo and
  * canonical mode must be off, as curses leaves them: else nothing is asked),
- * until DA1's answer or `seconds` pass. Bytes that are not answers go to rest
- * (at most cap); returns how many. */
-size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
-                     unsigned char *rest, size_t cap);
+ * with the parser in (the loop's, which keeps what it left pending), until
+ * DA1's answer or `seconds` pass. The events that are not answers (keys typed
+ * meanwhile) go to rest, at most cap of them; returns how many. */
+int probe_ask_tty(int in, int out, double seconds, struct probe_answers *a, struct input *parser,
+                  struct input_event *rest, int cap);
 /* Room for what tmux prints. */
 struct probe_tmux_text {
     char pane_tty[256], our_tty[256], clients[4096], features[4096], overrides[4096];

@@ -59,6 +59,7 @@
 #include "flow.h"
 #include "frame.h"
 #include "probe.h"
+#include "reader.h"
 #include "signals.h"
 #include "watch.h"
 
@@ -83,8 +84,7 @@
 #define PING "\x1b[5n"    /* the flow control's pings: a status request */
 #define WHERE "\x1b[6n"   /* ... or where the cursor is, now and then (flow.h) */
 #define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
-#define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
-#define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
+#define FEED_BYTES 64      /* input bytes read at a time (each gives <= 1 event) */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
 /* ... and, after a CAN for a sequence cut short, its end: begun once more
@@ -295,6 +295,7 @@ struct term {
     double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
     bool sync_late;      /* synchronized frames asked for, the terminal's answer not come */
     bool leaving;        /* on the way out: input is read for its answers alone */
+    bool gone;           /* the terminal's input is gone (a hang-up without SIGHUP) */
     struct buf out;      /* the frame being written */
     size_t out_sent;     /* how much of it is queued */
     /* Queued for the terminal: the frame's pieces, each with its ping; written
@@ -310,8 +311,8 @@ struct term {
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
     bool dirty;          /* input since the last frame */
-    unsigned char typed[256]; /* keys typed while the terminal was being asked */
-    size_t ntyped;
+    struct input_event typed[64]; /* keys typed while the terminal was being asked */
+    int ntyped;
 };
 
 /* Events to the app; the terminal's answers to the flow control. */
@@ -321,15 +322,18 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
         if (ev[i].type == INPUT_PONG || ev[i].type == INPUT_WHERE) {
             flow_answered(&t->flow, ev[i].type == INPUT_PONG ? FLOW_PING_STATUS : FLOW_PING_WHERE,
                           now);
-        } else if (ev[i].type == INPUT_ANSWER && ev[i].key == 2026) {
+        } else if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_MODE) {
             /* The start-up question about synchronized frames, answered late */
-            if (t->sync_late && (ev[i].button == 1 || ev[i].button == 2))
+            const int *v = ev[i].answer.v;
+            if (t->sync_late && v[0] == 2026 && (v[1] == 1 || v[1] == 2))
                 t->fr.enc.sync = t->a.o.sync = true;
-            t->sync_late = false;
-        } else if (ev[i].type == INPUT_ANSWER) {
+            t->sync_late = t->sync_late && v[0] != 2026;
+        } else if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_DA1) {
             flow_heard(&t->flow, now); /* the start-up questions' last answer, late */
             fences_due = 1;
             t->sync_late = false;
+        } else if (ev[i].type == INPUT_ANSWER) {
+            /* another start-up answer come late: nothing to do now */
         } else if (!t->leaving) {
             app_input(&t->a, &ev[i]);
             t->dirty = true;
@@ -337,37 +341,34 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
     }
 }
 
-static void feed(struct term *t, const unsigned char *bytes, size_t nb, double now)
-{
-    struct input_event ev[FEED_BYTES];
-    for (size_t off = 0; off < nb; off += FEED_BYTES) {
-        size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
-        dispatch(t, ev, input_feed(&t->in, bytes + off, chunk, ev, FEED_BYTES), now);
-    }
-}
-
 /* First the events the watcher parsed while the last frame was made (at the
- * times their bytes were read), then what curses has, through our parser; a
- * lone ESC becomes the Esc key once it has waited ESC_DELAY. */
+ * times their bytes were read), then what the terminal has sent since; what
+ * is left pending (a lone ESC, a string cut off) is flushed once it has
+ * waited input_flush_delay(). Returns the bytes read and the events taken. */
 static size_t read_input(struct term *t, double now)
 {
-    unsigned char bytes[512];
-    size_t nb = 0, watched = (size_t)t->nwatched;
-    int ch;
+    size_t total = 0, watched = (size_t)t->nwatched;
     for (size_t i = 0; i < watched; i++)
         dispatch(t, &t->watch.got[i].ev, 1, t->watch.got[i].at);
     t->nwatched = 0;
-    while (nb < sizeof bytes && (ch = getch()) != ERR)
-        if (ch >= 0 && ch < 256)
-            bytes[nb++] = (unsigned char)ch;
-    feed(t, bytes, nb, now);
-    if (nb)
-        t->last_byte = now;
-    else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY) {
-        struct input_event ev[FEED_BYTES];
-        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+    struct input_event ev[FEED_BYTES];
+    for (int k = 0; k < 32; k++) { /* at most 32 reads a turn: frames go on */
+        size_t nb;
+        int ne = reader_read(STDIN_FILENO, &t->in, 0.0, ev, FEED_BYTES, &nb);
+        if (ne == READER_GONE) {
+            t->gone = true;
+            break;
+        }
+        dispatch(t, ev, ne, now);
+        total += nb;
+        if (nb < FEED_BYTES)
+            break;
     }
-    return nb + watched;
+    if (total)
+        t->last_byte = now;
+    else if (input_pending(&t->in) && now - t->last_byte >= input_flush_delay(&t->in))
+        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+    return total + watched;
 }
 
 /* Before leaving: what the terminal has sent already is read and its answers
@@ -561,8 +562,8 @@ static void frame_due(struct term *t, double now)
 static bool wait_next(struct term *t)
 {
     double wait = t->next - frame_now();
-    if (input_pending(&t->in) && wait > ESC_DELAY)
-        wait = ESC_DELAY;
+    if (input_pending(&t->in) && wait > input_flush_delay(&t->in))
+        wait = input_flush_delay(&t->in);
     if (wait <= 0 || t->nwatched)
         return true;
     /* Also woken when the terminal takes what is queued for it. */
@@ -617,8 +618,8 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     t->probe_t0 = t->probe_t1 = -1.0;
     if ((color_auto || o->sync) && !console) {
         double asked = frame_now();
-        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
-                                  sizeof t->typed);
+        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, &t->in,
+                                  t->typed, (int)(sizeof t->typed / sizeof t->typed[0]));
         if (e.ans.asked) /* what it did not answer in time, it owes */
             t->probe_t0 = asked;
         if (e.ans.fence)
@@ -674,6 +675,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     t->record = record;
     t->frame_at = t->frame_end = LLONG_MAX;
     o->stop = &stop_now;
+    input_init(&t->in);
     int rc = open_screen(t, o, color_auto, glyphs_auto);
     if (rc != 0)
         return rc;
@@ -690,7 +692,6 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
         return 1;
     }
     frame_init(&t->fr, &t->a, false);
-    input_init(&t->in);
     flow_init(&t->flow);
     if (t->probe_t0 >= 0.0)
         flow_asked(&t->flow, t->probe_t0, t->probe_t1);
@@ -699,9 +700,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     buf_init(&t->out);
     buf_init(&t->q);
     watch_start(&t->watch, STDIN_FILENO, &stop_now); /* if not: steps run whole */
-    struct input_event ev[sizeof t->typed];
-    dispatch(t, ev, input_feed(&t->in, t->typed, t->ntyped, ev, (int)sizeof t->typed),
-             frame_now());
+    dispatch(t, t->typed, t->ntyped, frame_now());
     t->period = 1.0 / o->fps;
     t->t0 = t->next = t->send_after = t->last_byte = frame_now();
     if (record)
@@ -746,7 +745,7 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
     while (!t.a.quit && !signals_quit) {
         double now = frame_now();
         read_input(&t, now);
-        if (t.a.quit || signals_quit)
+        if (t.a.quit || signals_quit || t.gone)
             break;
         if (signals_stop_asked()) {
             suspend(&t);
