@@ -84,6 +84,7 @@
 #define PING "\x1b[5n"    /* the flow control's pings: a status request */
 #define WHERE "\x1b[6n"   /* ... or where the cursor is, now and then (flow.h) */
 #define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
+#define FENCE_GRACE 0.1    /* s swallowed after the last fence's answer */
 #define FEED_BYTES 64      /* input bytes read at a time (each gives <= 1 event) */
 #define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
@@ -120,56 +121,37 @@ static volatile sig_atomic_t sync_open;
  * gone (SIGHUP). */
 static void write_all(const char *p, size_t n) { buf_write_fd(out_fd, p, n, WRITE_WAIT); }
 
-/* DA1's answer (CSI ? params c) in bytes as they come; *st starts at 0. */
-static bool fence_answer(int *st, unsigned char c)
-{
-    if (*st == 3 && c == 'c') {
-        *st = 0;
-        return true;
-    }
-    if (*st >= 2 && ((c >= '0' && c <= '9') || c == ';'))
-        *st = 3;
-    else if (*st == 1 && c == '[')
-        *st = 2;
-    else if (*st == 2 && c == '?')
-        *st = 3;
-    else
-        *st = c == 0x1b;
-    return false;
-}
-
 /*
  * The terminal answers our pings even after we stop reading, and an answer that
  * arrives once the shell has the terminal back is echoed as "^[[0n". So before
- * the tty echoes again: ask DA1 (the fence) and swallow input up to `fences`
- * of its answers (the start-up questions end with one too, and it may not
- * have come yet), for at most `wait` s. Answers come in order, so every
- * ping's that is coming has come by then, however many went out and whatever
- * a flush dropped on the way. Async-signal-safe (write, poll, read, the clock).
+ * the tty echoes again: ask DA1 (the fence) and swallow input, through the one
+ * reader and parser, up to `fences` of its answers (the start-up questions end
+ * with one too, and it may not have come yet), for at most `wait` s; then a
+ * moment more (FENCE_GRACE: a terminal or a multiplexer may answer DA1 twice).
+ * Answers come in order, so every ping's that is coming has come by then,
+ * however many went out and whatever a flush dropped on the way.
+ * Async-signal-safe (write, and the reader: poll, read, the clock, the parser's
+ * arithmetic), so a fatal signal's handler swallows the same way.
  */
 static void swallow_answers(double wait, int fences)
 {
     if (wait <= 0.0 || write(out_fd, FENCE, sizeof FENCE - 1) != (ssize_t)sizeof FENCE - 1)
         return;
+    struct input in;
+    input_init(&in);
     double end = frame_now() + wait;
-    int st = 0;
     for (;;) {
         double left = end - frame_now();
-        struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-        if (left <= 0)
+        if (left <= 0.0)
             return;
-        int r = poll(&pf, 1, (int)(left * 1000.0) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0 || !(pf.revents & POLLIN))
+        struct input_event ev[64];
+        size_t nb;
+        int n = reader_read(STDIN_FILENO, &in, left, ev, 64, &nb);
+        if (n == READER_GONE || nb == 0)
             return;
-        unsigned char b[64];
-        ssize_t n = read(STDIN_FILENO, b, sizeof b);
-        if (n <= 0)
-            return;
-        for (ssize_t i = 0; i < n; i++)
-            if (fence_answer(&st, b[i]) && --fences <= 0)
-                return;
+        for (int i = 0; i < n; i++)
+            if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_DA1 && --fences == 0)
+                end = frame_now() + FENCE_GRACE;
     }
 }
 
@@ -270,6 +252,7 @@ static void close_output(void)
         close(fd);
 }
 
+/* The window's size, at most TERM_COLS_MAX x TERM_ROWS_MAX. */
 static void term_size(int *cols, int *rows)
 {
     struct winsize ws;
@@ -279,6 +262,21 @@ static void term_size(int *cols, int *rows)
     } else {
         getmaxyx(stdscr, *rows, *cols);
     }
+    *cols = *cols < TERM_COLS_MAX ? *cols : TERM_COLS_MAX;
+    *rows = *rows < TERM_ROWS_MAX ? *rows : TERM_ROWS_MAX;
+}
+
+/* A window too large to draw, refused before curses allocates its screens. */
+static bool too_large(void)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 ||
+        (ws.ws_col <= TERM_COLS_MAX && ws.ws_row <= TERM_ROWS_MAX))
+        return false;
+    buf_warn("the window is %ux%u; swirl draws at most %dx%d (curses keeps screens of it, "
+             "and a frame would be megabytes)",
+             (unsigned)ws.ws_col, (unsigned)ws.ws_row, TERM_COLS_MAX, TERM_ROWS_MAX);
+    return true;
 }
 
 /* The terminal loop's state. */
@@ -638,6 +636,8 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
 static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
 {
+    if (too_large())
+        return 2;
     have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
     install_handlers(); /* before newterm, so ncurses keeps its hands off them */
     t->scr = newterm(NULL, stdout, stdin);
