@@ -82,7 +82,7 @@
 #define FLOW_DRAIN_MAX 8.0    /* s, the most leaving waits for answers (it
                                * ends at the fence's answer: only a link that
                                * long waits that long) */
-#define FLOW_QUIET 1.0        /* s after the first questions a terminal that
+#define FLOW_QUIET 1.5        /* s after the first questions a terminal that
                                * never answered is waited for on leaving */
 
 struct flow {

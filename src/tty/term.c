@@ -126,8 +126,9 @@ static void write_all(const char *p, size_t n) { buf_write_fd(out_fd, p, n, WRIT
  * arrives once the shell has the terminal back is echoed as "^[[0n". So before
  * the tty echoes again: ask DA1 (the fence) and swallow input, through the one
  * reader and parser, up to `fences` of its answers (the start-up questions end
- * with one too, and it may not have come yet), for at most `wait` s; then a
- * moment more (FENCE_GRACE: a terminal or a multiplexer may answer DA1 twice).
+ * with one too, and it may not have come yet), for at most `wait` s, or
+ * FLOW_DRAIN_MAX once it is seen answering; then a moment more (FENCE_GRACE:
+ * a terminal or a multiplexer may answer DA1 twice).
  * Answers come in order, so every ping's that is coming has come by then,
  * however many went out and whatever a flush dropped on the way.
  * Async-signal-safe (write, and the reader: poll, read, the clock, the parser's
@@ -139,7 +140,7 @@ static void swallow_answers(double wait, int fences)
         return;
     struct input in;
     input_init(&in);
-    double end = frame_now() + wait;
+    double start = frame_now(), end = start + wait;
     for (;;) {
         double left = end - frame_now();
         if (left <= 0.0)
@@ -149,9 +150,12 @@ static void swallow_answers(double wait, int fences)
         int n = reader_read(STDIN_FILENO, &in, left, ev, 64, &nb);
         if (n == READER_GONE || nb == 0)
             return;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n && fences > 0; i++) {
             if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_DA1 && --fences == 0)
                 end = frame_now() + FENCE_GRACE;
+            else if (input_is_answer(ev[i].type) && end < start + FLOW_DRAIN_MAX)
+                end = start + FLOW_DRAIN_MAX; /* it answers: its fence will come */
+        }
     }
 }
 
