@@ -315,9 +315,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,tty)
-build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c include/tty/input.h include/app/event.h Makefile
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c src/tty/answer.c src/tty/answer.h \
+                      include/tty/input.h include/app/event.h Makefile
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/tty/input.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc/tty -o $@ tests/fuzz/fuzz_input.c src/tty/input.c src/tty/answer.c
 
 fuzz: build-fuzz/fuzz_input
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/

@@ -400,7 +400,7 @@ static int open_recording(struct term *t, const struct app_opts *o)
  * --no-sync), from what the terminal and tmux answer and the environment
  * (probe.h). Asked once curses has the tty in program mode (no echo, no
  * canonical input: the answers are never shown) and the screen is cleared,
- * before the first frame; read off the fd before curses' getch() ever reads,
+ * before the first frame; read through the one reader before the loop reads a byte,
  * so curses keeps none of them back. Keys typed meanwhile wait in t->typed.
  */
 static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
