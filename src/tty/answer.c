@@ -10,12 +10,6 @@
 
 #define SGR_TOKENS 32 /* parameters of a DECRQSS m answer looked at */
 
-/* A piece of an answer: p[0..n). */
-struct span {
-    const unsigned char *p;
-    size_t n;
-};
-
 /* A decimal number of 1 to 5 digits, or -1. */
 static int number(struct span s)
 {
@@ -30,9 +24,7 @@ static int number(struct span s)
     return v;
 }
 
-/* Splits s at each sep into at most max pieces; returns how many (pieces
- * beyond max are left out). */
-static int split(struct span s, unsigned char sep, struct span *out, int max)
+int span_split(struct span s, unsigned char sep, struct span *out, int max)
 {
     int k = 0;
     size_t start = 0;
@@ -66,7 +58,7 @@ bool answer_csi(const unsigned char *p, size_t n, unsigned char fin, struct inpu
 {
     struct span v[16];
     if (n > 0 && p[0] == '?' && fin == 'c') {
-        int k = split((struct span){p + 1, n - 1}, ';', v, 16), bits = 0;
+        int k = span_split((struct span){p + 1, n - 1}, ';', v, 16), bits = 0;
         for (int i = 0; i < k; i++) {
             int a = number(v[i]);
             if (a < 0 && !(v[i].n == 0 && i == k - 1)) /* a trailing ';' (kitty: ?62;c) */
@@ -78,20 +70,20 @@ bool answer_csi(const unsigned char *p, size_t n, unsigned char fin, struct inpu
         return true;
     }
     if (n > 2 && p[0] == '?' && p[n - 1] == '$' && fin == 'y') {
-        if (split((struct span){p + 1, n - 2}, ';', v, 3) != 2 || number(v[0]) < 0 ||
+        if (span_split((struct span){p + 1, n - 2}, ';', v, 3) != 2 || number(v[0]) < 0 ||
             number(v[1]) < 0)
             return false;
         answer(ev, ANSWER_MODE, number(v[0]), number(v[1]), 0);
         return true;
     }
     if (n > 1 && p[0] == '?' && fin == 'S') {
-        int k = split((struct span){p + 1, n - 1}, ';', v, 4);
+        int k = span_split((struct span){p + 1, n - 1}, ';', v, 4);
         if (k < 2 || k > 3 || number(v[0]) < 0 || number(v[1]) < 0)
             return false;
         answer(ev, ANSWER_GRAPHICS, number(v[0]), number(v[1]), k == 3 ? number(v[2]) : -1);
         return true;
     }
-    if (fin == 't' && split((struct span){p, n}, ';', v, 4) == 3 && number(v[0]) == 6) {
+    if (fin == 't' && span_split((struct span){p, n}, ';', v, 4) == 3 && number(v[0]) == 6) {
         int h = number(v[1]), w = number(v[2]);
         if (h < 0 || w < 0)
             return false;
@@ -110,7 +102,7 @@ static int background(const struct span *tok, int ntok, int *rgb)
 {
     for (int k = 0; k < ntok; k++) {
         struct span sub[8];
-        int ns = split(tok[k], ':', sub, 8);
+        int ns = span_split(tok[k], ':', sub, 8);
         int code = number(sub[0]);
         if (code != 38 && code != 48)
             continue;
@@ -158,7 +150,7 @@ static bool sgr_answer(struct span body, struct input_event *ev)
     int kind = 0, rgb = -1;
     if (body.n > 0 && body.p[body.n - 1] == 'm') {
         struct span tok[SGR_TOKENS];
-        int ntok = split((struct span){body.p, body.n - 1}, ';', tok, SGR_TOKENS);
+        int ntok = span_split((struct span){body.p, body.n - 1}, ';', tok, SGR_TOKENS);
         kind = background(tok, ntok, &rgb);
     }
     answer(ev, ANSWER_SGR, kind, rgb, 0);
@@ -195,7 +187,7 @@ static bool hex_is(struct span s, const char *name)
 static bool tcap_answer(bool valid, struct span body, struct input_event *ev)
 {
     struct span item[8];
-    int n = valid ? split(body, ';', item, 8) : 0, rgb = 0;
+    int n = valid ? span_split(body, ';', item, 8) : 0, rgb = 0;
     for (int i = 0; i < n; i++)
         rgb |= hex_is(item[i], "RGB") || hex_is(item[i], "Tc");
     answer(ev, ANSWER_TCAP, valid, rgb, 0);
@@ -226,7 +218,7 @@ bool answer_apc(const unsigned char *p, size_t n, struct input_event *ev)
     if (!semi)
         return false;
     struct span keys[8];
-    int nk = split((struct span){p + 1, (size_t)(semi - p - 1)}, ',', keys, 8), id = 0;
+    int nk = span_split((struct span){p + 1, (size_t)(semi - p - 1)}, ',', keys, 8), id = 0;
     for (int i = 0; i < nk; i++)
         if (keys[i].n > 2 && keys[i].p[0] == 'i' && keys[i].p[1] == '=')
             id = number((struct span){keys[i].p + 2, keys[i].n - 2});

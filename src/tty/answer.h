@@ -13,6 +13,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* A piece of a text (an answer, tmux's output): p[0..n). */
+struct span {
+    const unsigned char *p;
+    size_t n;
+};
+/* Splits s at each sep into at most max pieces; returns how many (pieces
+ * beyond max are left out). */
+int span_split(struct span s, unsigned char sep, struct span *out, int max);
+
 /* A CSI sequence's parameter and intermediate bytes p[0..n) and its final
  * byte: DA1, DECRQM, XTSMGRAPHICS, the cell's size in pixels. */
 bool answer_csi(const unsigned char *p, size_t n, unsigned char fin, struct input_event *ev);

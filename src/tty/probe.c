@@ -4,33 +4,12 @@
  * synchronized output they choose (see probe.h).
  */
 #include "probe.h"
+#include "answer.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A piece of a text: p[0..n). */
-struct span {
-    const unsigned char *p;
-    size_t n;
-};
-
-/* Splits s at each sep into at most max pieces; returns how many (pieces
- * beyond max are left out). */
-static int split(struct span s, unsigned char sep, struct span *out, int max)
-{
-    int k = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= s.n; i++)
-        if (i == s.n || s.p[i] == sep) {
-            if (k < max)
-                out[k] = (struct span){s.p + start, i - start};
-            k++;
-            start = i + 1;
-        }
-    return k < max ? k : max;
-}
 
 /* ---- the terminal's answers ------------------------------------------------ */
 
@@ -169,7 +148,7 @@ static bool config_grants(const struct probe_tmux *t, const char *term)
 static bool has_word(struct span list, const char *word)
 {
     struct span w[64];
-    int n = split(list, ',', w, 64);
+    int n = span_split(list, ',', w, 64);
     for (int i = 0; i < n; i++)
         if (span_is(w[i], word))
             return true;
