@@ -162,21 +162,29 @@ TEST(probe_ask_tty_says_what_it_asked)
     struct input_event rest[16];
     static const char da1[] = "\x1b[?62;22cq";
     CHECK(write(master, da1, sizeof da1 - 1) == (ssize_t)sizeof da1 - 1); /* as if quick */
-    int n = probe_ask_tty(slave, slave, 5.0, &a, &in, rest, 16);
+    int n = probe_ask_tty(slave, slave, 5.0, false, &a, &in, rest, 16);
     CHECK(a.asked && a.fence);
     CHECK(n == 1 && rest[0].type == INPUT_KEY && rest[0].key == 'q');
     char asked[sizeof PROBE_QUERY];
     CHECK(read(master, asked, sizeof asked) == (ssize_t)sizeof PROBE_QUERY - 1);
     /* Nothing comes back within the wait: asked, and owed. */
     a = (struct probe_answers){0};
-    n = probe_ask_tty(slave, slave, 0.05, &a, &in, rest, 16);
+    n = probe_ask_tty(slave, slave, 0.05, false, &a, &in, rest, 16);
+    CHECK(a.asked && !a.fence && n == 0);
+    CHECK(read(master, asked, sizeof asked) == (ssize_t)sizeof PROBE_QUERY - 1);
+    /* With pixels: kitty's query, XTSMGRAPHICS and CSI 16 t before DA1. */
+    a = (struct probe_answers){0};
+    n = probe_ask_tty(slave, slave, 0.05, true, &a, &in, rest, 16);
+    char asked_px[sizeof PROBE_QUERY_PIXELS];
+    CHECK(read(master, asked_px, sizeof asked_px) == (ssize_t)sizeof PROBE_QUERY_PIXELS - 1);
+    CHECK(memcmp(asked_px, PROBE_QUERY_PIXELS, sizeof PROBE_QUERY_PIXELS - 1) == 0);
     CHECK(a.asked && !a.fence && n == 0);
     close(slave);
     close(master);
     /* Echo on: not asked. */
     slave = pty_open(&master, true);
     a = (struct probe_answers){0};
-    CHECK_INT(probe_ask_tty(slave, slave, 0.05, &a, &in, rest, 16), 0);
+    CHECK_INT(probe_ask_tty(slave, slave, 0.05, false, &a, &in, rest, 16), 0);
     CHECK(!a.asked && !a.fence);
     close(slave);
     close(master);

@@ -25,10 +25,19 @@
  * attributes (DA1), which every terminal answers: terminals answer in order, so
  * DA1's answer is the fence after which nothing more is owed. The SGR 0
  * restores the attributes set. */
-#define PROBE_QUERY                                                           \
+#define PROBE_QUERY_HEAD                                                      \
     "\x1b[48;2;123;45;67m\x1bP$qm\x1b\\\x1b[0m"                               \
     "\x1bP+q524742\x1b\\\x1bP+q5463\x1b\\"                                    \
-    "\x1b[?2026$p\x1b[c"
+    "\x1b[?2026$p"
+#define PROBE_QUERY PROBE_QUERY_HEAD "\x1b[c"
+/* ... and, where pixels may be drawn (no multiplexer nearer: tmux takes an APC
+ * string for a window title), before DA1: kitty's graphics query (a 1x1 RGB
+ * image, a=q: checked, never stored, answered only by a terminal with the
+ * protocol), the sixel colour registers (XTSMGRAPHICS) and a cell's size in
+ * pixels (CSI 16 t). */
+#define PROBE_QUERY_PIXELS                                                    \
+    PROBE_QUERY_HEAD "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"                \
+    "\x1b[?1;1;0S\x1b[16t\x1b[c"
 
 /* The id of the image kitty's graphics query asks about (a=q: nothing is
  * stored), so that its answer is known for ours. */
@@ -135,11 +144,12 @@ bool probe_sync(const struct probe_answers *a);
 
 /* Asks the terminal on fd out and reads its answers from fd in (echo and
  * canonical mode must be off, as curses leaves them: else nothing is asked),
- * with the parser in (the loop's, which keeps what it left pending), until
+ * (PROBE_QUERY, or PROBE_QUERY_PIXELS when `pixels`), with the parser in
+ * (the loop's, which keeps what it left pending), until
  * DA1's answer or `seconds` pass. The events that are not answers (keys typed
  * meanwhile) go to rest, at most cap of them; returns how many. */
-int probe_ask_tty(int in, int out, double seconds, struct probe_answers *a, struct input *parser,
-                  struct input_event *rest, int cap);
+int probe_ask_tty(int in, int out, double seconds, bool pixels, struct probe_answers *a,
+                  struct input *parser, struct input_event *rest, int cap);
 /* Room for what tmux prints. */
 struct probe_tmux_text {
     char pane_tty[256], our_tty[256], clients[4096], features[4096], overrides[4096];

@@ -30,18 +30,20 @@ static int ms_until(double end)
  * canonical mode must already be off, as curses leaves them, or the tty would
  * print the answers itself; then nothing is asked at all. Reading stops at
  * DA1's answer, which every terminal gives and gives last. */
-int probe_ask_tty(int in, int out, double seconds, struct probe_answers *a, struct input *parser,
-                  struct input_event *rest, int cap)
+int probe_ask_tty(int in, int out, double seconds, bool pixels, struct probe_answers *a,
+                  struct input *parser, struct input_event *rest, int cap)
 {
     struct termios tio;
     if (!isatty(in) || tcgetattr(in, &tio) != 0 || (tio.c_lflag & (ECHO | ICANON)))
         return 0; /* the answers would be echoed, or not be readable yet */
     double end = buf_now() + seconds;
-    static const char query[] = PROBE_QUERY;
+    static const char plain[] = PROBE_QUERY, with_pixels[] = PROBE_QUERY_PIXELS;
+    const char *query = pixels ? with_pixels : plain;
+    size_t nq = pixels ? sizeof with_pixels - 1 : sizeof plain - 1;
     a->asked = true; /* from here some of it may be out, and answered */
     if (a->sgr == PROBE_UNKNOWN)
         a->sgr_index = -1;
-    if (!buf_write_fd(out, query, sizeof query - 1, seconds))
+    if (!buf_write_fd(out, query, nq, seconds))
         return 0;
     int nrest = 0;
     while (!a->fence) {

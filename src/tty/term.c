@@ -426,8 +426,10 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     t->probe_t0 = t->probe_t1 = -1.0;
     if ((color_auto || o->sync) && !console) {
         double asked = frame_now();
-        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, &t->in,
-                                  t->typed, (int)(sizeof t->typed / sizeof t->typed[0]));
+        /* pixels asked about only where no multiplexer is nearer */
+        bool pixels = !(e.tmux && *e.tmux) && !(e.term && strncmp(e.term, "tmux", 4) == 0);
+        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, pixels, &e.ans,
+                                  &t->in, t->typed, (int)(sizeof t->typed / sizeof t->typed[0]));
         if (e.ans.asked) /* what it did not answer in time, it owes */
             t->probe_t0 = asked;
         if (e.ans.fence)
