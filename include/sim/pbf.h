@@ -77,7 +77,10 @@ struct pbf {
     float h;             /* support radius 4r */
     float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
                           * particle in the rest lattice (see pbf.c) */
-    float time;
+    double time;         /* seconds simulated: a double, to which a float dt adds
+                          * exactly for some 2^29 steps (26 days at 240 steps a
+                          * second), and nearly so for years after; a float
+                          * clock stops at 131,072 s (36 hours) */
     int iter;            /* corrections applied in the last step */
     float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
                           * with seed_quirk, pbf.html's running value) */

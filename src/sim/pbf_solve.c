@@ -377,5 +377,5 @@ void pbf_step(struct pbf *s)
     pbf_run_parts(&j, finish_part);
     if (lists)
         accelerations(&j);
-    s->time += s->prm.dt;
+    s->time += (double)s->prm.dt;
 }
