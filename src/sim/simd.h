@@ -194,6 +194,8 @@ SIMD_INLINE_8 f32x8 f32x8_odd(f32x8 lo, f32x8 hi)
 }
 SIMD_INLINE_8 f32x8 f32x8_zip_lo(f32x8 a, f32x8 b) { return _mm256_unpacklo_ps(a, b); }
 SIMD_INLINE_8 f32x8 f32x8_zip_hi(f32x8 a, f32x8 b) { return _mm256_unpackhi_ps(a, b); }
+/* The lanes' sign bits as an 8-bit mask (lane 0 in bit 0), as f32x4_mask. */
+SIMD_INLINE_8 int f32x8_mask(f32x8 v) { return _mm256_movemask_ps(v); }
 #endif
 
 #if SIMD_HAVE_16
