@@ -92,7 +92,8 @@ struct pbf {
 
     /* private: the step's working storage */
     struct pool *pool;
-    bool narrow;         /* the baseline loops even where AVX2 is there (tests) */
+    int lanes_most;      /* the widest vectors the step may use, in lanes (0: any the
+                          * CPU runs; the tests try each) */
     int *grab_i;         /* the held slots */
     float *grab_ox, *grab_oy; /* each one's offset from the grab point */
     unsigned char *held; /* per slot: 1 when held */

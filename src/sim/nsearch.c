@@ -468,23 +468,45 @@ static void lane_cells(const struct nsearch *ns, int i0, int lanes, int nquery, 
     }
 }
 
-/* The most candidates a lane of the group can meet: those of the widest block
- * it can share (GROUP_SPAN cells either way). */
-static int group_most(const struct nsearch *ns, int lanes, const int *cx, const int *cy)
+/* The lanes that share a block: all in cell row `row`, their cells lo .. hi. */
+struct share {
+    unsigned in;
+    int row, lo, hi;
+};
+
+/* The group's lanes below nquery in shares: each with the first lane left and
+ * the others in its row of cells that keep the share within GROUP_SPAN cells;
+ * returns how many. */
+static int group_shares(int lanes, const int *cx, const int *cy, struct share *sh)
+{
+    unsigned left = 0; /* the lanes not yet in a share */
+    for (int l = 0; l < lanes; l++)
+        left |= (unsigned)(cy[l] >= 0) << l;
+    int n = 0;
+    while (left) {
+        const int first = __builtin_ctz(left);
+        struct share h = {0, cy[first], cx[first], cx[first]};
+        for (int l = first; l < lanes; l++) {
+            const int a = cx[l] < h.lo ? cx[l] : h.lo, b = cx[l] > h.hi ? cx[l] : h.hi;
+            if ((left >> l & 1u) && cy[l] == h.row && b - a <= GROUP_SPAN)
+                h.in |= 1u << l, h.lo = a, h.hi = b;
+        }
+        left &= ~h.in;
+        sh[n++] = h;
+    }
+    return n;
+}
+
+/* The candidates of a share's block: rows row-1 .. row+1, cells lo-1 .. hi+1
+ * (clamped to the grid). */
+static int share_candidates(const struct nsearch *ns, const struct share *h)
 {
     const int *cs = ns->cell_start;
-    int most = 0;
-    for (int l = 0; l < lanes; l++) {
-        if (cy[l] < 0)
-            continue;
-        const int x0 = cx[l] > GROUP_SPAN ? cx[l] - GROUP_SPAN - 1 : 0;
-        const int x1 = cx[l] + GROUP_SPAN + 1 < ns->gw ? cx[l] + GROUP_SPAN + 1 : ns->gw - 1;
-        int n = 0;
-        for (int row = cy[l] > 0 ? cy[l] - 1 : 0; row <= cy[l] + 1 && row < ns->gh; row++)
-            n += cs[row * ns->gw + x1 + 1] - cs[row * ns->gw + x0];
-        most = n > most ? n : most;
-    }
-    return most;
+    const int x0 = h->lo > 0 ? h->lo - 1 : 0, x1 = h->hi < ns->gw - 1 ? h->hi + 1 : h->hi;
+    int n = 0;
+    for (int row = h->row > 0 ? h->row - 1 : 0; row <= h->row + 1 && row < ns->gh; row++)
+        n += cs[row * ns->gw + x1 + 1] - cs[row * ns->gw + x0];
+    return n;
 }
 
 /* The group's lists into o: its water part at ln->nbr + off, the rest in
@@ -495,15 +517,21 @@ static int group_lists(const struct nsearch *ns, int i0, int nquery, struct nsea
     const int lanes = o->lanes;
     int cx[GROUP_MAX], cy[GROUP_MAX];
     float xi[GROUP_MAX], yi[GROUP_MAX];
+    struct share sh[GROUP_MAX];
     lane_cells(ns, i0, lanes, nquery, cx, cy);
     for (int l = 0; l < GROUP_MAX; l++) {
         const bool in = l < lanes && cy[l] >= 0;
         xi[l] = in ? ns->sx[ns->rank[i0 + l]] : NAN;
         yi[l] = in ? ns->sy[ns->rank[i0 + l]] : NAN;
     }
-    /* A lane's lists never exceed the candidates of its block, and a block's
-     * never those of the widest: `most`, and a row more for the last write. */
-    o->most = group_most(ns, lanes, cx, cy) + 1;
+    const int nsh = group_shares(lanes, cx, cy, sh);
+    /* A lane's lists never exceed its block's candidates: `most` of the
+     * largest block, and a row more for the last write. */
+    o->most = 1;
+    for (int k = 0; k < nsh; k++) {
+        const int n = share_candidates(ns, &sh[k]) + 1;
+        o->most = n > o->most ? n : o->most;
+    }
     if (grow_doubling(&ln->scratch, &ln->scratch_cap, (long long)(lanes + 2) * o->most) != 0 ||
         grow_doubling(&ln->nbr, &ln->cap, off + (long long)lanes * o->most) != 0)
         return -1;
@@ -513,22 +541,8 @@ static int group_lists(const struct nsearch *ns, int i0, int nquery, struct nsea
     memset(o->nlo, 0, sizeof o->nlo);
     memset(o->nhi, 0, sizeof o->nhi);
     const match_fn match = match_for();
-    unsigned left = 0; /* the lanes still to query */
-    for (int l = 0; l < lanes; l++)
-        left |= (unsigned)(cy[l] >= 0) << l;
-    while (left) {
-        /* The lanes in the first one's row of cells near enough to share. */
-        const int first = __builtin_ctz(left), row = cy[first];
-        int lo = cx[first], hi = cx[first];
-        unsigned in = 0;
-        for (int l = first; l < lanes; l++) {
-            const int a = cx[l] < lo ? cx[l] : lo, b = cx[l] > hi ? cx[l] : hi;
-            if ((left >> l & 1u) && cy[l] == row && b - a <= GROUP_SPAN)
-                in |= 1u << l, lo = a, hi = b;
-        }
-        left &= ~in;
-        shared_block(ns, in, row, lo - 1, hi + 1, i0, xi, yi, o, match);
-    }
+    for (int k = 0; k < nsh; k++)
+        shared_block(ns, sh[k].in, sh[k].row, sh[k].lo - 1, sh[k].hi + 1, i0, xi, yi, o, match);
     return 0;
 }
 
