@@ -70,7 +70,7 @@
 #include <sys/prctl.h>
 #endif
 
-#define TEST_MAX 512
+#define TEST_MAX 1024
 #define SKIP_STATUS 77      /* a child's exit status for "skipped" (automake's) */
 #define DEADLINE_STATUS 254 /* ... for "ended by its own deadline" (checks stop at 250) */
 #define KEEPER_SIGNAL SIGTERM /* what a keeper is sent when its runner dies */
