@@ -71,15 +71,16 @@ static bool water_steps(int sc, int cols, int rows, struct water_steps *out)
         struct app a;
         if (app_init(&a, &o, cols, rows) != 0)
             return false;
-        const struct pbf *sim = app_scene(&a)->member(a.st[a.cur], "pbf");
         const int spf = app_scene(&a)->steps_per_frame(a.st[a.cur]);
         const double dt = 1.0 / APP_REF_FPS / spf;
         for (int k = 0; k < WARM; k++)
             app_run_steps(&a, dt * spf, spf, frame_now);
         long iters = 0;
         double wall = 0.0;
+        const struct pbf *sim = NULL; /* looked up again each step: a step may rebuild */
         for (int k = 0; k < FRAMES * spf; k++) {
             wall += app_run_steps(&a, dt, 1, frame_now);
+            sim = app_scene(&a)->member(a.st[a.cur], "pbf");
             iters += sim->iter;
         }
         out->particles = sim->nfluid;
