@@ -556,6 +556,8 @@ static const struct {
                "not the internals of a module with a public header"},
     {"cloth_grid_lanes.h", "no header but a part of cloth_grid.c, included there once per "
                            "vector width"},
+    {"pbf_density_lanes.h", "no header but a part of pbf_density.c, included there once per "
+                            "vector width"},
 };
 
 TEST(sources_private_headers_of_src_sim_are_named_name_internal)
