@@ -425,17 +425,17 @@ TEST(pbf_scene_makes_a_body_of_water_for_every_terminal)
 {
     static const struct {
         int cols, rows, least;
-    } size[] = {{80, 24, 1000}, {100, 30, 1500}, {200, 60, 7000}, {250, 70, 10000}};
+    } size[] = {{80, 24, 1000}, {100, 30, 1500}, {200, 60, 5500}, {250, 70, 5500}};
     for (size_t k = 0; k < sizeof size / sizeof size[0]; k++) {
         struct fx_pbf x;
         if (!fx_pbf_open(&x, size[k].cols, size[k].rows, false, NULL))
             continue;
         const long n = sc_json(&x, "particles");
-        CHECK_MSG(n >= size[k].least && n <= 22000, "%dx%d: %ld particles", size[k].cols,
+        CHECK_MSG(n >= size[k].least && n <= 6000, "%dx%d: %ld particles", size[k].cols,
                   size[k].rows, n);
         /* About a third of the box once it settles: the water covers a fair share
          * of the canvas, most of it in the lower half. (Under a sanitizer, only
-         * for the smaller terminals: 90 frames of 8,000 particles take minutes
+         * for the smaller terminals: 90 frames of 6,000 particles take minutes
          * there.) */
         if (TEST_SANITIZED && size[k].cols >= 200) {
             fx_pbf_close(&x);

@@ -13,10 +13,9 @@
 #include <string.h>
 
 #define STEPS_PER_FRAME 8    /* as the seed page */
-#define WATER_MAX 22000      /* particles the default start makes at most (one canvas
-                              * pixel a diameter up to it): 15,750 at 300x80, 21,798
-                              * at 400x110 (issue 43; it was 6,000, where a frame on
-                              * two threads took 37 ms at 400x110) */
+#define WATER_MAX 6000       /* particles the default start makes at most: a full
+                              * screen's frame on two threads within 33 ms (at 10,000
+                              * the steps alone took 24 ms) */
 #define POUR_CAP 1.5f        /* the pour key stops at this times the start */
 #define POUR_SHARE 0.06f     /* one pour: this share of the start ... */
 #define POUR_MIN 40          /* ... and at least this many */
