@@ -99,9 +99,16 @@ LDLIBS   = $(CURSES_LIBS) -lm -pthread
 # left out (a copy of the tree, make mutants', keeps its objects).
 BUILD_FLAGS = $(subst $(CURDIR),.,$(CC) $(ALL_CFLAGS) hot: $(HOT_OPT) curses: $(CURSES_CFLAGS) \
                   link: $(LDFLAGS) $(LDLIBS))
+# make install and make uninstall alone (a packager's `sudo make install`
+# after `make CFLAGS=...`) keep the record of a tree already built: what they
+# install is what was built, never built again with other flags (see install).
+KEEP_FLAGS := $(if $(wildcard $(B)/flags),$(if $(MAKECMDGOALS),$(if \
+                  $(filter-out install uninstall,$(MAKECMDGOALS)),,1)))
+ifeq ($(KEEP_FLAGS),)
 ifneq ($(BUILD_FLAGS),$(file <$(B)/flags))
 $(shell mkdir -p $(B))
 $(file >$(B)/flags,$(BUILD_FLAGS))
+endif
 endif
 
 # The product's code; src/bench/ is the bench's program (swirl-bench), src/tools/
@@ -117,7 +124,7 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
 .PHONY: all run test unit sanitize sanitize-e2e tsan mutants bench fuzz demo shots install \
-        uninstall clean dist distcheck
+        install-check uninstall clean dist distcheck
 
 # The shells' completion scripts, as each wants it named.
 COMPLETIONS = $(B)/completion/swirl $(B)/completion/_swirl $(B)/completion/swirl.fish
@@ -346,7 +353,20 @@ dist:
 distcheck: dist
 	MAKE="$(MAKE)" JOBS=$(JOBS) ./tests/distcheck.sh $(DIST).tar.gz $(VERSION)
 
-install: swirl swirl.1 $(COMPLETIONS)
+# What make install takes: the files of a tree built before, as they were
+# built (whatever CFLAGS this make is given: build/flags is kept), after a
+# check that each is there and not older than what it is made from; if one is
+# not, it says which and stops, since building it now could take other flags.
+# In a tree never built, it builds first, with the flags given.
+INSTALLED = swirl swirl.1 $(COMPLETIONS)
+install-check:
+	@for f in $(INSTALLED); do \
+	    [ -e "$$f" ] || { echo "make install: $$f is missing: build it first (make)" >&2; exit 1; }; \
+	    $(MAKE) -q --no-print-directory KEEP_FLAGS=1 "$$f" 2>/dev/null || { \
+	        echo "make install: $$f is older than its sources: build again (make, with the flags" \
+	             "in $(B)/flags) first" >&2; exit 1; }; \
+	done
+install: $(if $(KEEP_FLAGS),install-check,$(INSTALLED))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASH_COMPLETIONDIR) \
 	    $(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(FISH_COMPLETIONDIR)
 	install -m 755 swirl $(DESTDIR)$(BINDIR)/swirl
@@ -361,4 +381,4 @@ uninstall:
 	    $(DESTDIR)$(FISH_COMPLETIONDIR)/swirl.fish
 
 clean:
-	rm -rf build build-san build-ubsan build-tsan build-fuzz swirl swirl.1 swirl-*.tar.gz
+	rm -rf build build-san build-ubsan build-tsan build-fuzz swirl swirl.1

@@ -2,7 +2,7 @@
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
  * Usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] [--e2e-jobs N]
- *                   [--wait-jobs N] [--timeout S] [--times FILE] [--slowest K]
+ *                   [--wait-jobs N] [--timeout S] [--quiet S] [--times FILE] [--slowest K]
  *                   [--fail-fast] [--list] [SUBSTRING...]
  *
  * --unit runs the unit tests only, --e2e the end-to-end ones only (TEST_E2E).
@@ -35,6 +35,13 @@
  * ends it there and says so, so a pool pass that never ends is reported in
  * seconds, not at the runner's timeout. The deadline is
  * for hangs alone: generous, many times what any such test takes.
+ * Any test whose processes (its process group) use no processor time at all
+ * for S seconds (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET) is
+ * hung, blocked for good (a pool's pass that never ends in a test without a
+ * deadline, a deadlock, a read nothing answers): the runner ends it then and
+ * names it, so a hang costs seconds, not the timeout, whatever the load (a
+ * slow test on a loaded machine still uses the processor every second). A
+ * test that hangs busy (a loop that never ends) is the timeout's.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given.
  * The jobs are of three kinds, each with its own share: unit tests (-j N,
@@ -52,6 +59,7 @@
  * run waited for).
  */
 #include "e2e.h"
+#include "runner_watch.h"
 #include "test.h"
 
 #include <errno.h>
@@ -74,6 +82,12 @@
 #define SKIP_STATUS 77      /* a child's exit status for "skipped" (automake's) */
 #define DEADLINE_STATUS 254 /* ... for "ended by its own deadline" (checks stop at 250) */
 #define KEEPER_SIGNAL SIGTERM /* what a keeper is sent when its runner dies */
+/* Seconds a test may go without its processes using any processor time
+ * before it is called hung (--quiet, SWIRL_TEST_QUIET): every test, however
+ * slow or starved, uses some within a second; only a blocked one uses none. */
+#define QUIET_SECONDS 30.0
+/* Seconds between two looks at the tests' processor time, at most. */
+#define WATCH_EVERY 1.0
 
 static struct {
     const char *name;
@@ -171,6 +185,7 @@ struct opts {
     int kind_jobs[KINDS]; /* how many of each kind at once (-1: -j's) */
     int slowest;          /* -1: the five slowest on one line */
     double timeout;
+    double quiet; /* seconds a test may go using no processor time at all */
     const char *times;
     int nfilters;
     char **filters;
@@ -207,6 +222,9 @@ struct slot {
     bool killed;
     bool stopped;        /* killed by --fail-fast: not reported */
     int left;            /* tmux sockets it left behind (e2e_reap) */
+    long long ticks;     /* processor time its group has used (runner_watch.h) */
+    double busy_at;      /* when that last grew */
+    bool hung;           /* ended for using none for o.quiet seconds */
     char *out;
     size_t len, cap;
 };
@@ -382,7 +400,9 @@ static bool slot_start(struct slot *s, int t)
     }
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
+    *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out,
+                       .cap = s->cap};
+    s->busy_at = s->t0;
     return true;
 }
 
@@ -395,19 +415,49 @@ static void kill_group(pid_t keeper)
 }
 
 
+/* Every running test's processor time, read now: a test whose processes
+ * have used none for o->quiet seconds is hung (blocked for good), ended
+ * and said so, long before its timeout. */
+static void watch_quiet(struct slot *slots, int nslots, const struct opts *o)
+{
+    long groups[nslots];
+    long long ticks[nslots];
+    for (int j = 0; j < nslots; j++)
+        groups[j] = slots[j].pid && !slots[j].killed ? (long)slots[j].pid : 0;
+    if (!runner_groups_cpu(groups, nslots, ticks))
+        return;
+    const double t = now();
+    for (int j = 0; j < nslots; j++) {
+        struct slot *s = &slots[j];
+        if (!groups[j])
+            continue;
+        if (ticks[j] != s->ticks) {
+            s->ticks = ticks[j];
+            s->busy_at = t;
+        }
+        if (t - s->busy_at >= o->quiet) {
+            kill_group(s->pid);
+            s->killed = s->hung = true;
+        }
+    }
+}
+
 enum outcome { PASSED, FAILED, SKIPPED };
 
 /* Prints the result of a finished test and says what it was. */
-static enum outcome slot_report(struct slot *s, int status, double timeout)
+static enum outcome slot_report(struct slot *s, int status, const struct opts *o)
 {
     double dt = now() - s->t0;
     const char *name = tests[s->test].name;
     enum outcome r;
     char why[96] = "";
 
-    if (s->killed) {
+    if (s->hung) {
         r = FAILED;
-        snprintf(why, sizeof why, "timed out after %.0f s", timeout);
+        snprintf(why, sizeof why, "hung: no processor time used for %.3g s", o->quiet);
+    } else if (s->killed) {
+        r = FAILED;
+        snprintf(why, sizeof why, "timed out after %.0f s", o->timeout);
     } else if (WIFSIGNALED(status)) {
         r = FAILED;
         snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(status),
@@ -442,10 +492,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const char *env_to = getenv("SWIRL_TEST_TIMEOUT");
+    const char *env_quiet = getenv("SWIRL_TEST_QUIET");
     *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .timeout = 120, .slowest = -1,
-                       .kind_jobs = {-1, -1, -1}};
+                       .quiet = QUIET_SECONDS, .kind_jobs = {-1, -1, -1}};
     if (env_to && atof(env_to) > 0)
         o->timeout = atof(env_to);
+    if (env_quiet && atof(env_quiet) > 0)
+        o->quiet = atof(env_quiet);
     o->filters = calloc((size_t)argc, sizeof *o->filters);
     for (int a = 1; a < argc; a++) {
         const char *s = argv[a];
@@ -471,11 +524,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->slowest = atoi(argv[++a]);
         else if (strcmp(s, "--timeout") == 0 && a + 1 < argc)
             o->timeout = atof(argv[++a]);
+        else if (strcmp(s, "--quiet") == 0 && a + 1 < argc)
+            o->quiet = atof(argv[++a]);
         else if (strcmp(s, "--times") == 0 && a + 1 < argc)
             o->times = argv[++a];
         else if (s[0] == '-') {
             fprintf(stderr, "usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] "
-                            "[--e2e-jobs N] [--wait-jobs N] [--timeout S] [--times FILE] "
+                            "[--e2e-jobs N] [--wait-jobs N] [--timeout S] [--quiet S] [--times FILE] "
                             "[--slowest K] [--fail-fast] [--list] [SUBSTRING...]\n");
             return 2;
         } else
@@ -486,9 +541,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         if (o->kind_jobs[k] < 0)
             o->kind_jobs[k] = o->jobs;
     if (o->jobs < 1 || o->kind_jobs[KIND_E2E] < 1 || o->kind_jobs[KIND_WAITS] < 1 ||
-        o->timeout <= 0 || o->slowest < -1) {
+        o->timeout <= 0 || o->quiet <= 0 || o->slowest < -1) {
         fprintf(stderr, "swirl-test: -j, --e2e-jobs and --wait-jobs want at least 1, "
-                        "--timeout more than 0, --slowest 0 or more\n");
+                        "--timeout and --quiet more than 0, --slowest 0 or more\n");
         return 2;
     }
     return 0;
@@ -618,8 +673,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < n; k++)
         of_kind[kind(order[k])]++;
     bool stopping = false;
+    double watched = now();
 
     while ((unstarted > 0 && !stopping) || running > 0) {
+        if (now() - watched >= (o.quiet < 2 * WATCH_EVERY ? o.quiet / 2 : WATCH_EVERY)) {
+            watch_quiet(slots, nslots, &o);
+            watched = now();
+        }
         if (o.fail_fast && count[FAILED] && !stopping) {
             stopping = true; /* the first failure: stop what runs, start nothing */
             not_run = unstarted;
@@ -684,7 +744,7 @@ int main(int argc, char **argv)
                 not_run++;
                 s->len = 0;
             } else {
-                count[slot_report(s, status, o.timeout)]++;
+                count[slot_report(s, status, &o)]++;
             }
             s->pid = 0;
             running--, used[kind(s->test)]--;

@@ -4,7 +4,8 @@
  * program (the help overlay's heading), the man page make builds (its footer,
  * and its date the one of the NEWS entry), and NEWS, whose newest entry, at the
  * top, is this version. The tarball's name is tests/distcheck.sh's to check
- * (make distcheck).
+ * (make distcheck). And make install installs what was built, never building
+ * it again with other flags.
  */
 #include "e2e.h"
 #include "swirl.h"
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A NEWS heading "swirl X.Y.Z (YYYY-MM-DD)": the version and the date. */
 static bool news_heading(const char *line, char *version, char *date)
@@ -80,4 +82,43 @@ TEST_E2E(release_version_is_the_same_everywhere)
     free(man);
     CHECK(version_cmp("0.10.0", "0.9.1") > 0 && version_cmp("1.0", "1.0") == 0 &&
           version_cmp("0.2.0", "0.2.1") < 0 && version_cmp("1.0", "1.0.1") < 0);
+}
+
+/* make install after a build with other flags (a packager's `sudo make
+ * install` after `make CFLAGS="$(dpkg-buildflags --get CFLAGS)"`, here a
+ * make told other CFLAGS) installs what was built: it compiles nothing,
+ * leaves the record of the build's flags as it was, and either installs or,
+ * when something is older than its sources, says so and stops. */
+TEST_E2E_CPU(release_install_builds_nothing_with_other_flags)
+{
+    size_t n0, n1, n;
+    char *before = e2e_slurp("build/flags", &n0);
+    if (!before)
+        test_skip("no build/flags: the tree was never built");
+    if (system("command -v make >/dev/null 2>&1") != 0) {
+        free(before);
+        test_skip("no make");
+    }
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/swirl-install-%d.log", (int)getpid());
+    e2e_sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n install "
+           "DESTDIR=/nonexistent/swirl-test CFLAGS='-O0 -DSWIRL_OTHER_FLAGS' >%s 2>&1", out);
+    char *after = e2e_slurp("build/flags", &n1), *said = e2e_slurp(out, &n);
+    bool kept = after && n0 == n1 && memcmp(before, after, n0) == 0;
+    CHECK_MSG(kept, "build/flags was rewritten:\n%s", after ? after : "(gone)");
+    if (!kept) { /* as it was, so that the next make does not build it all again */
+        FILE *f = fopen("build/flags", "w");
+        if (f) {
+            fwrite(before, 1, n0, f);
+            fclose(f);
+        }
+    }
+    CHECK_MSG(said && !strstr(said, "SWIRL_OTHER_FLAGS") && !strstr(said, " -c -o "),
+              "make install builds:\n%.2000s", said ? said : "");
+    CHECK_MSG(said && (strstr(said, "install -m 755 swirl /nonexistent/swirl-test") ||
+                       strstr(said, "make install: ")), "%s", said ? said : "");
+    free(before);
+    free(after);
+    free(said);
+    remove(out);
 }

@@ -2,7 +2,8 @@
  * test_runner.c — the test runner itself (tests/test_main.c), run as a program
  * of its own (/proc/self/exe) on fixtures that hang: a runner killed in any way
  * takes its tests with it, and what they started; a test that starts threads
- * and hangs is ended by its own deadline and reported as such; fixtures run
+ * and hangs is ended by its own deadline and reported as such, and one that
+ * blocks for good (using no processor time) by the runner's watch; fixtures run
  * only when named in full; unit tests, end-to-end tests and tests that wait
  * run side by side, as many of each kind at once as there are jobs.
  *
@@ -58,6 +59,30 @@ static void hang(void)
 }
 
 TEST_FIXTURE(runner_fixture_hangs, 0u) { hang(); }
+
+/* A test blocked for good without a thread of its own (as one whose pool's
+ * pass never ends waits for it): it reads a pipe nothing will write to. */
+TEST_FIXTURE(runner_fixture_blocks, 0u)
+{
+    int p[2];
+    char c;
+    if (pipe(p) == 0)
+        CHECK(read(p[0], &c, 1) == 1);
+}
+
+/* A test that keeps the processor busy for half a second of its own time
+ * (as long as the quiet seconds the test below gives), as a slow test does,
+ * however long that takes on a loaded machine. */
+TEST_FIXTURE(runner_fixture_busy, 0u)
+{
+    struct timespec t;
+    volatile unsigned long spin = 0;
+    do {
+        for (int k = 0; k < 100000; k++)
+            spin++;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    } while (t.tv_sec < 1 && t.tv_nsec < 500000000);
+}
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
 
@@ -295,6 +320,32 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
         for (int i = 0; i < 2; i++)
             if (!gone(pids[i]))
                 kill((pid_t)pids[i], SIGKILL);
+    runner_clean(&r);
+}
+
+TEST(runner_a_blocked_test_is_named_hung_soon)
+{
+    /* The runner's timeout is ten minutes, and the blocked test has no
+     * deadline of its own (it starts no threads): it is ended once it has
+     * used no processor time for the quiet seconds (made short here), and
+     * named; a busy test as long as that is not. */
+    struct runner r;
+    if (!runner_start(&r, "runner_fixture_blocks runner_fixture_busy",
+                      "SWIRL_TEST_QUIET=0.5")) {
+        CHECK_MSG(false, "cannot start a runner");
+        return;
+    }
+    int status = 0;
+    const char *out = runner_wait(&r, &status);
+    CHECK_MSG(out != NULL, "the runner did not end: a blocked test waits for its timeout");
+    if (out) {
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x:\n%s",
+                  (unsigned)status, out);
+        CHECK_MSG(strstr(out, "FAIL runner_fixture_blocks") &&
+                      strstr(out, "(hung: no processor time used for 0.5 s)") &&
+                      strstr(out, "ok   runner_fixture_busy") &&
+                      strstr(out, "1 passed, 1 failed"), "%s", out);
+    }
     runner_clean(&r);
 }
 
