@@ -597,3 +597,43 @@ TEST_E2E(e2e_dye_fast_drag_is_bright_along_its_path)
     e2e_send_key("q");
     e2e_stop();
 }
+
+/* The share of the canvas lit (its brightest channel at 48 or more). */
+static double lit_share(struct fx_screen *x)
+{
+    fx_screen_compose(x);
+    const struct image *im = &x->f.img;
+    int lit = 0;
+    for (int i = 0; i < im->w * im->h; i++)
+        lit += bright(im->px[i]) >= 48;
+    return (double)lit / (double)(im->w * im->h);
+}
+
+TEST(dye_is_never_black_while_it_waits_for_a_hand)
+{
+    /* Left alone from the start, and after a hand's stroke and its release:
+     * the start's splats (or the stroke) fade, and the autopilot takes over
+     * before they are gone, so a twentieth of the canvas at least stays lit
+     * at every quarter second of the next 8 s (at least 14 % alone, 5.7 %
+     * after one stroke along a row; it went black from 4.5 to 5 s, 0 %, when
+     * the autopilot waited 5 s). */
+    for (int hand = 0; hand < 2; hand++) {
+        struct fx_screen x;
+        init(&x, 100, 30);
+        if (hand) {
+            frames(&x, 45); /* the start's splats mostly gone, a stroke along row 20 */
+            key(&x, 'c');
+            drag(&x, 10, 90, 20, 20, 1.0);
+        }
+        double least = 1.0, at = 0.0;
+        for (int f = 0; f <= 8 * APP_REF_FPS; f += APP_REF_FPS / 4) {
+            double share = lit_share(&x);
+            if (share < least)
+                least = share, at = (double)f / APP_REF_FPS;
+            frames(&x, APP_REF_FPS / 4);
+        }
+        CHECK_MSG(least >= 0.05, "%s: %.1f %% lit at %.2f s", hand ? "after a stroke" : "alone",
+                  100.0 * least, at);
+        fx_screen_close(&x);
+    }
+}
