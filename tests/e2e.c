@@ -179,6 +179,94 @@ bool e2e_wait_gone(const char *(*grab)(void), const char *needle)
     return e2e_wait(grab, lacks, (void *)needle, E2E_DEADLINE);
 }
 
+bool e2e_figure_text(const char *screen, const char *name, char *text, size_t n)
+{
+    /* Today the status line's "NAME VALUE" items: the last one on the screen
+     * (the status line is its last row). Where swirl shows its statistics
+     * changes, this changes, and no test. */
+    bool found = false;
+    size_t len = strlen(name);
+    for (const char *at = screen ? strstr(screen, name) : NULL; at; at = strstr(at + 1, name)) {
+        const char *v = at + len + 1;
+        size_t vn = strcspn(v, " \n");
+        if ((at == screen || at[-1] == ' ' || at[-1] == '\n') && at[len] == ' ' && vn > 0 &&
+            vn < n) {
+            memcpy(text, v, vn);
+            text[vn] = 0;
+            found = true;
+        }
+    }
+    return found;
+}
+
+bool e2e_figure(const char *screen, const char *name, double *value)
+{
+    char text[64], *end;
+    if (!e2e_figure_text(screen, name, text, sizeof text))
+        return false;
+    double v = strtod(text, &end);
+    if (end == text || *end)
+        return false;
+    *value = v;
+    return true;
+}
+
+struct figure_query {
+    const char *name;
+    bool (*ok)(double v, void *arg);
+    void *arg;
+    double value;
+    bool shown;
+};
+
+static bool figure_holds(const char *screen, void *arg)
+{
+    struct figure_query *q = arg;
+    double v;
+    if (!e2e_figure(screen, q->name, &v))
+        return false;
+    q->value = v, q->shown = true;
+    return !q->ok || q->ok(v, q->arg);
+}
+
+bool e2e_wait_figure_until(const char *name, bool (*ok)(double v, void *arg), void *arg,
+                           double *last)
+{
+    struct figure_query q = {.name = name, .ok = ok, .arg = arg};
+    bool held = e2e_wait(e2e_plain, figure_holds, &q, E2E_DEADLINE);
+    *last = q.shown ? q.value : -1.0;
+    return held;
+}
+
+bool e2e_wait_figure(const char *name, double *value)
+{
+    return e2e_wait_figure_until(name, NULL, NULL, value);
+}
+
+static bool equals(double v, void *arg) { return v == *(const double *)arg; }
+
+bool e2e_wait_figure_is(const char *name, double want, double *last)
+{
+    return e2e_wait_figure_until(name, equals, &want, last);
+}
+
+struct text_query {
+    const char *name, *want;
+};
+
+static bool text_is(const char *screen, void *arg)
+{
+    const struct text_query *q = arg;
+    char text[64];
+    return e2e_figure_text(screen, q->name, text, sizeof text) && strcmp(text, q->want) == 0;
+}
+
+bool e2e_wait_figure_text(const char *name, const char *want)
+{
+    struct text_query q = {name, want};
+    return e2e_wait(e2e_plain, text_is, &q, E2E_DEADLINE);
+}
+
 /* Sends bytes as they are (hex, so escapes need no quoting). */
 void e2e_send_bytes(const char *s)
 {

@@ -62,6 +62,22 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
 /* e2e_wait() for a substring to appear (or be gone), within E2E_DEADLINE. */
 bool e2e_wait_for(const char *(*grab)(void), const char *needle);
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
+/* The scene's statistics as a person reads them ("particles" 1900, "grid"
+ * 120x34): the figure called name on a plain capture, as its text or as a
+ * number (false: not shown), read where swirl shows it, in one place (e2e.c)
+ * for every test. A status line cuts its last items to fit: a test that
+ * reads one there gives swirl a pane wide enough for every tag of a loaded
+ * machine, its timings and its figures. */
+bool e2e_figure_text(const char *screen, const char *name, char *text, size_t n);
+bool e2e_figure(const char *screen, const char *name, double *value);
+/* Waits (E2E_DEADLINE) until the figure is shown (and ok(value, arg) holds,
+ * ok NULL: any value), and gives the last value shown (-1 when none was);
+ * until it is want; until its text is want. */
+bool e2e_wait_figure_until(const char *name, bool (*ok)(double v, void *arg), void *arg,
+                           double *last);
+bool e2e_wait_figure(const char *name, double *value);
+bool e2e_wait_figure_is(const char *name, double want, double *last);
+bool e2e_wait_figure_text(const char *name, const char *want);
 /* Bytes as they are (sent as hex: escapes need no quoting), or tmux key names. */
 void e2e_send_bytes(const char *s);
 void e2e_send_key(const char *k);
