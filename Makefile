@@ -35,12 +35,14 @@ FISH_COMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 # The version is written once, in VERSION: -V, the help, the man page's footer
 # and the tarball's name take it from there. NEWS has a heading
-# "swirl VERSION (YYYY-MM-DD)" for it, and the man page takes its date.
+# "swirl VERSION (YYYY-MM-DD)" for it, and the man page takes its date; until
+# the version is released the heading says "(unreleased)", and so does the
+# man page.
 VERSION := $(shell cat VERSION 2>/dev/null)
 ifeq ($(VERSION),)
 $(error no VERSION file)
 endif
-NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\))$$/\1/p' NEWS)
+NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\|unreleased\))$$/\1/p' NEWS)
 DIST     = swirl-$(VERSION)
 # The build tree: build/ (the product, ./swirl), build-san/, build-ubsan/ and
 # build-tsan/ (the sanitizer builds run the same rules with B set).
@@ -332,7 +334,7 @@ MAN_SCENES = NR == FNR { n++; name[n] = $$1; sub(/^[^ ]+ +/, ""); title[n] = $$0
     $$0 == "@SCENES@" { for (i = 1; i <= n; i++) printf ".TP\n.B %s\n\\&%s.\n", name[i], title[i]; next } \
     { gsub(/@SCENE_WORDS@/, words); gsub(/@FIRST_SCENE@/, name[1]); gsub(/@SCENE_KEYS@/, keys); print }
 swirl.1: swirl.1.in VERSION NEWS $(PROG)
-	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)'" >&2; exit 1; }
+	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)' (or '(unreleased)')" >&2; exit 1; }
 	./$(PROG) --list-scenes >$@.scenes && test -s $@.scenes
 	awk '$(MAN_SCENES)' $@.scenes swirl.1.in >$@.in.tmp
 	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(NEWS_DATE)/g' $@.in.tmp >$@.tmp
@@ -344,6 +346,7 @@ swirl.1: swirl.1.in VERSION NEWS $(PROG)
 dist:
 	@git rev-parse --verify -q HEAD >/dev/null || { echo "make dist: needs a git checkout" >&2; exit 1; }
 	@git diff --quiet HEAD -- || echo "make dist: uncommitted changes are left out (the tarball is HEAD's)" >&2
+	@[ "$(NEWS_DATE)" != unreleased ] || echo "make dist: NEWS has $(VERSION) unreleased: the tarball is a snapshot" >&2
 	git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -n -9 >$(DIST).tar.gz.tmp
 	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
 

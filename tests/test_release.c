@@ -16,12 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A NEWS heading "swirl X.Y.Z (YYYY-MM-DD)": the version and the date. */
+/* A NEWS heading "swirl X.Y.Z (YYYY-MM-DD)", or "(unreleased)" for the next
+ * version's: the version and the date (or "unreleased"). */
 static bool news_heading(const char *line, char *version, char *date)
 {
     int n = 0;
-    return sscanf(line, "swirl %31[0-9.] (%15[0-9-])%n", version, date, &n) == 2 &&
-           (line[n] == '\n' || line[n] == 0);
+    return sscanf(line, "swirl %31[0-9.] (%15[0-9a-z-])%n", version, date, &n) == 2 &&
+           (line[n] == '\n' || line[n] == 0) &&
+           (strcmp(date, "unreleased") == 0 || strspn(date, "0123456789-") == strlen(date));
 }
 
 /* Versions in order: a before b, numerically part by part. */
@@ -121,4 +123,95 @@ TEST_E2E_CPU(release_install_builds_nothing_with_other_flags)
     free(after);
     free(said);
     remove(out);
+}
+
+/* NEWS's section for a released version in text (from its heading to the
+ * next heading, or the end), malloc'd; NULL when it has none. */
+static char *news_section(const char *text, const char *heading)
+{
+    const char *at = text ? strstr(text, heading) : NULL;
+    while (at && at != text && at[-1] != '\n')
+        at = strstr(at + 1, heading);
+    if (!at)
+        return NULL;
+    const char *end = at + strlen(heading);
+    for (const char *line = end; line && *line; line = strchr(line, '\n'), line += line != NULL) {
+        char v[32], d[16];
+        if (line != end && news_heading(line, v, d)) {
+            end = line;
+            break;
+        }
+        end = line + strlen(line);
+    }
+    return strndup(at, (size_t)(end - at));
+}
+
+/* What cmd prints (malloc'd, NUL ended), NULL when it fails. */
+static char *output_of(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char chunk[4096];
+    size_t n;
+    while (p && mem && (n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        fwrite(chunk, 1, n, mem);
+    if (mem)
+        fclose(mem);
+    if (!p || pclose(p) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* A released version's NEWS section is what it was in the commit that
+ * released it (the commit that brought its dated heading in): what changed
+ * since goes under the next version's heading, "(unreleased)" until its own
+ * release. Needs the git history (a tarball has none, a shallow clone may
+ * lack a release's commit: those are skipped). */
+TEST_E2E(release_a_released_news_section_never_changes)
+{
+    if (system("git rev-parse --is-inside-work-tree >/dev/null 2>&1") != 0)
+        test_skip("not a git checkout");
+    size_t n;
+    char *news = e2e_slurp("NEWS", &n);
+    CHECK(news != NULL);
+    int checked = 0;
+    for (char *line = news; line && *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        char v[32], d[16], heading[64], cmd[256];
+        if (!news_heading(line, v, d) || strcmp(d, "unreleased") == 0)
+            continue;
+        snprintf(heading, sizeof heading, "swirl %s (%s)", v, d);
+        snprintf(cmd, sizeof cmd, "git log --reverse --format=%%H -S'%s' -- NEWS 2>/dev/null",
+                 heading);
+        char *commits = output_of(cmd);
+        if (commits && strlen(commits) >= 40) {
+            char show[128];
+            snprintf(show, sizeof show, "git show %.40s:NEWS 2>/dev/null", commits);
+            char *then = output_of(show), *was = news_section(then, heading),
+                 *now = news_section(news, heading);
+            CHECK_MSG(was && now && strcmp(was, now) == 0,
+                      "NEWS: %s changed after the commit that released it (%.12s); what "
+                      "changed since goes under the next version's heading", heading, commits);
+            checked += was != NULL;
+            free(then), free(was), free(now);
+        }
+        free(commits);
+    }
+    free(news);
+    if (checked == 0)
+        test_skip("no release's commit in this history");
+}
+
+/* The README stays a page a newcomer reads: under 10 KB (the reference is
+ * the man page's and docs/'s). */
+TEST(release_readme_is_under_10_kb)
+{
+    size_t n = 0;
+    char *readme = e2e_slurp("README.md", &n);
+    CHECK(readme != NULL);
+    CHECK_MSG(n < 10 * 1024, "README.md is %zu bytes", n);
+    free(readme);
 }

@@ -490,8 +490,9 @@ static bool man_names(const char *man, const char *opt)
 }
 
 /* The man page make builds (swirl.1) describes each option of --help among its
- * OPTIONS, and man
- * finds nothing to warn about in it. */
+ * OPTIONS, writes every option's dashes the roff way, keeps its ENVIRONMENT
+ * to what a user sets, says how to report a bug, and man finds nothing to
+ * warn about in it. */
 TEST_E2E(man_page_describes_every_option_of_help)
 {
     size_t n;
@@ -510,6 +511,27 @@ TEST_E2E(man_page_describes_every_option_of_help)
         CHECK_MSG(man_names(options, ws.w[i]), "swirl.1's OPTIONS have no %s", ws.w[i]);
     CHECK(options && man_names(options, "--record") && !man_names(options, "--bogus") &&
           !man_names(options, "--record-lim"));
+    if (next)
+        *next = '\n';
+    /* Every dash of an option written the roff way (a "--" prints as a dash
+     * of another kind, and cannot be searched for), outside comments. */
+    for (char *line = man; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        size_t len = strcspn(line, "\n");
+        char *dd = strstr(line, "--");
+        CHECK_MSG(strncmp(line, ".\\\"", 3) == 0 || !dd || dd >= line + len,
+                  "swirl.1: an unescaped -- in %.*s", (int)len, line);
+    }
+    /* ENVIRONMENT is a user's (what swirl reads, no test's or bench's), and
+     * BUGS says how to report one. */
+    char *env = strstr(man, "\n.SH ENVIRONMENT\n"), *after = env ? strstr(env + 1, "\n.SH ") : NULL;
+    CHECK(env && after);
+    if (after)
+        *after = 0;
+    CHECK_MSG(env && !strstr(env, "SWIRL_") && !strstr(env, "make "), "%s", env ? env : "");
+    if (after)
+        *after = '\n';
+    CHECK_MSG(strstr(man, "\n.SH BUGS\n") && strstr(man, "report a bug"), "no BUGS section "
+              "saying how to report one");
     free(man);
     if (system("command -v man >/dev/null 2>&1") != 0)
         test_skip("no man");
