@@ -6,7 +6,7 @@
  * answer) is told from one that is merely slow: the slow one keeps using the
  * processor, a loaded machine or not, and the blocked one uses none.
  */
-#include "runner_watch.h"
+#include "runner.h"
 
 #include <ctype.h>
 #include <dirent.h>
