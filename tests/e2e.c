@@ -10,10 +10,12 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,16 +47,56 @@ int e2e_sh(const char *fmt, ...)
 }
 
 /* Output of a tmux command against our server, into a static buffer. */
+/* args split into words at blanks, a '...' part kept whole (as sh reads
+ * them), into argv[at..max) over copy; the count of argv's entries. */
+static int split_words(const char *args, char *copy, size_t cap, char **argv, int at, int max)
+{
+    size_t k = 0;
+    for (const char *s = args; *s && at < max - 1;) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        argv[at++] = copy + k;
+        for (; *s && *s != ' ' && k + 1 < cap; s++)
+            if (*s == '\'')
+                for (s++; *s && *s != '\'' && k + 1 < cap; s++)
+                    copy[k++] = *s;
+            else
+                copy[k++] = *s;
+        copy[k++] = 0;
+    }
+    argv[at] = NULL;
+    return at;
+}
+
+/* tmux run directly, no shell in between: a capture is what the end-to-end
+ * tests do most, and a shell's start costs as much again. */
 const char *e2e_tmux(const char *args)
 {
     static char out[1 << 20];
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "tmux -L %s %s 2>/dev/null", e2e_sock, args);
-    FILE *p = popen(cmd, "r");
+    char copy[512], *argv[32] = {"tmux", "-L", e2e_sock};
+    split_words(args, copy, sizeof copy, argv, 3, 32);
+    int fds[2];
     size_t n = 0;
-    if (p) {
-        n = fread(out, 1, sizeof out - 1, p);
-        pclose(p);
+    if (pipe(fds) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(fds[1], STDOUT_FILENO);
+            if (null >= 0)
+                dup2(null, STDERR_FILENO);
+            close(fds[0]), close(fds[1]);
+            execvp("tmux", argv);
+            _exit(127);
+        }
+        close(fds[1]);
+        ssize_t got;
+        while (pid > 0 && n + 1 < sizeof out && (got = read(fds[0], out + n, sizeof out - 1 - n)) > 0)
+            n += (size_t)got;
+        close(fds[0]);
+        if (pid > 0)
+            waitpid(pid, NULL, 0);
     }
     out[n] = 0;
     return out;
