@@ -117,14 +117,19 @@ until_ok 10 window || fail "no xterm window (xterm $(kill -0 "$xt" 2>/dev/null &
 
 shot() { xwd -id "$wid" -silent 2>/dev/null | convert xwd:- "$1" 2>/dev/null; }
 differ() { compare -metric AE -fuzz 10% "$@" null: 2>&1 >/dev/null | awk '{ print int($1) }'; }
-# still OUT: screenshots a third of a second apart agree (the picture stands, and
-# xterm has drawn all it read).
+# still OUT [SECONDS]: screenshots a third of a second (or SECONDS) apart agree
+# (the picture stands, and xterm has drawn all it read).
 still() {
     shot "$dir/still.png"
-    sleep 0.3
+    sleep "${2:-0.3}"
     shot "$1"
     [ "$(differ "$dir/still.png" "$1")" = 0 ]
 }
+# On a busy machine the terminal takes swirl's bytes slowly, and swirl's flow
+# control gives as over a slow link (details later, then 256 colours) until
+# it has been clear a while (about a second and a half): a picture judged
+# must stand for two seconds, so that it is the whole one.
+SETTLE=2
 # drawing: swirl's picture is up (hundreds of colours, not xterm's two).
 drawing() { shot "$dir/first.png" && [ "$(convert "$dir/first.png" -format %k info:)" -gt 100 ]; }
 until_ok 10 drawing || fail "swirl drew nothing in xterm (see $dir/xterm.log)"
@@ -148,19 +153,18 @@ sleep 10 # the ten seconds of --auto the test is about
 # in xterm alone the picture must stand for a whole second.
 paused() {
     if [ -n "$mux" ]; then
-        tmux -S "$sock" capture-pane -p | tail -n 1 | grep -q paused && still "$1"
+        tmux -S "$sock" capture-pane -p | tail -n 1 | grep -q paused && still "$1" $SETTLE
     else
-        shot "$dir/still1.png" && sleep 1 && still "$1" &&
-            [ "$(differ "$dir/still1.png" "$1")" = 0 ]
+        still "$1" $SETTLE
     fi
 }
 says_paused() { [ -n "$mux" ] && tmux -S "$sock" capture-pane -p | tail -n 1 | grep -q paused; }
 xdotool key space
-if ! until_ok 5 paused "$dir/paused.png"; then
+if ! until_ok 8 paused "$dir/paused.png"; then
     # Space again only where it was lost (in tmux: the pane does not say
     # paused), or it would resume what a slow machine has not shown paused yet.
     says_paused || xdotool key space
-    until_ok 5 paused "$dir/paused.png" || fail "Space did not pause swirl"
+    until_ok 12 paused "$dir/paused.png" || fail "Space did not pause swirl"
 fi
 
 # tmux redraws its copy of the screen: the same picture, were it not for
@@ -168,7 +172,7 @@ fi
 if [ -n "$mux" ]; then
     tmux -S "$sock" refresh-client || fail "tmux refresh-client failed"
     sleep 0.3
-    until_ok 5 still "$dir/redrawn.png" || fail "the picture did not stand after refresh-client"
+    until_ok 8 still "$dir/redrawn.png" $SETTLE || fail "the picture did not stand after refresh-client"
 fi
 
 printf '\033[0m\033[6;12H SCRIBBLED OVER BY ANOTHER PROCESS \033[14;40H#############' >"$tty"
@@ -176,9 +180,11 @@ scribbled() { still "$dir/scribbled.png" && [ "$(differ "$dir/paused.png" "$dir/
 until_ok 5 scribbled || fail "the scribble did not show"
 
 # Ctrl-L repaints: the screen changes from the scribbled one, then stands.
-repainted() { still "$dir/repainted.png" && [ "$(differ "$dir/scribbled.png" "$dir/repainted.png")" -gt 0 ]; }
+repainted() {
+    still "$dir/repainted.png" $SETTLE && [ "$(differ "$dir/scribbled.png" "$dir/repainted.png")" -gt 0 ]
+}
 xdotool key ctrl+l
-until_ok 2 repainted || { xdotool key ctrl+l; until_ok 5 repainted; } || fail "Ctrl-L did not repaint"
+until_ok 4 repainted || { xdotool key ctrl+l; until_ok 10 repainted; } || fail "Ctrl-L did not repaint"
 
 # The canvas: every row but the HUD's (the window has a 2-pixel inner border).
 read -r w h < <(convert "$dir/paused.png" -format '%w %h' info:)
