@@ -215,3 +215,43 @@ TEST(release_readme_is_under_10_kb)
     CHECK_MSG(n < 10 * 1024, "README.md is %zu bytes", n);
     free(readme);
 }
+
+/* make clean removes what the build makes and leaves the release tarballs
+ * (make dist's, a packager's to keep): asked with make -n, the build's
+ * record of its flags kept as it is (KEEP_FLAGS). */
+TEST_E2E_CPU(release_clean_leaves_the_tarballs)
+{
+    if (system("command -v make >/dev/null 2>&1") != 0)
+        test_skip("no make");
+    char out[64];
+    snprintf(out, sizeof out, "/tmp/swirl-clean-%d.log", (int)getpid());
+    e2e_sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n clean KEEP_FLAGS=1 >%s 2>&1", out);
+    size_t n;
+    char *said = e2e_slurp(out, &n);
+    CHECK_MSG(said && strstr(said, "rm -rf build ") && !strstr(said, "tar.gz"),
+              "make clean: %s", said ? said : "");
+    free(said);
+    remove(out);
+}
+
+/* What .gitignore names is what the build makes: each part of an entry
+ * between its slashes and stars is named in the Makefile. */
+TEST(release_gitignore_names_only_what_the_build_makes)
+{
+    size_t n;
+    char *ignore = e2e_slurp(".gitignore", &n), *mk = e2e_slurp("Makefile", &n);
+    CHECK(ignore && mk);
+    for (char *line = ignore; line && *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        const size_t len = strcspn(line, "\n");
+        for (size_t at = 0; line[0] != '#' && at < len;) {
+            size_t part = strcspn(line + at, "/*\n");
+            char entry[128];
+            snprintf(entry, sizeof entry, "%.*s", (int)part, line + at);
+            CHECK_MSG(!part || (mk && strstr(mk, entry)), ".gitignore names %.*s, which the "
+                      "Makefile never makes", (int)len, line);
+            at += part + 1;
+        }
+    }
+    free(ignore);
+    free(mk);
+}
