@@ -192,6 +192,38 @@ bool e2e_start_swirl(int cols, int rows, const char *env, const char *args)
     return e2e_start_swirl_tmux(cols, rows, E2E_FEATURES, env, args);
 }
 
+long e2e_swirl_pid(void)
+{
+    char cmd[96], out[32] = "";
+    long pane = atol(e2e_tmux("display -p -t e '#{pane_pid}'"));
+    snprintf(cmd, sizeof cmd, "pgrep -n -P %ld -x swirl 2>/dev/null", pane);
+    FILE *p = pane > 0 ? popen(cmd, "r") : NULL;
+    if (p) {
+        if (!fgets(out, sizeof out, p))
+            out[0] = 0;
+        pclose(p);
+    }
+    return atol(out);
+}
+
+double e2e_cpu_seconds(long pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = 0;
+    const char *p = strrchr(text, ')'); /* the fields after its name, which may hold anything */
+    char state = 0;
+    unsigned long long ut, st;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &state, &ut,
+                     &st) != 3 || state == 'Z' || state == 'X')
+        return -1.0;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /* The one polling loop: a capture is judged at least once, and once more after
  * the deadline has passed (a slow capture on a loaded machine still counts). */
 bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *arg),

@@ -53,6 +53,14 @@ int e2e_reap(long pid);
 bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);
 bool e2e_start_swirl_tmux(int cols, int rows, const char *features, const char *env,
                           const char *args);
+/* The ./swirl running in the pane (its process id), 0 when there is none. */
+long e2e_swirl_pid(void);
+/* The processor time process pid has used so far, its threads' together, in
+ * seconds; -1 once it has ended. On a busy machine a process gets less of the
+ * processor than it asks for: a bound on the work it does after a key (that
+ * it stops the step it is in, not how soon a starved process gets to) holds
+ * whatever the load, where a bound on the time it takes does not. */
+double e2e_cpu_seconds(long pid);
 /* Polls grab() (a capture) until pred(capture, arg) holds or `seconds` pass;
  * true when it held. pred sees every capture, the last included, so it can keep
  * what it found in arg for the caller's checks and messages. Every wait of the
