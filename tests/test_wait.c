@@ -757,7 +757,8 @@ TEST_THREADS(wait_watcher_full_leaves_the_rest_to_the_loop)
                       "--set iterations=200 --set substeps=50"
 #define KEY_DEADLINE 2.0 /* s: generous (0.3 s is the aim) */
 
-/* After a key sent to the swirl in the pane (pid), until the pane shows
+/* After a key sent to the swirl in the pane (pid, which had used c0 seconds
+ * of the processor when the key was sent), until the pane shows
  * status: at most KEY_DEADLINE seconds of the processor on every core swirl
  * may use (what that many seconds would be on a machine of its own); on a
  * busy machine, where swirl gets a share of a core, as long as it takes to
@@ -765,11 +766,10 @@ TEST_THREADS(wait_watcher_full_leaves_the_rest_to_the_loop)
  * time it took, as last seen while it ran (a swirl gone by the next look ended
  * within one, 40 ms); -1 when no swirl was found. True when status showed
  * within the bound. */
-static bool answers_within(long pid, const char *status, double *used)
+static bool answers_within(long pid, double c0, const char *status, double *used)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const double budget = KEY_DEADLINE * (double)(cpus > 0 ? cpus : 1);
-    const double c0 = e2e_cpu_seconds(pid), t0 = buf_now();
+    const double budget = KEY_DEADLINE * (double)(cpus > 0 ? cpus : 1), t0 = buf_now();
     double c = c0;
     *used = -1.0;
     if (c0 < 0.0) /* no swirl in the pane to judge */
@@ -799,9 +799,9 @@ TEST_E2E(wait_keys_answer_during_a_step_of_seconds)
         CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
         fx_nap(1.0); /* well into the first step */
         const long pid = e2e_swirl_pid();
-        double t = buf_now(), used;
+        double t = buf_now(), used, c0 = e2e_cpu_seconds(pid);
         e2e_send_key(cases[i].key);
-        bool out = answers_within(pid, cases[i].status, &used);
+        bool out = answers_within(pid, c0, cases[i].status, &used);
         CHECK_MSG(out, "%s: no %s within %.1f s of work (%.2f s of the processor used)",
                   cases[i].key, cases[i].status, KEY_DEADLINE, used);
         if (out)
@@ -823,9 +823,9 @@ TEST_E2E(wait_q_answers_at_the_largest_dye_grid)
     CHECK_MSG(e2e_wait_for(e2e_modes, "1 0 1 1 1"), "not started: modes %s", e2e_modes());
     fx_nap(1.0); /* well into the first step */
     const long pid = e2e_swirl_pid();
-    double t = buf_now(), used;
+    double t = buf_now(), used, c0 = e2e_cpu_seconds(pid);
     e2e_send_key("q");
-    bool out = answers_within(pid, "SWIRL-EXIT=0", &used);
+    bool out = answers_within(pid, c0, "SWIRL-EXIT=0", &used);
     CHECK_MSG(out, "q: no SWIRL-EXIT=0 within %.1f s of work (%.2f s of the processor used)",
               KEY_DEADLINE, used);
     if (out)
@@ -843,16 +843,18 @@ TEST_E2E(wait_r_resets_during_a_step_of_seconds)
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", EXTREME_CLOTH));
     fx_nap(1.0);
     const long pid = e2e_swirl_pid();
-    double used;
+    double used, c0 = e2e_cpu_seconds(pid);
     e2e_send_key("R");
-    CHECK_MSG(answers_within(pid, " ms/step", &used),
+    CHECK_MSG(answers_within(pid, c0, " ms/step", &used),
               "no frame within %.1f s of work after R (%.2f s of the processor used):\n%s",
               KEY_DEADLINE, used, e2e_plain());
     double last;
     CHECK_MSG(e2e_wait_figure_until("particles", other_than, &(double){90000}, &last),
               "not reset: %.0f particles:\n%s", last, e2e_plain());
+    c0 = e2e_cpu_seconds(pid);
     e2e_send_key("q");
-    CHECK(answers_within(pid, "SWIRL-EXIT=0", &used));
+    CHECK_MSG(answers_within(pid, c0, "SWIRL-EXIT=0", &used), "q: no SWIRL-EXIT=0 within %.1f s "
+              "of work (%.2f s of the processor used)", KEY_DEADLINE, used);
     e2e_stop();
 }
 
