@@ -77,10 +77,20 @@ until_ok() {
 
 # The X server picks a free display and tells us (-displayfd). Two servers
 # started at once (another test's, another run's) may pick the same one: the
-# one that loses says "server already running" and exits, so a server is
-# ours once it answers and is still there a moment later; else another try.
+# one that loses says "server already running" and exits, on a busy machine
+# not at once. A server is ours once it answers and it is the one listening on
+# the display's socket (its inode, in /proc/net/unix, among our server's open
+# files); else another try.
 has_display() { [ -s "$dir/display" ]; }
-x_up() { kill -0 "$xvfb" 2>/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1; }
+ours() {
+    local path=/tmp/.X11-unix/X${DISPLAY#:} inode
+    [ -r /proc/net/unix ] || return 0 # (no way to tell: the moment's wait below)
+    for inode in $(awk -v p="$path" '$8 == p || $8 == "@" p { print $7 }' /proc/net/unix); do
+        ls -l "/proc/$xvfb/fd" 2>/dev/null | grep -q "socket:\[$inode\]" && return 0
+    done
+    return 1
+}
+x_up() { kill -0 "$xvfb" 2>/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1 && ours; }
 for try in 1 2 3 4 5; do
     : >"$dir/display"
     Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
@@ -163,11 +173,16 @@ paused() {
     fi
 }
 says_paused() { [ -n "$mux" ] && tmux -S "$sock" capture-pane -p | tail -n 1 | grep -q paused; }
-xdotool key space
+# A key to swirl: in tmux by tmux itself (never lost, however busy the X
+# server is), in xterm alone by X (xdotool's name for it, then tmux's).
+key() {
+    if [ -n "$mux" ]; then tmux -S "$sock" send-keys "$2"; else xdotool key "$1"; fi
+}
+key space Space
 if ! until_ok 8 paused "$dir/paused.png"; then
     # Space again only where it was lost (in tmux: the pane does not say
     # paused), or it would resume what a slow machine has not shown paused yet.
-    says_paused || xdotool key space
+    says_paused || key space Space
     if ! until_ok 12 paused "$dir/paused.png"; then
         shot "$dir/unpaused.png"
         [ -n "$mux" ] && tmux -S "$sock" capture-pane -p >"$dir/pane.txt"
@@ -191,8 +206,8 @@ until_ok 5 scribbled || fail "the scribble did not show"
 repainted() {
     still "$dir/repainted.png" $SETTLE && [ "$(differ "$dir/scribbled.png" "$dir/repainted.png")" -gt 0 ]
 }
-xdotool key ctrl+l
-until_ok 4 repainted || { xdotool key ctrl+l; until_ok 10 repainted; } || fail "Ctrl-L did not repaint"
+key ctrl+l C-l
+until_ok 4 repainted || { key ctrl+l C-l; until_ok 10 repainted; } || fail "Ctrl-L did not repaint"
 
 # The canvas: every row but the HUD's (the window has a 2-pixel inner border).
 read -r w h < <(convert "$dir/paused.png" -format '%w %h' info:)
@@ -209,5 +224,5 @@ if [ -n "$mux" ]; then
     echo "mux_pixels $(differ "$dir/paused-canvas.png" "$dir/redrawn-canvas.png")"
     echo "mux_pixels_unfuzzed $(compare -metric AE "$dir/paused-canvas.png" "$dir/redrawn-canvas.png" null: 2>&1 | awk '{ print int($1) }')"
 fi
-xdotool key q
+key q q
 exit 0
