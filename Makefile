@@ -70,30 +70,41 @@ HOT_OPT ?= -O3
 # packager's newer compiler may warn where ours does not).
 WERROR  ?=
 ALL_CFLAGS = $(STD) $(WARN) $(if $(WERROR),-Werror) $(CPPFLAGS) $(CFLAGS) $(MUST) \
-             -DSWIRL_VERSION='"$(VERSION)"'
+             -DSWIRL_VERSION='"$(VERSION)"' $(ZLIB_CFLAGS)
 
 # The layers, lowest first: a layer's code sees its own headers and those of the
 # layers it may use, and no others, so an include the wrong way fails the build.
-#   core    conventions and the byte buffer              include/core
-#   sim     the solvers: pure C, no I/O                  include/sim
-#   gfx     pixels -> cells -> bytes                     include/gfx
-#   scenes  a solver + its drawing + its parameters      include/scenes
-#   ui      terminal, input, app, recording, headless    include/ui
+#   core    conventions, the byte buffer, the thread pool     include/core
+#   sim     the solvers: pure C, no I/O                         include/sim
+#   gfx     pixels -> cells -> bytes                            include/gfx
+#   scenes  a solver + its drawing + its parameters             include/scenes
+#   app     the app and its frames: keys in, bytes out, no      include/app
+#           terminal (compose, encode, pace, record, headless)
+#   tty     swirl in a terminal: the screen and its modes, the  include/tty
+#           one reader and parser of its bytes, the link, the loop
+#   cli     the command line and the config file                include/cli
 USES_core   = core
 USES_sim    = core sim
 USES_gfx    = core gfx
 USES_scenes = core sim gfx scenes
-USES_ui     = core sim gfx scenes ui
-USES_bench  = $(USES_ui)
-USES_tools  = $(USES_ui)
-USES_main   = $(USES_ui)
-USES_tests  = $(USES_ui)
+USES_app    = core sim gfx scenes app
+USES_tty    = $(USES_app) tty
+USES_cli    = $(USES_app) cli
+USES_bench  = $(USES_app) tty
+USES_tools  = $(USES_app) cli
+USES_main   = $(USES_app) tty cli
+USES_tests  = $(USES_app) tty cli
 layer_inc   = $(addprefix -Iinclude/,$(USES_$(1)))
 
 # ncursesw: ask pkg-config (PKG_CONFIG: a cross build's), fall back to the usual names.
 CURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
-LDLIBS   = $(CURSES_LIBS) -lm -pthread
+# zlib where pkg-config finds it: kitty's frames compressed (src/gfx/kitty.c);
+# without it (or with ZLIB_CFLAGS= ZLIB_LIBS=) they go uncompressed.
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --exists zlib 2>/dev/null && echo -DSWIRL_ZLIB \
+                   $$($(PKG_CONFIG) --cflags zlib))
+ZLIB_LIBS   := $(shell $(PKG_CONFIG) --exists zlib 2>/dev/null && $(PKG_CONFIG) --libs zlib)
+LDLIBS   = $(CURSES_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 # What the tree is built with, in $(B)/flags, rewritten only when it changes:
 # every object and program depends on it, so a change of CC, CFLAGS, CPPFLAGS,
@@ -156,9 +167,10 @@ $(B)/swirl-test: $(OBJ) $(TEST_OBJ) $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 # The bench: a program of its own, on the product's objects; never installed.
-# Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c).
+# Its link part runs swirl's frames behind the tests' simulated link (tests/simlink.c,
+# tests/simscreen.c).
 $(B)/swirl-bench: $(OBJ) $(patsubst src/%.c,$(B)/%.o,$(wildcard src/bench/*.c)) \
-                  $(B)/tests/simlink.o $(B)/flags
+                  $(B)/tests/simlink.o $(B)/tests/simscreen.o $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/bench/link.o: ALL_CFLAGS += -Itests
@@ -189,6 +201,17 @@ $(B)/linkpty: tests/link/linkpty.c tests/link/fifo.h Makefile $(B)/flags
 $(B)/delayproxy: tests/link/delayproxy.c tests/link/fifo.h Makefile $(B)/flags
 	@mkdir -p $(B)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# One scene in the terminal's own pixels (kitty's protocol or sixel), for a
+# look in a real terminal (tests/pixels/pixshow.c); never installed.
+$(B)/pixshow: tests/pixels/pixshow.c $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) $(LDFLAGS) -o $@ $< $(OBJ) $(LDLIBS)
+
+# swirl's sixel encoder against libsixel's (tests/pixels/sixelcmp.c), where
+# libsixel is installed: the figures behind the choice of our own.
+$(B)/sixelcmp: tests/pixels/sixelcmp.c tests/pixdecode.c $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(call layer_inc,tests) -Itests $$($(PKG_CONFIG) --cflags libsixel) \
+	    $(LDFLAGS) -o $@ $< tests/pixdecode.c $(OBJ) $$($(PKG_CONFIG) --libs libsixel) $(LDLIBS)
 
 run: swirl
 	./swirl
@@ -242,7 +265,7 @@ sanitize:
 	@echo "sanitize: unit tests and headless runs clean"
 	$(MAKE) sanitize-e2e
 
-# UBSan over the end-to-end tests: ./swirl's terminal side (core and ui: the
+# UBSan over the end-to-end tests: ./swirl's terminal side (core, app, tty, cli: the
 # terminal, its input, the flow control, the recording, the command line)
 # built with UBSan and the float-to-int check alone (build-ubsan/; ASan would
 # slow the frames the tests wait for), run by the usual test binary from
@@ -300,10 +323,10 @@ bench: swirl build/swirl-bench build/linkpty build/delayproxy
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
-                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,ui)
-build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/ui/input.c include/ui/input.h Makefile
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,tty)
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c include/tty/input.h include/app/event.h Makefile
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/ui/input.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/tty/input.c
 
 fuzz: build-fuzz/fuzz_input
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#define TEST_MAX 512
+#define TEST_MAX 1024
 #define RUNNER_SKIP_STATUS 77 /* a test's exit status for "skipped" (automake's) */
 
 /* The tests, as each registered itself (test_harness.c). */

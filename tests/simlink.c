@@ -64,6 +64,15 @@ static double rate_at(const struct simlink_cfg *c, double t)
     return c->rate;
 }
 
+/* A synthetic frame's bytes at rung r, over its bytes at the top rung. */
+static double rung_cost(int r)
+{
+    double k = 1.0;
+    for (int i = 1; i <= r; i++)
+        k *= ladder_rungs[i].fewer_colours ? 0.5 : LADDER_STEP;
+    return k;
+}
+
 /* The frames' bytes: escape sequences of 16 bytes, as the encoder's output
  * is a run of them (flow_chunk cuts only before an ESC). */
 static const char *frame_bytes(void)
@@ -109,16 +118,20 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
     const char *data = frame_bytes();
     struct flow *f = &r->flow;
     struct flow_plan *p = &r->plan;
+    struct ladder *lad = &r->lad;
     flow_init(f);
-    flow_plan_init(p, c->fps);
+    flow_plan_init(p);
+    ladder_init(lad);
+    double want = 0.0;
     double rtt = c->down + c->up;
     bool probe_answered = !c->silent && c->answered_probe && rtt <= SIM_PROBE_WAIT;
     flow_asked(f, 0.0, probe_answered ? rtt : -1.0);
     double period = 1.0 / c->fps, t_start = probe_answered ? rtt : SIM_PROBE_WAIT;
-    double next = t_start, send_after = t_start, credit = 0.0, last_want = 0.0;
+    double next = t_start, send_after = t_start, credit = 0.0;
     long long left = 0, off = 0;
-    long answers = 0, frames_span = 0, budgets = 0;
-    double sent_span = 0.0, carried_span = 0.0, budget_sum = 0.0;
+    long answers = 0, frames_span = 0;
+    double sent_span = 0.0, carried_span = 0.0;
+    bool lost_once = false;
     bool quitting = false, quit_seen = false, heard = false;
     long ticks = (long)(c->seconds / SIM_TICK + 0.5);
     for (long k = 1; k <= ticks; k++) {
@@ -150,23 +163,35 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
             send_pending(&link, f, data, &off, &left, t);
         if (!quitting && t >= next) {
             next += period;
-            bool send = left == 0 && flow_ready(f) && t >= send_after - 0.5 * period;
-            double want = p->fewer_colours ? c->frame / FLOW_COLOUR_COST : c->frame, size = 0.0;
+            bool idle = c->idle_for > 0.0 && t >= c->idle_at && t < c->idle_at + c->idle_for;
+            bool send = left == 0 && flow_ready(f) && t >= send_after - 0.5 * period && !idle;
+            double size = 0.0;
             if (send)
-                flow_plan_frame(p, f, last_want, c->fps, !c->colour_fixed, t);
-            if (c->source)
-                size = (double)c->source->frame(c->source->ctx, t, send, p, &want);
-            else if (send)
-                size = p->budget > 0.0 && want > p->budget ? p->budget : want;
+                flow_plan_rate(p, f, want, t);
+            double avail = flow_plan_pace(p);
+            if (c->source) {
+                size = (double)c->source->frame(c->source->ctx, t, send, flow_plan_avail(p), avail,
+                                                &want);
+            } else if (send) {
+                int was = lad->rung;
+                ladder_plan(lad, flow_plan_avail(p), c->fps, !c->colour_fixed, t);
+                size = c->frame * rung_cost(lad->rung);
+                if (lad->trial >= 0) /* the same frame at the rung on trial */
+                    ladder_trial(lad, c->frame * rung_cost(lad->trial), false);
+                ladder_sent(lad, size, false, t);
+                if (avail > flow_plan_avail(p) && avail / c->fps > size)
+                    size = avail / c->fps; /* a probe: padded up to it (frame_plan) */
+                want = ladder_want(lad, c->fps, t);
+                if (in_span && lad->rung != was)
+                    r->changes++;
+                if (in_span && lad->rung > r->worst_rung)
+                    r->worst_rung = lad->rung;
+            }
             if (send && size > 0.0) {
-                last_want = want;
                 left = (long long)size < SIM_FRAME_MAX ? (long long)size : SIM_FRAME_MAX;
                 off = 0;
-                if (in_span && p->budget > 0.0)
-                    budget_sum += p->budget, budgets++;
-                send_after = send_after + 1.0 / p->fps > t - 1.0 / p->fps ? send_after + 1.0 / p->fps : t;
-                if (in_span && (int)p->step > r->worst_step)
-                    r->worst_step = (int)p->step;
+                double gap = avail > 0.0 && size / avail > period ? size / avail : period;
+                send_after = send_after + gap > t - gap ? send_after + gap : t;
                 send_pending(&link, f, data, &off, &left, t); /* at once, as term.c does */
             }
         }
@@ -199,12 +224,19 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
                 r->quit = t - c->quit_at;
             }
             if (s->frame_end) {
+                if (c->source && c->source->shown)
+                    c->source->shown(c->source->ctx, t);
                 if (r->first_frame < 0.0)
                     r->first_frame = t;
                 if (in_span)
                     frames_span++;
             }
-            if (!s->restore && !c->silent && !(c->lose_every && ++answers % c->lose_every == 0)) {
+            bool lose = c->lose_every && ++answers % c->lose_every == 0;
+            if (c->lose_at > 0.0 && t >= c->lose_at && !lost_once)
+                lose = lost_once = true;
+            if (c->no_where && s->ping == FLOW_PING_WHERE)
+                lose = true;
+            if (!s->restore && !c->silent && !lose) {
                 int i = (back.head + back.n++) % SIM_SEGS;
                 back.t[i] = t + c->up, back.kind[i] = s->ping;
             }
@@ -215,6 +247,5 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
     double span = end - c->warm;
     r->fps = span > 0.0 ? (double)frames_span / span : 0.0;
     r->util = carried_span > 0.0 ? sent_span / carried_span : -1.0;
-    r->budget_mean = budgets ? budget_sum / (double)budgets : 0.0;
-    r->fewer_colours_at_end = p->fewer_colours;
+    r->rung_at_end = lad->rung;
 }

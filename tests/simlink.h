@@ -6,25 +6,32 @@
  * and a FIFO queue before it, a delay each way, and a terminal that takes in
  * what arrives at once and answers each ping (or some, or none).
  *
- * The frames are synthetic: a frame wants `frame` bytes in truecolour and
- * half that in 256 colours, and a budget cuts it to the budget (as the
- * encoder does); or they come from a source (the bench's: swirl's own
- * frames). Everything is deterministic: no clock, no randomness.
+ * The frames are synthetic: a whole frame takes `frame` bytes at the top
+ * rung of the ladder (ladder.h), LADDER_STEP of the rung above's at each
+ * rung below, and half that in 256 colours; the ladder is driven as the
+ * frame loop drives it; or they come from a source (the bench's: swirl's
+ * own frames). Everything is deterministic: no clock, no randomness.
  */
 #ifndef SWIRL_SIMLINK_H
 #define SWIRL_SIMLINK_H
 
 #include "flow.h"
+#include "ladder.h"
 
 #include <stdbool.h>
 
 /* Where frames come from, if not the synthetic ones: called at each frame
- * due (every 1/fps s of virtual time t); `send` when one may go, with the
- * plan for it. Returns the bytes of the frame (0: none), and in *want what
- * it would have cost whole. */
+ * due (every 1/fps s of virtual time t); `send` when one may go, at `avail`
+ * bytes a second for frames (0: no limit known), paced at `pace` (more while
+ * a probe runs: frame_plan pads). Returns the bytes of the
+ * frame (0: none), and in *want the bytes a second the frames would take
+ * whole (ladder_want), for the next. */
 struct simlink_source {
     void *ctx;
-    size_t (*frame)(void *ctx, double t, bool send, const struct flow_plan *p, double *want);
+    size_t (*frame)(void *ctx, double t, bool send, double avail, double pace, double *want);
+    /* The last byte of the oldest frame not yet shown reached the terminal
+     * at t (frames arrive in the order they were sent); NULL: not wanted. */
+    void (*shown)(void *ctx, double t);
 };
 
 struct simlink_cfg {
@@ -36,6 +43,9 @@ struct simlink_cfg {
     double warm;         /* s before the measured span begins */
     bool silent;         /* the terminal answers nothing */
     int lose_every;      /* every k-th answer is lost (0: none) */
+    double lose_at;      /* the first answer after this is lost (0: none) */
+    bool no_where;       /* it answers status requests, not position requests */
+    double idle_at, idle_for; /* no frame goes in this span (a still picture; 0: none) */
     bool colour_fixed;   /* the user chose the colours: never fewer */
     /* The rate changes to rate2 from t_change until t_back (0: never). */
     double rate2, t_change, t_back;
@@ -50,11 +60,12 @@ struct simlink_result {
     double queue_max;    /* s: the longest any byte waited before the bottleneck, over the span */
     double first_frame;  /* s from the start to the first whole frame seen */
     double quit;         /* s from q at the terminal to the restore seen there (-1: never) */
-    double budget_mean;  /* bytes: the frames' budget, on average over the span (0: none) */
-    int worst_step;      /* the most reduced step the plan took over the span */
-    bool fewer_colours_at_end;
+    int worst_rung;      /* synthetic frames: the coarsest rung taken over the span, */
+    int rung_at_end;     /* the rung at the end, */
+    int changes;         /* and its changes over the span */
     struct flow flow;    /* as it ended */
     struct flow_plan plan;
+    struct ladder lad;   /* synthetic frames' ladder, as it ended */
 };
 
 void simlink_run(const struct simlink_cfg *c, struct simlink_result *r);

@@ -657,3 +657,23 @@ TEST(dye_is_never_black_while_it_waits_for_a_hand)
         fx_screen_close(&x);
     }
 }
+
+/* A window of thousands of columns (the largest a terminal may have, 2000 x
+ * 1000): neither of the dye's grids takes more than a 600 x 250 terminal's
+ * canvas, so a step stays a step and the frames keep coming; the picture is
+ * drawn between the cells, whole. Below that size the dye is the canvas. */
+TEST(dye_grids_stop_growing_for_a_huge_window)
+{
+    struct scene_opts so = {.seed = 1};
+    void *p = scenes[0]->create(&so, 2000, 1998);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    const struct dye *d = p;
+    CHECK_MSG((long)d->f.dw * d->f.dh <= 300000 && (long)d->f.nx * d->f.ny <= 300000,
+              "dye %dx%d, velocity %dx%d", d->f.dw, d->f.dh, d->f.nx, d->f.ny);
+    CHECK(d->f.dw > 400 && d->f.dh > 400); /* and not coarser than it must be */
+    scenes[0]->resize(p, 600, 498);
+    CHECK_MSG(d->f.dw == 600 && d->f.dh == 498, "dye %dx%d", d->f.dw, d->f.dh);
+    scenes[0]->destroy(p);
+}

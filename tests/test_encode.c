@@ -16,8 +16,10 @@
 #include "encode.h"
 #include "encode_internal.h"
 #include "frame.h"
+#include "palette_internal.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +441,12 @@ static void term_sgr(struct term *t, const int *v, int n)
             t->fg = COLOR_DEFAULT;
         } else if (v[i] == 49) {
             t->bg = COLOR_DEFAULT;
+        } else if ((v[i] == 38 || v[i] == 48) && i + 2 < n && v[i + 1] == 5 && v[i + 2] < 256) {
+            if (v[i] == 38) /* 256 colours: the xterm palette's */
+                t->fg = palette_rgb(v[i + 2]);
+            else
+                t->bg = palette_rgb(v[i + 2]);
+            i += 2;
         } else if ((v[i] == 38 || v[i] == 48) && i + 4 < n && v[i + 1] == 2) {
             rgb_t c = RGB(v[i + 2] & 255, v[i + 3] & 255, v[i + 4] & 255);
             t->errors += v[i + 2] > 255 || v[i + 3] > 255 || v[i + 4] > 255;
@@ -1198,11 +1206,68 @@ TEST(encode_paused_frame_is_sent_exact)
     app_input(&r.a, &e);
     CHECK(r.a.paused);
     gap = run_frame(&r, 1.0 / 30, true);
-    CHECK(r.f.enc.exact);
     CHECK_MSG(gap == 0, "paused: a colour %d off on screen", gap);
     CHECK_INT(r.t.errors, 0);
     buf_clear(&r.out);
     CHECK_INT(frame_next(&r.f, &r.a, 1.0 / 30, zero_clock, false, &r.out), 0);
+    run_free(&r);
+}
+
+/* A level of the ladder in 256 colours, then the picture whole again behind
+ * a link that cleared: every cell is repainted where the colours change (the
+ * status line's text too, whose colours the shadow held as wanted, not as
+ * the palette showed them), so the screen is the truecolour picture within
+ * the tolerance; and a probe of a higher rate pads its frames up to it,
+ * without the padding counted as the picture's bytes. */
+TEST(encode_ladder_levels_leave_nothing_of_the_last)
+{
+    struct run r;
+    run_init(&r, APP_DEFAULT_TOLERANCE);
+    double t = 0.0;
+    for (int f = 0; f < 10; f++, t += 1.0 / 30)
+        run_frame(&r, f ? 1.0 / 30 : 0.0, false);
+    for (int f = 0; f < 30 && !ladder_rungs[r.f.lad.rung].fewer_colours; f++, t += 1.0 / 30) {
+        frame_plan(&r.f, &r.a, 10.0, 10.0, true, t); /* 10 bytes a second */
+        run_frame(&r, 1.0 / 30, false);
+    }
+    CHECK_MSG(ladder_rungs[r.f.lad.rung].fewer_colours, "rung %d", r.f.lad.rung);
+    r.a.help = true; /* its box, first sent in 256 colours, the same at every level */
+    frame_plan(&r.f, &r.a, 10.0, 10.0, true, t);
+    run_frame(&r, 1.0 / 30, true);
+    CHECK(ladder_rungs[r.f.lad.rung].fewer_colours);
+    t += 1.0 / 30;
+    frame_plan(&r.f, &r.a, 0.0, 0.0, true, t); /* no limit: whole */
+    CHECK_INT(r.f.lad.rung, 0);
+    int gap = run_frame(&r, 1.0 / 30, false);
+    CHECK_MSG(gap <= APP_DEFAULT_TOLERANCE, "a cell %d off after the colours came back", gap);
+    CHECK_INT(r.t.errors, 0);
+    /* A probe: 60 KB/s for frames, paced at 120 KB/s: each frame filled up
+     * to 4 KB, its own bytes alone the picture's need. */
+    r.a.help = false;
+    for (int f = 0; f < 10; f++, t += 1.0 / 30) { /* the help gone, the picture as it goes */
+        frame_plan(&r.f, &r.a, 0.0, 0.0, true, t);
+        run_frame(&r, 1.0 / 30, false);
+    }
+    int counted = 0;
+    for (int f = 0; f < 8; f++, t += 1.0 / 30) {
+        const int rung = r.f.lad.rung;
+        frame_plan(&r.f, &r.a, 60e3, 120e3, true, t);
+        CHECK(r.f.enc.pad > 0.0);
+        const double need = r.f.lad.guess ? 0.0 : r.f.lad.need[r.f.lad.rung]; /* a guess goes */
+        const bool fresh = r.f.lad.fresh || r.f.lad.rung != rung;
+        run_frame(&r, 1.0 / 30, false);
+        CHECK_MSG(r.f.enc.padded > 0 && r.out.len >= 120e3 / 30 - 200,
+                  "a probe's frame of %zu bytes (%zu padding)", r.out.len, r.f.enc.padded);
+        const double own = (double)(r.out.len - r.f.enc.padded);
+        const double want = need > 0.0 ? 0.75 * need + 0.25 * own : own;
+        if (fresh) /* the first frame at a level is a repaint: not its need */
+            continue;
+        counted++;
+        CHECK_MSG(fabs(r.f.lad.need[r.f.lad.rung] - want) < 1.0,
+                  "need %.0f after %.0f, the frame's own %.0f of %zu", r.f.lad.need[r.f.lad.rung],
+                  need, own, r.out.len);
+    }
+    CHECK(counted >= 4);
     run_free(&r);
 }
 
@@ -1237,95 +1302,86 @@ TEST(encode_a_settled_cell_is_sent_exactly)
     cells_free(&s);
 }
 
-/* ---- a budget: what a slow link lets a frame take -------------------------- */
+/* ---- whole frames ------------------------------------------------------------- */
 
-/* A still picture behind a budget a tenth of its first frame's bytes: each
- * frame keeps to the budget (within a cell's bytes), rows go in turn, within
- * a dozen frames the model terminal shows the picture within the tolerance,
- * and then, still, exactly, and nothing more is sent. */
-TEST(encode_budget_sends_rows_in_turn_until_the_picture_is_whole)
+/* What a slow link cannot take is given up before the encoder (fewer frames,
+ * a coarser picture: app/ladder.h): every frame is whole, so after each one
+ * the model terminal shows that frame within the tolerance everywhere (no
+ * cell left over from an earlier frame), at every frame of a moving picture
+ * and however far apart the frames sent are. */
+TEST(encode_every_frame_is_whole)
 {
-    static const int tols[] = {0, 6};
-    for (size_t k = 0; k < 2; k++) {
+    for (int every = 1; every <= 7; every += 3) {
         struct cells s;
         cells_init(&s, 40, 12);
-        animation(&s, 3);
         struct encoder e;
-        encode_init(&e, COLOR_TRUE, tols[k], false);
-        struct buf whole, out;
-        buf_init(&whole), buf_init(&out);
-        encode_frame(&e, &s, &whole);
-        double budget = (double)whole.len / 10.0;
-        encode_invalidate(&e);
-        e.budget = budget, e.adapt = true;
-        struct term t;
-        term_init(&t, 40, 12);
-        int frames = 0, rows_seen = 0, within = -1;
-        do {
-            buf_clear(&out);
-            int first = e.resume_row;
-            encode_frame(&e, &s, &out);
-            term_feed(&t, out.p, out.len);
-            CHECK_MSG(out.len <= budget + 64, "frame %d: %zu bytes for a budget of %.0f", frames,
-                      out.len, budget);
-            rows_seen += frames > 0 && e.resume_row != first;
-            if (within < 0 && term_gap(&t, &s) <= tols[k])
-                within = frames;
-            frames++;
-        } while (out.len > 0 && frames < 60);
-        CHECK_MSG(within >= 8 && within <= 12, "tolerance %d: within it after %d frames", tols[k],
-                  within);
-        CHECK(rows_seen >= 5); /* each frame began where the last stopped */
-        CHECK_MSG(out.len == 0 && term_gap(&t, &s) == 0, "tolerance %d: off by %d after %d frames",
-                  tols[k], term_gap(&t, &s), frames);
-        CHECK_NEAR(encode_error(&e, &s), 0.0, 1e-9);
-        CHECK(!e.tight && e.resume_row == 0);
-        term_free(&t);
-        buf_free(&whole), buf_free(&out);
-        encode_free(&e);
-        cells_free(&s);
-    }
-}
-
-static bool same_cell(const struct cell *a, const struct cell *b)
-{
-    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
-}
-
-/* A few cells far off among many a little off: a tight frame sends the far
- * ones first, wherever they are; without `adapt` (the user chose the
- * tolerance) it keeps the tolerance and sends rows in turn from the top. */
-TEST(encode_budget_sends_what_is_off_most_first)
-{
-    for (int adapt = 0; adapt < 2; adapt++) {
-        struct cells s;
-        cells_init(&s, 40, 12);
-        for (int i = 0; i < 40 * 12; i++)
-            s.c[i] = (struct cell){GLYPH_UPPER, RGB(40, 40, 60), RGB(40, 40, 60)};
-        struct encoder e;
-        encode_init(&e, COLOR_TRUE, 4, false);
+        encode_init(&e, COLOR_TRUE, 6, false);
+        e.sweep = true;
         struct buf out;
         buf_init(&out);
-        encode_frame(&e, &s, &out);
-        /* Everything a little off (12), two cells at the bottom far off. */
-        for (int i = 0; i < 40 * 12; i++)
-            s.c[i].fg = RGB(52, 52, 72);
-        *cells_at(&s, 5, 11) = (struct cell){GLYPH_UPPER, RGB(250, 200, 0), RGB(40, 40, 60)};
-        *cells_at(&s, 30, 10) = (struct cell){GLYPH_UPPER, RGB(0, 200, 250), RGB(40, 40, 60)};
-        e.budget = 300, e.adapt = adapt;
-        buf_clear(&out);
-        encode_frame(&e, &s, &out);
-        CHECK(e.tight);
-        CHECK_MSG(e.want > 300, "whole it would take %.0f", e.want);
-        bool far_sent = same_cell(&e.shadow[11 * 40 + 5], cells_at(&s, 5, 11)) &&
-                        same_cell(&e.shadow[10 * 40 + 30], cells_at(&s, 30, 10));
-        bool top_sent = same_cell(&e.shadow[0], cells_at(&s, 0, 0));
-        CHECK_MSG(adapt ? far_sent : !far_sent && top_sent, "adapt %d: far %d top %d", adapt,
-                  far_sent, top_sent);
+        struct term t;
+        term_init(&t, 40, 12);
+        int worst = 0;
+        for (int f = 0; f < 40; f += every) {
+            animation(&s, f);
+            buf_clear(&out);
+            encode_frame(&e, &s, &out);
+            term_feed(&t, out.p, out.len);
+            int gap = term_gap(&t, &s);
+            worst = gap > worst ? gap : worst;
+        }
+        CHECK_MSG(worst <= 6, "every %d frames: a cell off by %d", every, worst);
+        term_free(&t);
         buf_free(&out);
         encode_free(&e);
         cells_free(&s);
     }
+}
+
+/* Padding: after the frame's own cells, whole rows sent again exactly, in
+ * turn, until the pad is spent; the screen stays the picture (and becomes it
+ * exactly in those rows), the shadow knows it, and the padding is told apart. */
+TEST(encode_padding_sends_whole_rows_again_exactly)
+{
+    struct cells s;
+    cells_init(&s, 40, 12);
+    animation(&s, 0);
+    struct encoder e;
+    encode_init(&e, COLOR_TRUE, 0, false);
+    struct buf out;
+    buf_init(&out);
+    struct term t;
+    term_init(&t, 40, 12);
+    encode_frame(&e, &s, &out);
+    term_feed(&t, out.p, out.len);
+    buf_clear(&out);
+    CHECK_INT(encode_frame(&e, &s, &out), 0); /* nothing changed: nothing sent */
+    e.pad = 700.0;
+    int sent = encode_frame(&e, &s, &out);
+    term_feed(&t, out.p, out.len);
+    CHECK_MSG(e.padded >= 700 && out.len >= e.padded && sent % 40 == 0 && sent > 0,
+              "padded %zu of %zu bytes, %d cells", e.padded, out.len, sent);
+    CHECK_INT(term_gap(&t, &s), 0);
+    CHECK_INT(t.errors, 0);
+    /* The next padding goes on from the row after. */
+    const int row = e.pad_row;
+    CHECK(row == sent / 40);
+    buf_clear(&out);
+    e.pad = 1.0;
+    CHECK_INT(encode_frame(&e, &s, &out), 40);
+    CHECK_INT(e.pad_row, row + 1);
+    int off = 0; /* the shadow is what the screen shows */
+    for (int i = 0; i < 40 * 12; i++)
+        off += cell_gap(&e.shadow[i], &t.c[i]) != 0;
+    CHECK_INT(off, 0);
+    e.pad = 0.0;
+    buf_clear(&out);
+    CHECK_INT(encode_frame(&e, &s, &out), 0);
+    CHECK(e.padded == 0);
+    term_free(&t);
+    buf_free(&out);
+    encode_free(&e);
+    cells_free(&s);
 }
 
 /* The tolerance works in 256 colours too: two greys of the ramp 10 apart are

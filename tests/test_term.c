@@ -187,13 +187,13 @@ TEST_E2E(term_quick_stop_and_continue_does_not_leave_swirl_stopped)
     for (int k = 0; k < 3 && swirl_pid[0]; k++) {
         e2e_sh("kill -TSTP %s; kill -CONT %s", swirl_pid, swirl_pid);
         e2e_send_key("Space"); /* pause, then resume: the HUD says which */
-        bool took = e2e_wait_for(e2e_plain, "[paused]");
+        bool took = e2e_wait_for(e2e_plain, " paused ");
         CHECK_MSG(took, "round %d: no keys taken (state '%s'):\n%s", k, swirl_stat(),
                   e2e_plain());
         if (!took)
             break;
         e2e_send_key("Space");
-        CHECK_MSG(e2e_wait_gone(e2e_plain, "[paused]"), "round %d: state %s", k, swirl_stat());
+        CHECK_MSG(e2e_wait_gone(e2e_plain, " paused "), "round %d: state %s", k, swirl_stat());
         CHECK_MSG(!strchr(swirl_stat(), 'T'), "round %d: stopped", k);
     }
     e2e_send_key("q");

@@ -79,4 +79,21 @@ int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_se
 void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mode,
                      enum glyph_set glyphs, int row0, int row1);
 
+/*
+ * A coarser picture (what a slow link or terminal gets): the cells in blocks
+ * of w x h cells on a grid fixed to the screen's top left, each block one
+ * colour, the mean of its pixels (a space; with `halves` and h 1, a ▀ whose
+ * halves are the means of the block's upper and lower pixels), mapped to
+ * `mode` as the blit maps pixels (a dither pattern on the blocks' grid). The
+ * image is `scale` image pixels a canvas pixel (cells_scale). Rows [row0,
+ * row1) alone, each cell a function of its block's pixels: bands give what
+ * the whole gives.
+ */
+struct cells_block {
+    int w, h;
+    bool halves;
+};
+void cells_blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
+                       struct cells_block blk, int row0, int row1);
+
 #endif

@@ -36,15 +36,14 @@
  * ?2026 h ... l). After encode_invalidate() (start, resize, return from Ctrl-Z)
  * the next frame resets SGR and sends every cell.
  *
- * A budget (bytes, 0: none) is what a slow link lets a frame take. A frame
- * that would not fit whole is "tight": where `adapt` is on, its tolerance is
- * raised to the least that lets the cells furthest off fit (at what a cell
- * has lately cost), so what changed most goes first; then rows are sent in
- * turn up to the budget, and the next frame begins at the row this one did
- * not reach. A tight frame makes no sweep and keeps no cell exact for being
- * still; once frames fit again, both put the screen right within a pass. The
- * tolerance works the same in every mode but mono (where cells have no
- * colours): a 256-colour cell is compared by the palette colours it shows.
+ * A frame is always whole: what a slow link or terminal cannot take is given
+ * up before the encoder (fewer frames, a coarser picture: app/ladder.h), so
+ * the screen is never half one frame and half another. `pad` bytes more go
+ * after the frame's own, whole rows in turn sent again exactly as they are
+ * (a probe of a link's rate is filled with them: they cost nothing but the
+ * bytes, and leave those cells exact). The tolerance works
+ * the same in every mode but mono (where cells have no colours): a
+ * 256-colour cell is compared by the palette colours it shows.
  */
 #ifndef SWIRL_ENCODE_H
 #define SWIRL_ENCODE_H
@@ -66,12 +65,9 @@ struct encoder {
     struct cell *wanted; /* the cells asked for last frame ... */
     unsigned char *still; /* ... and for how many frames running (up to 255) */
     bool valid;          /* shadow matches the screen */
-    double budget;       /* bytes the next frame may take (0: any; see above) */
-    bool adapt;          /* a tight frame may raise its tolerance */
-    int resume_row;      /* where the next frame begins (a tight one stopped there) */
-    double cell_cost;    /* bytes a cell sent has lately cost */
-    bool tight;          /* the last frame did not fit its budget whole */
-    double want;         /* the bytes it would have taken whole (its own if it fit) */
+    double pad;          /* bytes of padding the next frame adds (0: none; see above) */
+    int pad_row;         /* where the next padding begins */
+    size_t padded;       /* the last frame's padding, in bytes */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */
     unsigned cur_attr;    /* mono: bold and reverse video in force (encode.c) */
@@ -83,9 +79,6 @@ void encode_invalidate(struct encoder *e);
 /* Appends the bytes that bring the screen from the shadow to `s`; returns how
  * many cells it sent. */
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out);
-/* How far the screen (the shadow) is from s: the mean over the cells of the
- * most a colour they show is off, 0..255 (256 for a cell of another glyph). */
-double encode_error(const struct encoder *e, const struct cells *s);
 /* What redrawing every cell of s would cost, with no shadow and no elision: a CUP
  * per row and a full fg+bg SGR before every cell (the bandwidth baseline). */
 void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out);

@@ -38,6 +38,10 @@ static inline struct image image_band(const struct image *im, int y0, int y1)
 void image_init(struct image *im, int w, int h);
 void image_free(struct image *im);
 void image_resize(struct image *im, int w, int h);
+/* The same size and the same pixels (an encoder's test for an unchanged
+ * frame); and dst made a copy of src. */
+bool image_same(const struct image *a, const struct image *b);
+void image_copy(struct image *dst, const struct image *src);
 /* Every pixel it may write (see image_band) to c. */
 void image_fill(struct image *im, rgb_t c);
 

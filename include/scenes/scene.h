@@ -81,8 +81,11 @@ struct scene_ops {
     void (*zoom)(void *s, float x, float y, int clicks);
     /* Scene keys; returns true when the key was the scene's. */
     bool (*key)(void *s, int key);
-    /* Statistics: a short line for the HUD, and JSON fields for --headless. */
+    /* Statistics: a short line for the status line (what the seed pages
+     * show), a line of the rest for the help (the solver's diagnostics, in
+     * words a user reads), and JSON fields for --headless. */
     void (*hud)(void *s, char *out, size_t n);
+    void (*stats)(void *s, char *out, size_t n);
     void (*json)(void *s, struct buf *out);
     /* The scripted pointer of --auto at time t (seconds since the scene was
      * shown) on a w x h canvas; deterministic, as the scene's state is. */

@@ -553,13 +553,14 @@ static const struct {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
     {"screens", bench_screens}, {"pictures", bench_pictures}, {"link", bench_link},
+    {"pixels", bench_pixels},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
- * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures, link) run
+ * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures, link, pixels) run
  * only those. */
 int main(int argc, char **argv)
 {
@@ -576,7 +577,8 @@ int main(int argc, char **argv)
                 p++;
             if (p == nparts) {
                 fprintf(stderr, "usage: swirl-bench [--seeds DIR] [--script FILE] [--node PATH] "
-                                "[dye|frames|bandwidth|pbf|cloth|glyphs|screens|pictures|link...]\n");
+                                "[dye|frames|bandwidth|pbf|cloth|glyphs|screens|pictures|link|"
+                                "pixels...]\n");
                 return 2;
             }
             only[p] = some = true;

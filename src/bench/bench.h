@@ -28,6 +28,10 @@ void bench_pictures(void);
 /* Glyph sets: error against a supersampled reference, fit time, bytes. */
 void bench_glyphs(void);
 
+/* The terminal's own pixels (pixels.c): each protocol's bytes and encoding
+ * ms a frame at 100x30 and 200x60, and pixels against glyphs byte for byte. */
+void bench_pixels(void);
+
 /* The link: swirl's frames behind a simulated link on virtual time (link.c). */
 void bench_link(void);
 

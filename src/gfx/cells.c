@@ -202,6 +202,67 @@ static void blit_fit(const struct image *im, struct cells *s, enum color_mode mo
     }
 }
 
+/* The mean colour of image pixels [x0,x1) x [y0,y1) (clipped to the image;
+ * COLOR_DEFAULT where none is left). */
+static rgb_t mean_of(const struct image *im, int x0, int x1, int y0, int y1)
+{
+    x1 = x1 < im->w ? x1 : im->w;
+    y1 = y1 < im->h ? y1 : im->h;
+    unsigned long r = 0, g = 0, b = 0, n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            rgb_t c = image_get(im, x, y);
+            r += (unsigned long)rgb_r(c), g += (unsigned long)rgb_g(c), b += (unsigned long)rgb_b(c);
+            n++;
+        }
+    if (!n)
+        return COLOR_DEFAULT;
+    return RGB((int)((r + n / 2) / n), (int)((g + n / 2) / n), (int)((b + n / 2) / n));
+}
+
+void cells_blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
+                       struct cells_block blk, int row0, int row1)
+{
+    const int bw = blk.w > 0 ? blk.w : 1, bh = blk.h > 0 ? blk.h : 1;
+    const bool halves = blk.halves && bh == 1;
+    const int per_row = 2 * scale, rows = im->h / per_row < s->rows ? im->h / per_row : s->rows;
+    row0 = row0 < 0 ? 0 : row0;
+    row1 = row1 < rows ? row1 : rows;
+    for (int r = row0; r < row1; r++) {
+        const int br = r / bh, y0 = br * bh * per_row, y1 = (br + 1) * bh * per_row;
+        struct cell *out = cells_at(s, 0, r);
+        for (int c0 = 0; c0 < s->cols; c0 += bw) {
+            const int x0 = c0 * scale, x1 = (c0 + bw) * scale, bc = c0 / bw;
+            struct cell cl;
+            if (halves) {
+                rgb_t up = mean_of(im, x0, x1, y0, y0 + scale);
+                rgb_t lo = mean_of(im, x0, x1, y0 + scale, y1);
+                if (mode == COLOR_MONO) {
+                    bool a = palette_ink(up, bc, 2 * br), b = palette_ink(lo, bc, 2 * br + 1);
+                    cl = (struct cell){a == b ? ' ' : GLYPH_UPPER, COLOR_DEFAULT,
+                                       b ? COLOR_REVERSE : COLOR_DEFAULT};
+                } else {
+                    rgb_t fg = up & COLOR_DEFAULT ? up : palette_dither(mode, up, bc, 2 * br);
+                    rgb_t bg = lo & COLOR_DEFAULT ? lo : palette_dither(mode, lo, bc, 2 * br + 1);
+                    cl = fg == bg ? (struct cell){' ', COLOR_DEFAULT, bg}
+                                  : (struct cell){GLYPH_UPPER, fg, bg};
+                }
+            } else {
+                rgb_t m = mean_of(im, x0, x1, y0, y1);
+                if (mode == COLOR_MONO)
+                    cl = (struct cell){' ', COLOR_DEFAULT,
+                                       !(m & COLOR_DEFAULT) && palette_ink(m, bc, br)
+                                           ? COLOR_REVERSE : COLOR_DEFAULT};
+                else
+                    cl = (struct cell){' ', COLOR_DEFAULT,
+                                       m & COLOR_DEFAULT ? m : palette_dither(mode, m, bc, br)};
+            }
+            for (int c = c0; c < c0 + bw && c < s->cols; c++)
+                out[c] = cl;
+        }
+    }
+}
+
 int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs)
 {
     const int per_row = 2 * cells_scale(glyphs);

@@ -333,60 +333,30 @@ static bool cells_equal(const struct cell *a, const struct cell *b)
 /* What no cell holds: a shadow of these sends every cell it is compared with. */
 static const struct cell unknown_cell = {0xFFFFFFFFu, COLOR_DEFAULT, COLOR_DEFAULT};
 
-/* The tolerance that lets about `budget` bytes of cells through: the least
- * at or above tol for which the cells further off, at `cost` bytes each, fit
- * (the most, ENCODE_FAR - 1, where even the cells of another glyph do not). */
-static int budget_tolerance(const struct encoder *e, const struct cells *s, int tol, double budget,
-                            double cost, double *want)
-{
-    static unsigned hist[ENCODE_FAR + 1];
-    memset(hist, 0, sizeof hist);
-    size_t n = (size_t)s->cols * (size_t)s->rows;
-    for (size_t i = 0; i < n; i++)
-        hist[cell_error(&e->shadow[i], &s->c[i], 1)]++;
-    double above = 0.0;
-    for (int k = tol + 1; k <= ENCODE_FAR; k++)
-        above += hist[k];
-    *want = above * cost;
-    int t = tol;
-    while (t < ENCODE_FAR - 1 && above * cost > budget)
-        above -= hist[++t];
-    return t;
-}
-
-/* One pass over the rows, from `first` (wrapping), until the budget is
- * spent: which cells it sends, and whether it keeps the books on what was
- * asked (once a frame). thresh < 0: the cells that differ within the
- * tolerance (none within it on the swept row or once still); else those off
- * by more than thresh. Each is sent within the tolerance. */
+/* One pass over the rows: the cells that differ beyond the tolerance (none
+ * within it on the swept row or once still), each sent within it; and the
+ * books on what was asked. */
 struct pass {
-    size_t start;
-    int first, thresh, tol, swept;
-    bool fresh, book;
+    int tol, swept;
+    bool fresh;
 };
 
-/* The row the budget stopped it at (-1: it went through). */
-static int encode_rows(struct encoder *e, const struct cells *s, struct buf *out,
-                       const struct pass *ps, struct run *run, int *sent)
+static void encode_rows(struct encoder *e, const struct cells *s, struct buf *out,
+                        const struct pass *ps, struct run *run, int *sent)
 {
-    for (int k = 0; k < s->rows; k++) {
-        int r = (ps->first + k) % s->rows;
+    for (int r = 0; r < s->rows; r++) {
         for (int c = 0; c < s->cols; c++) {
-            if (e->budget > 0.0 && (double)(out->len - ps->start) >= e->budget)
-                return r; /* the rest a frame later, from this row on */
             size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
             const struct cell *now = &s->c[i];
-            if (ps->book) { /* how long the same has been asked for */
-                const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
-                e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
-                e->wanted[i] = *now;
-            }
+            /* how long the same has been asked for */
+            const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
+            e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
+            e->wanted[i] = *now;
             /* The sweep puts right what the tolerance let stand in its row,
              * moving or not: every cell is exact once a pass over the rows;
              * a cell asked for the same ENCODE_SETTLE frames is sent exactly. */
-            int ctol = ps->thresh < 0 && (r == ps->swept || e->still[i] > ENCODE_SETTLE) ? 0 : ps->tol;
-            if (ps->thresh >= 0 ? cell_error(&e->shadow[i], now, 1) <= ps->thresh
-                                : !cell_differs(&e->shadow[i], now, ctol))
+            int ctol = r == ps->swept || e->still[i] > ENCODE_SETTLE ? 0 : ps->tol;
+            if (!cell_differs(&e->shadow[i], now, ctol))
                 continue;
             /* The shadow records what the screen shows. */
             e->shadow[i] = cheapest(e, now, ctol);
@@ -394,7 +364,25 @@ static int encode_rows(struct encoder *e, const struct cells *s, struct buf *out
             (*sent)++;
         }
     }
-    return -1;
+}
+
+/* Padding (see encode.h): whole rows sent again as they are asked for, from
+ * pad_row on, until the pad is spent; each cell exact. */
+static void pad_rows(struct encoder *e, const struct cells *s, struct buf *out, struct run *run,
+                     int *sent)
+{
+    const size_t start = out->len;
+    for (int k = 0; k < s->rows && (double)(out->len - start) < e->pad; k++) {
+        const int r = (e->pad_row + k) % s->rows;
+        for (int c = 0; c < s->cols; c++) {
+            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            e->shadow[i] = s->c[i];
+            send_cell(e, out, c, r, &e->shadow[i], run);
+            (*sent)++;
+        }
+        e->pad_row = (r + 1) % s->rows;
+    }
+    e->padded = out->len - start;
 }
 
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
@@ -408,7 +396,6 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         e->cols = s->cols;
         e->rows = s->rows;
         e->valid = false;
-        e->resume_row = 0;
     }
     size_t start = out->len;
     int sent = 0;
@@ -425,39 +412,16 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
         for (size_t i = 0; i < n; i++)
             e->shadow[i] = unknown_cell;
     }
-    /* A budget: the cells that are off by most first (a tolerance that lets
-     * them fit, where the encoder may choose it), then as many rows as fit,
-     * the rest a frame later (from where this one stopped). */
-    double cost = e->cell_cost > 0.0 ? e->cell_cost : e->mode == COLOR_TRUE ? 24.0 : 14.0;
-    double want = 0.0;
-    int btol = tol;
-    if (e->budget > 0.0) {
-        btol = budget_tolerance(e, s, tol, e->budget, cost, &want);
-        if (!e->adapt)
-            btol = tol;
-    }
-    bool tight = e->budget > 0.0 && want > e->budget; /* whole, it would not fit */
     struct run run = {SIZE_MAX, 0};
-    struct pass ps = {.start = start, .first = e->budget > 0.0 ? e->resume_row % s->rows : 0,
-                      .thresh = tight ? btol : -1, .tol = tol, .fresh = fresh, .book = true,
-                      .swept = e->sweep && !fresh && !tight ? e->sweep_row % s->rows : -1};
-    int cut = encode_rows(e, s, out, &ps, &run, &sent);
-    if (tight && cut < 0) { /* room left: the rest that is off, in turn from where it stopped */
-        ps.thresh = tol, ps.book = false;
-        cut = encode_rows(e, s, out, &ps, &run, &sent);
-    }
-    if (!tight)
-        e->sweep_row = (e->sweep_row + 1) % s->rows;
-    e->resume_row = cut >= 0 ? cut : 0;
-    e->tight = tight;
-    size_t bytes = out->len - start;
-    if (sent > 0)
-        e->cell_cost = e->cell_cost > 0.0 ? 0.8 * e->cell_cost + 0.2 * (double)bytes / sent
-                                          : (double)bytes / sent;
-    e->want = tight ? want : (double)bytes;
+    struct pass ps = {.tol = tol, .fresh = fresh,
+                      .swept = e->sweep && !fresh ? e->sweep_row % s->rows : -1};
+    encode_rows(e, s, out, &ps, &run, &sent);
+    e->sweep_row = (e->sweep_row + 1) % s->rows;
+    e->padded = 0;
+    if (e->pad > 0.0 && !fresh)
+        pad_rows(e, s, out, &run, &sent);
     if (sent == 0 && !fresh) {
         out->len = start; /* nothing changed: nothing at all is written */
-        e->want = 0.0;
         return 0;
     }
     if (e->sync)
@@ -466,16 +430,19 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
     return sent;
 }
 
-double encode_error(const struct encoder *e, const struct cells *s)
+double encode_cells_error(const struct cell *shown, const struct cells *s, unsigned short *err)
 {
-    if (!e->valid || s->cols != e->cols || s->rows != e->rows)
-        return ENCODE_FAR;
     size_t n = (size_t)s->cols * (size_t)s->rows;
     double sum = 0.0;
-    for (size_t i = 0; i < n; i++)
-        sum += cell_error(&e->shadow[i], &s->c[i], 1);
+    for (size_t i = 0; i < n; i++) {
+        int d = cell_error(&shown[i], &s->c[i], 1);
+        sum += d;
+        if (err)
+            err[i] = (unsigned short)d;
+    }
     return n ? sum / (double)n : 0.0;
 }
+
 
 void encode_naive(const struct cells *s, enum color_mode mode, struct buf *out)
 {

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void image_init(struct image *im, int w, int h)
 {
@@ -42,6 +43,18 @@ void image_resize(struct image *im, int w, int h)
     im->h = h;
     im->banded = false;
     image_fill(im, 0);
+}
+
+bool image_same(const struct image *a, const struct image *b)
+{
+    return a->w == b->w && a->h == b->h && a->px && b->px &&
+           !memcmp(a->px, b->px, (size_t)a->w * (size_t)a->h * sizeof *a->px);
+}
+
+void image_copy(struct image *dst, const struct image *src)
+{
+    image_resize(dst, src->w, src->h);
+    memcpy(dst->px, src->px, (size_t)src->w * (size_t)src->h * sizeof *src->px);
 }
 
 void image_fill(struct image *im, rgb_t c)

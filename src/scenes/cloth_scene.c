@@ -304,6 +304,15 @@ static void cloth_hud(void *p, char *out, size_t n)
              s->c.nc, s->c.prm.tearing ? "  tearing" : "");
 }
 
+static void cloth_stats(void *p, char *out, size_t n)
+{
+    struct cloth_scene *s = p;
+    float mean, max;
+    cloth_strain(&s->c, &mean, &max);
+    snprintf(out, n, "%d particles, %d constraints, strain %.3f on average and %.3f at most%s",
+             s->c.n, s->c.nc, (double)mean, (double)max, s->c.torn ? ", torn" : "");
+}
+
 static void cloth_json(void *p, struct buf *out)
 {
     struct cloth_scene *s = p;
@@ -384,6 +393,7 @@ const struct scene_ops scene_cloth = {
     .zoom = cloth_zoom,
     .key = cloth_key,
     .hud = cloth_hud,
+    .stats = cloth_stats,
     .json = cloth_json,
     .autopilot = cloth_autopilot,
     .params = cloth_params,

@@ -54,6 +54,9 @@ static const struct param_def dye_params[] = {
 /* Dye cells at most for a picture finer than the canvas (quadrants, sextants):
  * a 250 x 70 terminal's, where the dye's advection still takes a few ms. */
 #define DYE_FINE_MAX 140000L
+/* Cells at most in either grid (the dye's, the velocity's) at any size: a
+ * 600 x 250 terminal's canvas; a step there takes some 40 ms on one thread. */
+#define DYE_CELLS_MAX 300000L
 
 static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *dw, int *dh)
 {
@@ -68,6 +71,13 @@ static void grid_for(const struct dye *d, int w, int h, int *nx, int *ny, int *d
     *dw = k * w, *dh = k * h; /* the dye as fine as the picture, within reason */
     if (d->opt.smaller) /* half the cells each way, drawn between them */
         *dw = (w + 1) / 2, *dh = (h + 1) / 2, s *= 2;
+    /* A window of thousands of columns: at most DYE_CELLS_MAX cells in each
+     * grid, the picture drawn between them, so that a step stays a step. */
+    const double over = (double)*dw * *dh / (double)DYE_CELLS_MAX;
+    if (over > 1.0)
+        *dw = (int)floor(*dw / sqrt(over)), *dh = (int)floor(*dh / sqrt(over));
+    while ((long)((w + s - 1) / s) * ((h + s - 1) / s) > DYE_CELLS_MAX)
+        s++;
     *nx = (w + s - 1) / s, *ny = (h + s - 1) / s;
 }
 
@@ -288,9 +298,16 @@ static bool dye_key(void *s, int key)
 static void dye_hud(void *s, char *out, size_t n)
 {
     struct dye *d = s;
-    snprintf(out, n, "grid %dx%d  dye %.2f  ke %.0f  res %.0e%s", d->f.nx, d->f.ny,
-             (double)fluid_total_dye(&d->f), (double)fluid_kinetic_energy(&d->f),
-             (double)d->f.residual, d->resize_failed ? "  out of memory: old grid" : "");
+    snprintf(out, n, "grid %dx%d  dye %.2f%s", d->f.nx, d->f.ny, (double)fluid_total_dye(&d->f),
+             d->resize_failed ? "  out of memory: old grid" : "");
+}
+
+static void dye_stats(void *s, char *out, size_t n)
+{
+    struct dye *d = s;
+    snprintf(out, n, "grid %dx%d, dye %.2f, kinetic energy %.0f, pressure residual %.0e", d->f.nx,
+             d->f.ny, (double)fluid_total_dye(&d->f), (double)fluid_kinetic_energy(&d->f),
+             (double)d->f.residual);
 }
 
 /* The densest dye anywhere, any channel: what diffusion spreads and a held
@@ -365,6 +382,7 @@ const struct scene_ops scene_dye = {
     .zoom = NULL,
     .key = dye_key,
     .hud = dye_hud,
+    .stats = dye_stats,
     .json = dye_json,
     .autopilot = dye_autopilot,
     .idle_auto = DYE_IDLE,

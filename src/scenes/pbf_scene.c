@@ -399,6 +399,14 @@ static void pbf_hud(void *p, char *out, size_t n)
              s->sim.nfluid);
 }
 
+static void pbf_stats(void *p, char *out, size_t n)
+{
+    struct pbf_scene *s = p;
+    snprintf(out, n, "%d particles, %d iterations a step, density error %.2f %%, kinetic energy %.3g",
+             s->sim.nfluid, s->sim.iter, (double)pbf_density_err_pct(&s->sim),
+             (double)pbf_kinetic_energy(&s->sim));
+}
+
 static void pbf_json(void *p, struct buf *out)
 {
     struct pbf_scene *s = p;
@@ -474,6 +482,7 @@ const struct scene_ops scene_pbf = {
     .zoom = pbf_zoom,
     .key = pbf_key,
     .hud = pbf_hud,
+    .stats = pbf_stats,
     .json = pbf_json,
     .autopilot = pbf_autopilot,
     .params = pbf_params,

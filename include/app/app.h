@@ -15,7 +15,7 @@
 
 #include "cast.h"
 #include "cells.h"
-#include "input.h"
+#include "event.h"
 #include "path.h"
 #include "scene.h"
 #include "tune.h"

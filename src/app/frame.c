@@ -26,6 +26,11 @@ void frame_init(struct frame *f, const struct app *a, bool simulated)
     f->picture = a->picture;
     f->fps_t0 = -1.0;
     tune_init(&f->tune, pool_threads(a->so.pool), a->o.threads_auto, cells_scale(a->o.glyphs) > 1);
+    ladder_init(&f->lad);
+    encode_init(&f->trial_enc, a->o.color, a->o.tolerance, false);
+    f->trial_enc.sweep = true;
+    cells_init(&f->trial_cells, a->cols, a->rows);
+    buf_init(&f->trial_out);
 }
 
 void frame_free(struct frame *f)
@@ -33,6 +38,37 @@ void frame_free(struct frame *f)
     image_free(&f->img);
     cells_free(&f->cells);
     encode_free(&f->enc);
+    encode_free(&f->trial_enc);
+    cells_free(&f->trial_cells);
+    buf_free(&f->trial_out);
+}
+
+/* The picture at rung r of the ladder, as the composer draws it. */
+static void rung_stats(struct frame_stats *st, int r)
+{
+    st->block = ladder_rungs[r].block;
+    st->fewer_colours = ladder_rungs[r].fewer_colours;
+    st->link_step = r;
+    st->link_word = r > 0 ? ladder_rungs[r].name : NULL;
+}
+
+double frame_plan(struct frame *f, const struct app *a, double avail, double pace, bool colours,
+                  double now)
+{
+    const int was = f->lad.rung, trial = f->lad.trial;
+    f->plan_t = now;
+    /* Where the colours change, every cell is repainted: the screen shows
+     * another palette, which the shadow does not know. */
+    if (ladder_plan(&f->lad, avail, a->o.fps, colours, now) &&
+        ladder_rungs[was].fewer_colours != ladder_rungs[f->lad.rung].fewer_colours)
+        encode_invalidate(&f->enc);
+    if (f->lad.trial >= 0 && f->lad.trial != trial)
+        encode_invalidate(&f->trial_enc); /* a trial starts from a repaint, not counted */
+    rung_stats(&f->st, f->lad.rung);
+    /* A probe of a higher rate: the frame filled up to it with padding. */
+    const double fill = pace > avail ? pace / a->o.fps - f->lad.need[f->lad.rung] : 0.0;
+    f->enc.pad = fill > 0.0 ? fill : 0.0;
+    return ladder_fps(&f->lad, avail, a->o.fps);
 }
 
 void frame_resize(struct frame *f, int cols, int rows)
@@ -40,7 +76,9 @@ void frame_resize(struct frame *f, int cols, int rows)
     cols = cols < 1 ? 1 : cols;
     rows = rows < 2 ? 2 : rows;
     cells_resize(&f->cells, cols, rows);
+    cells_resize(&f->trial_cells, cols, rows);
     encode_invalidate(&f->enc);
+    encode_invalidate(&f->trial_enc);
     /* (compose_frame sizes the image to the canvas as it is) */
 }
 
@@ -75,6 +113,23 @@ static void tune_after(struct frame *f, struct app *a, double dt, int cur, long 
         app_set_detail(a, f->tune.level);
 }
 
+/* A trial (ladder.h): the picture just drawn, at the rung on trial, encoded
+ * against the trial's own screen into nothing but its count of bytes. */
+static void trial_frame(struct frame *f, const struct app *a)
+{
+    struct frame_stats st = f->st;
+    rung_stats(&st, f->lad.trial);
+    compose_blit(a, &st, &f->img, &f->trial_cells);
+    compose_over(a, &st, &f->trial_cells);
+    f->trial_enc.mode = compose_mode(a, &st);
+    f->trial_enc.tolerance = a->o.tolerance_set ? a->o.tolerance
+                                                : ladder_tolerance_at(f->lad.trial, a->o.tolerance);
+    const bool repaint = !f->trial_enc.valid;
+    buf_clear(&f->trial_out);
+    encode_frame(&f->trial_enc, &f->trial_cells, &f->trial_out);
+    ladder_trial(&f->lad, (double)f->trial_out.len, repaint);
+}
+
 size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
                   struct buf *out)
 {
@@ -89,7 +144,10 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         f->picture = a->picture;
         encode_invalidate(&f->enc);
     }
-    if (a->paused && !dirty && f->enc.valid)
+    /* A paused picture that is on screen whole sends nothing; one at a
+     * coarser level goes on, so the ladder takes it back up as the link
+     * allows. */
+    if (a->paused && !dirty && f->enc.valid && f->lad.rung == 0)
         return 0;
     if (!out) {
         f->st.skipped++;
@@ -110,10 +168,16 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         f->t.draw = t2 - t1, f->t.fit = t3 - t2;
         t1 = t3;
     }
+    if (f->lad.trial >= 0 && !app_too_small(a))
+        trial_frame(f, a);
     size_t before = out->len;
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     f->enc.mode = compose_mode(a, &f->st);
+    f->enc.tolerance = a->o.tolerance_set ? a->o.tolerance : ladder_tolerance(&f->lad, a->o.tolerance);
+    const bool repaint = !f->enc.valid;
     encode_frame(&f->enc, &f->cells, out);
+    ladder_sent(&f->lad, (double)(out->len - before - f->enc.padded), repaint, f->plan_t);
+    f->enc.pad = 0.0;
     f->t.encode = clock() - t1;
     tune_after(f, a, dt, cur, a->steps[cur] - steps0);
     size_t n = out->len - before;

@@ -219,6 +219,8 @@ void flow_answered(struct flow *f, enum flow_ping kind, double now)
     }
     if (kind == FLOW_PING_WHERE && f->wheres == 0)
         return; /* one we gave up on, or a key that looked like one */
+    if (kind == FLOW_PING_WHERE)
+        f->where_ok = true;
     bool lost = false;
     while (f->n > 0 && f->ping[f->head].where != (kind == FLOW_PING_WHERE))
         drop_oldest(f), lost = true;
@@ -282,8 +284,12 @@ void flow_tick(struct flow *f, double now)
     }
     double lost = 4.0 * expected(f);
     if (!f->off && f->n > 0 && now - f->ping[f->head].t > (lost > FLOW_LOST ? lost : FLOW_LOST)) {
-        f->stale += f->wheres; /* an answer got lost: do not wait for it forever */
-        f->desync = true;
+        /* An answer got lost: do not wait for it forever. The answers to
+         * what is given up may yet come; a terminal that answers position
+         * requests tells which by the next (desync); one that does not has
+         * the answers matched in order. */
+        f->stale = f->where_ok ? f->stale + f->wheres : 0;
+        f->desync = f->where_ok;
         f->n = f->wheres = 0;
         f->acked = f->sent;
     }
@@ -292,7 +298,8 @@ void flow_tick(struct flow *f, double now)
 bool flow_probe_due(const struct flow *f, double now)
 {
     double late = 2.0 * expected(f) + 0.1;
-    return !f->off && f->n > 0 && now - f->ping[f->head].t > late && now - f->where_t > late;
+    return !f->off && f->where_ok && f->n > 0 && now - f->ping[f->head].t > late &&
+           now - f->where_t > late;
 }
 
 void flow_probed(struct flow *f, double now)
@@ -316,31 +323,16 @@ double flow_drain_wait(const struct flow *f, double now)
     return clampd(expected(f) + 0.25, 0.2, FLOW_DRAIN_MAX);
 }
 
-void flow_plan_init(struct flow_plan *p, double fps)
+void flow_plan_init(struct flow_plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->fps = fps;
-    p->down_t = p->up_t = p->probe_t = -1.0;
+    p->probe_t = -1.0;
 }
 
-/* Has `cond` held since *since for at least `hold` s? (*since: -1 while it
- * does not hold.) */
-static bool held(bool cond, double *since, double now, double hold)
+void flow_plan_rate(struct flow_plan *p, const struct flow *f, double want, double now)
 {
-    if (!cond) {
-        *since = -1.0;
-        return false;
-    }
-    if (*since < 0.0)
-        *since = now;
-    return now - *since >= hold;
-}
-
-void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, double fps,
-                     bool may_reduce_colour, double now)
-{
-    p->need = p->need > 0.0 ? 0.75 * p->need + 0.25 * want : want;
-    /* The rate the budgets are cut to: the link's, where it is loaded (a
+    const bool wants = p->rate > 0.0 && want > p->rate * FLOW_USE;
+    /* The rate the frames are paced to: the link's, where it is loaded (a
      * queue stands) or measured above it. Where the frames want more and
      * nothing stands in line, a probe now and then: FLOW_GROW times the rate
      * for FLOW_PROBE_ROUNDS round trips; if no queue has grown by then, the link carries
@@ -349,8 +341,6 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
      * at what was measured. */
     bool queue = f->rtt >= 0.0 && f->base >= 0.0 && f->rtt - f->base > FLOW_BUSY;
     double round = f->base > 0.1 ? f->base : 0.1;
-    bool wants = p->fewer_colours ? p->need * FLOW_COLOUR_COST * fps > 0.8 * p->rate * FLOW_USE
-                                  : p->need * fps > p->rate * FLOW_USE; /* colours, or whole frames */
     if (f->rate > 0.0 && (queue || p->rate <= 0.0 || f->rate > p->rate)) {
         p->rate = f->rate; /* measured */
         if (p->probe_t >= 0.0 || p->next_probe < now)
@@ -358,10 +348,16 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
         p->probe_t = -1.0;
         p->gain = FLOW_GROW;
     } else if (p->probe_t >= 0.0 && now - p->probe_t >= FLOW_PROBE_ROUNDS * round) {
-        p->rate = p->probe_rate; /* carried, with nothing in line */
+        /* Carried, with nothing in line: as much as the frames sent meanwhile
+         * (frames that did not fill the probe tried the link no further). */
+        double sent = (double)(f->sent - p->probe_sent) / (now - p->probe_t) / FLOW_USE;
+        bool filled = sent >= 0.8 * p->probe_rate;
+        if (sent > p->rate)
+            p->rate = filled ? p->probe_rate : sent;
         p->probe_t = -1.0;
-        p->next_probe = wants ? now : now + FLOW_PROBE_EVERY;
-        p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
+        p->next_probe = wants && filled ? now : now + FLOW_PROBE_EVERY;
+        if (filled)
+            p->gain = p->gain * FLOW_GROW_MORE < FLOW_GROW_MOST ? p->gain * FLOW_GROW_MORE : FLOW_GROW_MOST;
     }
     /* The pings come back as fast as on an empty link: there is room now. */
     if (f->rtt >= 0.0 && f->base >= 0.0 && f->rtt - f->base < 0.25 * FLOW_BUSY && p->probe_t < 0.0 &&
@@ -371,47 +367,14 @@ void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, dou
     }
     if (p->rate > 0.0 && p->probe_t < 0.0 && !queue && wants && now >= p->next_probe) {
         p->probe_t = now;
+        p->probe_sent = f->sent;
         p->probe_rate = p->rate * (p->gain > FLOW_GROW ? p->gain : FLOW_GROW);
     }
-    double avail = (p->probe_t >= 0.0 ? p->probe_rate : p->rate) * FLOW_USE; /* 0: no limit */
-    double cost = p->fewer_colours ? FLOW_COLOUR_COST : 1.0; /* a truecolour frame's share */
-    bool crowded = avail > 0.0 && p->need * fps > 1.25 * avail;
-    bool spare = avail <= 0.0 || p->need * cost * fps < 0.8 * avail;
-    if (!p->fewer_colours && may_reduce_colour && held(crowded, &p->down_t, now, FLOW_DOWN_AFTER)) {
-        p->fewer_colours = true;
-        p->need /= FLOW_COLOUR_COST;
-        p->down_t = -1.0;
-    } else if (p->fewer_colours && held(spare, &p->up_t, now, FLOW_UP_AFTER)) {
-        p->fewer_colours = false;
-        p->need *= FLOW_COLOUR_COST;
-        p->up_t = -1.0;
-    }
-    if (!p->fewer_colours)
-        p->up_t = -1.0;
-    if (p->fewer_colours || !may_reduce_colour)
-        p->down_t = -1.0;
-    p->fps = fps;
-    p->budget = 0.0;
-    p->step = p->fewer_colours ? FLOW_FEWER_COLOURS : FLOW_EXACT;
-    if (avail <= 0.0)
-        return;
-    double per = p->need < FLOW_FRAME_MIN ? p->need : FLOW_FRAME_MIN;
-    if (per * fps > avail)
-        p->fps = avail / per > 1.0 ? avail / per : 1.0;
-    p->budget = avail / p->fps;
-    if (p->fps < 0.95 * fps)
-        p->step = FLOW_FEWER_FRAMES;
-    else if (p->need > p->budget && !p->fewer_colours)
-        p->step = FLOW_COARSE;
 }
 
-const char *flow_step_word(enum flow_step s)
+double flow_plan_avail(const struct flow_plan *p) { return p->rate * FLOW_USE; }
+
+double flow_plan_pace(const struct flow_plan *p)
 {
-    switch (s) {
-    case FLOW_COARSE: return "details later";
-    case FLOW_FEWER_COLOURS: return "256 colours";
-    case FLOW_FEWER_FRAMES: return "fewer frames";
-    case FLOW_EXACT: break;
-    }
-    return NULL;
+    return (p->probe_t >= 0.0 ? p->probe_rate : p->rate) * FLOW_USE;
 }

@@ -29,16 +29,16 @@
  * request instead: answers carry no number, and a position answer says which
  * status requests before it went unanswered (lost), so the rest are matched
  * to their own pings again; an answer late by far brings a position request
- * of its own (flow_probe_due).
+ * of its own (flow_probe_due). A terminal that answers status requests and
+ * not position requests has its answers matched in order, and what was lost
+ * is written off all the same (flow_tick).
  *
- * The plan (flow_plan) turns this into what the frames may cost: where the
- * link cannot carry whole frames at the frame rate asked for, each frame gets
- * a budget of bytes (the encoder sends what changed most first, and the rest
- * a frame later), then fewer colours, then fewer frames, each step taken
- * only while it is needed and given back when the link clears. Budgets keep
- * the link just short of its limit, where no rate is measured: the plan
- * keeps the last one measured, and while the frames want more it probes a
- * higher rate now and then (see flow_plan_frame).
+ * The plan (flow_plan) turns this into the rate frames are paced to: whole
+ * frames, each followed by a pause its bytes take at that rate, keep the
+ * link just short of its limit, where no rate is measured: the plan keeps
+ * the last one measured, and while the frames want more (a finer picture,
+ * more frames: app/ladder.h) it probes a higher rate now and then (see
+ * flow_plan_rate).
  *
  * A terminal that has answered nothing FLOW_GIVE_UP s after it was first
  * asked (the start-up questions count) is written to without waiting for
@@ -93,6 +93,7 @@ struct flow {
     double full_t;       /* when a write last (nearly) filled it */
     int head, n;         /* pings in flight, oldest at head */
     int wheres;          /* of which position requests */
+    bool where_ok;       /* it has answered a position request */
     bool desync;         /* pings were given up on, their answers may yet come: */
     int stale;           /* the position answers of those, to be let pass */
     double where_t;      /* when the last of those went out */
@@ -158,19 +159,9 @@ bool flow_ready(const struct flow *f);
  * come), never more than FLOW_DRAIN_MAX. */
 double flow_drain_wait(const struct flow *f, double now);
 
-/* What the link lets the frames cost, from one frame to the next. */
-enum flow_step {
-    FLOW_EXACT,          /* every frame whole */
-    FLOW_COARSE,         /* frames within a budget: what changed most first */
-    FLOW_FEWER_COLOURS,  /* and drawn in 256 colours */
-    FLOW_FEWER_FRAMES,   /* and fewer frames a second */
-};
-
+/* The rate the frames are paced to (flow_plan_rate): what the link was
+ * measured to carry, and now and then a probe of more. */
 #define FLOW_USE 0.9          /* share of the link's rate the frames may take */
-#define FLOW_FRAME_MIN 2500.0 /* bytes: a frame smaller is not worth a lower frame rate */
-#define FLOW_COLOUR_COST 2.0  /* a truecolour frame's bytes over a 256-colour one's */
-#define FLOW_DOWN_AFTER 0.5   /* s a step must be needed before it is taken */
-#define FLOW_UP_AFTER 0.3     /* s it must be spare before it is given back */
 #define FLOW_GROW 1.25        /* a probe tries this much more than the rate, */
 #define FLOW_GROW_MORE 1.6    /* each one after a probe the link carried this much more, */
 #define FLOW_GROW_MOST 4.0    /* up to this */
@@ -179,29 +170,27 @@ enum flow_step {
 #define FLOW_BUSY (0.25 * FLOW_QUEUE) /* s queued: the bytes stood in line */
 
 struct flow_plan {
-    double budget;       /* bytes the next frame may take (0: any) */
-    double fps;          /* frames a second to send */
-    bool fewer_colours;  /* draw in 256 colours */
-    enum flow_step step; /* the most the picture is reduced, for the user */
-    double need;         /* bytes a frame wants, smoothed (in the mode in use) */
-    double rate;         /* the link's rate the budget is cut to (0: none) */
+    double rate;         /* the link's rate the frames are paced to (0: none known) */
     double probe_t;      /* when a probe of a higher rate began (-1: none under way) */
     double probe_rate;   /* that rate */
+    long long probe_sent; /* the bytes written when it began */
     double gain;         /* the next probe's, over the rate */
     double next_probe;   /* no probe before */
-    double down_t, up_t; /* since when fewer colours has been needed, spare (-1: not) */
 };
 
-void flow_plan_init(struct flow_plan *p, double fps);
+void flow_plan_init(struct flow_plan *p);
 /*
- * After a frame: `want` is what it would have cost whole (its bytes, or the
- * encoder's estimate if the budget cut it short); `fps` the rate asked for;
- * `may_reduce_colour` false where the user chose the colours (or they are 256
- * or fewer already). Sets the next frame's budget, frame rate and colours.
+ * Before a frame: `want` is the bytes a second the frames would take whole
+ * (ladder_want; 0: not known); while that is more than the frames may take,
+ * a probe of a higher rate starts now and then.
  */
-void flow_plan_frame(struct flow_plan *p, const struct flow *f, double want, double fps,
-                     bool may_reduce_colour, double now);
-/* A word for the status line while the picture is reduced (NULL: it is not). */
-const char *flow_step_word(enum flow_step s);
+void flow_plan_rate(struct flow_plan *p, const struct flow *f, double want, double now);
+/* Bytes a second the frames may take: FLOW_USE of the rate (0: no limit
+ * known); the picture's level follows it (ladder.h). */
+double flow_plan_avail(const struct flow_plan *p);
+/* The same at the rate on probe, while one runs: the frame loop paces
+ * frames by their bytes at this rate (a probe sends more, to see whether
+ * the link carries it; the picture waits until it is measured). */
+double flow_plan_pace(const struct flow_plan *p);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * cast_internal.h — private to src/ui/cast.c (and the tests): the JSON text of
+ * cast_internal.h — private to src/app/cast.c (and the tests): the JSON text of
  * a recording's header and of one event, written into a buf, which struct cast
  * writes to its file a line at a time (cast.h).
  */

@@ -1,5 +1,5 @@
 /*
- * flow_internal.h — private to src/ui/flow.c (and the tests): whether the link
+ * flow_internal.h — private to src/tty/flow.c (and the tests): whether the link
  * has stopped, which the product learns only through flow_ready (flow.h).
  */
 #ifndef SWIRL_FLOW_INTERNAL_H

@@ -24,12 +24,26 @@ struct frame_stats {
     bool simulated;      /* on a simulated clock (recordings): the HUD shows no timings */
     /* The link, as the terminal loop measures it (all 0 without one). */
     bool fewer_colours;  /* drawn in 256 colours for the link's sake */
-    int link_step;       /* how far the picture gives to the link (flow.h's enum flow_step) */
-    const char *link_word; /* that in a word, for the status line (NULL: it gives nothing) */
+    int link_step;       /* the picture's level for the link (ladder.h's rung, 0: whole) */
+    const char *link_word; /* that rung's name, for the help (NULL: whole) */
     double link_rtt;     /* s: the base round trip (0: not known) */
     double link_rate;    /* bytes a second the link carries (0: not known) */
     bool link_limit;     /* ... at most: the link is the limit */
+    struct cells_block block; /* the picture in blocks of cells (0 x 0: whole) */
 };
+
+/* Is the picture drawn in blocks coarser than the glyphs' cells? */
+static inline bool compose_blocky(const struct frame_stats *fs)
+{
+    return fs->block.w > 1 || fs->block.h > 1 || (fs->block.w == 1 && !fs->block.halves);
+}
+
+/* Is the picture coarser than it could be: a level of the link's (ladder.h),
+ * or the CPU's detail (tune.h)? The status line says so in a word. */
+static inline bool compose_coarse(const struct app *a, const struct frame_stats *fs)
+{
+    return fs->link_step > 0 || a->detail != TUNE_FULL;
+}
 
 /* The colours a frame is drawn in: the app's, or 256 where the link asks for fewer. */
 static inline enum color_mode compose_mode(const struct app *a, const struct frame_stats *fs)

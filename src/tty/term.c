@@ -24,11 +24,13 @@
  * CSI 6 n), which the terminal answers only once it has processed everything
  * before it; from the answers the flow control tells the link's base round
  * trip from queueing and measures its rate, keeps what is unanswered within
- * the window those give, and plans what the next frame may cost (a byte
- * budget for the encoder, 256 colours, a lower frame rate). A frame is
- * composed only when the last is written, the window has room and the plan's
- * frame rate allows (else skipped: the simulation still runs, and the next
- * frame shows the newest state). So at any round trip the frames keep coming,
+ * the window those give, and gives the rate the link carries for frames;
+ * the picture's level follows that rate (ladder.h: a looser tolerance,
+ * blocks of cells, 256 colours at the very end), and every frame is whole,
+ * followed by a pause its bytes take at that rate. A frame is composed only
+ * when the last is written, the window has room and that pause is over (else
+ * skipped: the simulation still runs, and the next frame shows the newest
+ * state). So at any round trip the frames keep coming,
  * and a key, q included, waits behind about a tenth of a second of them.
  *
  * Whatever the link and the settings do, q, Esc, Ctrl-C and R answer within a
@@ -286,9 +288,10 @@ struct term {
     struct frame fr;
     struct input in;
     struct flow flow;
-    struct flow_plan plan; /* what the link lets the frames cost */
+    struct flow_plan plan; /* the rate the link carries for frames */
+    double avail;        /* ... bytes a second of it the frames are paced to (0: no limit known) */
     bool may_reduce_colour; /* the colours were the detection's, not the user's */
-    double send_after;   /* no frame before (the plan's frame rate) */
+    double send_after;   /* no frame before (the last one's bytes at the link's rate) */
     double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
     bool sync_late;      /* synchronized frames asked for, the terminal's answer not come */
     bool leaving;        /* on the way out: input is read for its answers alone */
@@ -499,19 +502,18 @@ static void send_pending(struct term *t, double now)
     }
 }
 
-/* The link as the HUD shows it, and what the next frame may cost. */
-static void link_to_frame(struct term *t)
+/* Before a frame that may be sent: the rate the link carries for frames, the
+ * picture's level at that rate (frame_plan), and the link as the help shows it. */
+static void plan_frame(struct term *t, double now)
 {
     struct frame_stats *st = &t->fr.st;
     const struct flow *f = &t->flow;
-    st->fewer_colours = t->plan.fewer_colours;
-    st->link_step = (int)t->plan.step;
-    st->link_word = flow_step_word(t->plan.step);
+    flow_plan_rate(&t->plan, f, ladder_want(&t->fr.lad, t->a.o.fps, now), now);
+    t->avail = flow_plan_pace(&t->plan);
+    frame_plan(&t->fr, &t->a, flow_plan_avail(&t->plan), t->avail, t->may_reduce_colour, now);
     st->link_rtt = f->base > 0.0 ? f->base : 0.0;
     st->link_limit = f->rate > 0.0;
     st->link_rate = f->rate > 0.0 ? f->rate : f->delivered;
-    t->fr.enc.budget = t->plan.budget;
-    t->fr.enc.adapt = !t->a.o.tolerance_set;
 }
 
 /* A frame when one is due: the app always advances; the picture is composed
@@ -526,9 +528,7 @@ static void frame_due(struct term *t, double now)
     if (send) {
         buf_clear(&t->out);
         t->out_sent = 0;
-        /* What the link lets this frame cost, from what the last one wanted. */
-        flow_plan_frame(&t->plan, &t->flow, t->fr.enc.want, t->a.o.fps, t->may_reduce_colour, now);
-        link_to_frame(t);
+        plan_frame(t, now);
     }
     /* Input that comes while the frame is made (its steps may take seconds)
      * cuts a long one short; so does a signal the loop handles. */
@@ -544,10 +544,12 @@ static void frame_due(struct term *t, double now)
         t->dirty = false;
     if (n && t->record)
         rec_output(t, now, t->out.p, t->out.len);
-    if (n) /* the plan's frame rate on average, on the loop's frame times */
-        t->send_after = t->send_after + 1.0 / t->plan.fps > now - 1.0 / t->plan.fps
-                            ? t->send_after + 1.0 / t->plan.fps
-                            : now;
+    if (n) { /* paced by its bytes at the link's rate, at most the frame rate asked for */
+        double gap = 1.0 / t->a.o.fps;
+        if (t->avail > 0.0 && (double)n / t->avail > gap)
+            gap = (double)n / t->avail;
+        t->send_after = t->send_after + gap > now - gap ? t->send_after + gap : now;
+    }
     send_pending(t, frame_now()); /* the pings' clock: the frame may have taken long */
     t->next += t->period;
     if (now > t->next + t->period)
@@ -702,7 +704,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     flow_init(&t->flow);
     if (t->probe_t0 >= 0.0)
         flow_asked(&t->flow, t->probe_t0, t->probe_t1);
-    flow_plan_init(&t->plan, o->fps);
+    flow_plan_init(&t->plan);
     t->may_reduce_colour = color_auto && o->color == COLOR_TRUE;
     buf_init(&t->out);
     buf_init(&t->q);

@@ -14,6 +14,7 @@
 #include "app.h"
 #include "compose.h"
 #include "encode.h"
+#include "ladder.h"
 #include "tune.h"
 
 /* Seconds the parts of the last frame took on frame_next's clock: its steps,
@@ -33,6 +34,13 @@ struct frame {
     int fps_frames;
     struct frame_times t; /* the last frame's */
     struct tune tune;    /* on a real clock: the threads in use and the detail */
+    /* Behind a link (frame_plan): the picture's level, and a trial's encoding
+     * of the rung above (ladder.h), into nothing but its count of bytes. */
+    struct ladder lad;
+    double plan_t;       /* when the frame being made was planned */
+    struct encoder trial_enc;
+    struct cells trial_cells;
+    struct buf trial_out;
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */
@@ -50,6 +58,19 @@ void frame_repaint(struct frame *f);
  */
 size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
                   struct buf *out);
+
+/*
+ * Behind a link, before a frame that may be sent: the link carries `avail`
+ * bytes a second for frames (0: no limit known), and `pace` while a probe of
+ * a higher rate runs (the frame is filled up to it with padding, encode.h);
+ * `colours` says whether 256 colours may be taken for it. Chooses the
+ * picture's level (ladder.h): a new
+ * one sends what it changes, as any frame does (every cell, where the
+ * colours change: the screen shows another palette). Returns the frame rate
+ * the level allows.
+ */
+double frame_plan(struct frame *f, const struct app *a, double avail, double pace, bool colours,
+                  double now);
 
 /* Seconds on a monotonic clock: what paces and times frames. */
 double frame_now(void);

@@ -87,30 +87,22 @@ static void cut_items(char *s, size_t keep, size_t room)
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
 {
     int row = a->rows - 1;
-    char line[768], stats[256], head[256];
+    char line[768], stats[256], head[160];
     const struct scene_ops *s = app_scene(a);
     cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
     s->hud(a->st[a->cur], stats, sizeof stats);
     char timing[64] = "";
-    if (!fs->simulated)
+    if (!fs->simulated && fs->fps > 0.0) /* once measured */
         snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
-    char slow[64] = "", link[48] = "";
-    if (fs->link_word) /* what the picture gives to the link */
-        snprintf(link, sizeof link, "[slow link: %s] ", fs->link_word);
-    /* The machine cannot run every step: the scene moves slower than life. */
-    if (app_slow_shown(a) && a->step_cut)
-        snprintf(slow, sizeof slow, "[slow motion: a smaller window or R helps] ");
-    else if (app_slow_shown(a))
-        snprintf(slow, sizeof slow, "[slow motion, %d %%: a smaller window or R helps] ",
-                 100 * (a->dropped_of - a->dropped) / (a->dropped_of > 0 ? a->dropped_of : 1));
-    /* Frames could not be made in time at full detail (tune.h). */
-    const char *coarse = a->detail == TUNE_FULL ? "" : a->smaller_waits ? "[coarse: r smaller] "
-                                                                         : "[coarse] ";
-    /* What is never cut: the name and what the scene is doing. */
+    else if (!fs->simulated)
+        snprintf(timing, sizeof timing, "%.2f ms/step  ", a->step_ms);
+    /* What is never cut: the name and what the scene is doing, a word each
+     * (the help says why): the picture is coarser than it could be, for the
+     * link or the CPU; the scene runs slower than life. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(head, sizeof head, " %s %s%s%s%s%s", s->name, rec, a->paused ? "[paused] " : "", link,
-             slow, coarse);
+    snprintf(head, sizeof head, " %s %s%s%s%s", s->name, rec, a->paused ? "paused  " : "",
+             compose_coarse(a, fs) ? "coarse  " : "", app_slow_shown(a) ? "slow  " : "");
     snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
     size_t keep = strlen(head);
     while (keep > 0 && head[keep - 1] == ' ')
@@ -185,14 +177,39 @@ static int help_wrap(const char *s, int width, char (*out)[APP_HELP_COLS], int n
     return n;
 }
 
+/* What the picture gives, and why, for the help. */
+static void picture_line(const struct app *a, const struct frame_stats *fs, char *out, size_t n)
+{
+    char fps[32] = "";
+    if (fs->fps > 0.0)
+        snprintf(fps, sizeof fps, ", %.0f frames a second", fs->fps);
+    if (fs->link_word)
+        snprintf(out, n, "  %-11s coarser for the link: %s%s", "picture", fs->link_word, fps);
+    else if (a->detail != TUNE_FULL)
+        snprintf(out, n, "  %-11s coarser for the CPU: frames took longer than their time%s%s",
+                 "picture", a->smaller_waits ? " (r: a smaller simulation)" : "", fps);
+    else
+        snprintf(out, n, "  %-11s whole%s", "picture", fps);
+}
+
+/* The scene runs slower than life, for the help. */
+static void slow_line(const struct app *a, char *out, size_t n)
+{
+    if (a->step_cut)
+        snprintf(out, n, "  %-11s slow: input cut steps short (a smaller window or R helps)", "motion");
+    else
+        snprintf(out, n, "  %-11s slow: %d %% of the steps ran (a smaller window or R helps)", "motion",
+                 100 * (a->dropped_of - a->dropped) / (a->dropped_of > 0 ? a->dropped_of : 1));
+}
+
 /* The help's lines, wrapped to the window: the app's (what was chosen, keys,
- * scene, mouse), with the link's figures beside what was chosen and what
- * output costs at the end. */
+ * scene, mouse), with the link's figures beside what was chosen, and the
+ * scene's statistics and what output costs at the end. */
 static int help_lines(const struct app *a, const struct frame_stats *fs,
                       char (*lines)[APP_HELP_COLS])
 {
-    char link[256], pic[128], thr[96], out[128];
-    const char *extra[3];
+    char link[256], pic[160], slow[128], thr[96], out[128], stats[APP_HELP_COLS];
+    const char *extra[5];
     int nextra = 0;
     if (fs->frames > 0) {
         char rtt[32] = "not measured", rate[48] = "";
@@ -202,19 +219,27 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
             snprintf(rate, sizeof rate, ", %s %.0f KB/s", fs->link_limit ? "carries at most" : "carried",
                      fs->link_rate / 1000.0);
         snprintf(link, sizeof link, "  %-11s round trip %s%s", "link", rtt, rate);
-        snprintf(pic, sizeof pic, "  %-11s %s%s%s", "picture",
-                 fs->link_word ? "cut to fit the link (" : "whole", fs->link_word ? fs->link_word : "",
-                 fs->link_word ? ")" : "");
+        picture_line(a, fs, pic, sizeof pic);
         extra[nextra++] = link;
         extra[nextra++] = pic;
+    }
+    if (app_slow_shown(a)) {
+        slow_line(a, slow, sizeof slow);
+        extra[nextra++] = slow;
     }
     snprintf(thr, sizeof thr, "  %-11s %d of %d in use (the same results for any number)", "threads",
              pool_used(a->so.pool), pool_threads(a->so.pool));
     extra[nextra++] = thr;
     char raw[APP_HELP_LINES][APP_HELP_COLS];
-    int nraw = app_help(a, extra, nextra, raw, APP_HELP_LINES - 2);
+    int nraw = app_help(a, extra, nextra, raw, APP_HELP_LINES - 3);
+    /* At the end (the keys before them), the scene's statistics and what
+     * output costs. */
+    raw[nraw++][0] = 0;
+    char st[APP_HELP_COLS - 16];
+    app_scene(a)->stats(a->st[a->cur], st, sizeof st);
+    snprintf(stats, sizeof stats, "  %-11s %s", "statistics", st);
+    snprintf(raw[nraw++], APP_HELP_COLS, "%s", stats);
     if (fs->frames > 0) {
-        raw[nraw++][0] = 0;
         snprintf(out, sizeof out, "  %-11s %.1f KB a frame; %ld frames left out while the link was busy",
                  "output", (double)fs->bytes / (double)fs->frames / 1000.0, fs->skipped);
         snprintf(raw[nraw++], APP_HELP_COLS, "%s", out);
@@ -409,6 +434,7 @@ void compose_draw(const struct app *a, struct image *img)
 
 struct blit_job {
     const struct app *a;
+    const struct frame_stats *fs;
     enum color_mode mode;
     const struct image *img;
     struct cells *cells;
@@ -420,7 +446,10 @@ static void blit_band(void *arg, int part, int nparts)
     const struct blit_job *j = arg;
     int r0, r1;
     pool_span(j->rows, part, nparts, &r0, &r1);
-    cells_blit_band(j->img, j->cells, j->mode, app_blit_glyphs(j->a), r0, r1);
+    if (compose_blocky(j->fs))
+        cells_blit_blocks(j->img, j->cells, j->mode, app_draw_scale(j->a), j->fs->block, r0, r1);
+    else
+        cells_blit_band(j->img, j->cells, j->mode, app_blit_glyphs(j->a), r0, r1);
 }
 
 void compose_blit(const struct app *a, const struct frame_stats *fs, const struct image *img,
@@ -429,7 +458,7 @@ void compose_blit(const struct app *a, const struct frame_stats *fs, const struc
     const int top = app_canvas_top(a); /* the canvas starts below the captions */
     struct cells below = {cells->cols, cells->rows - top, cells->c + (size_t)top * (size_t)cells->cols};
     cells_clear(cells, 0, top, mode_colour(a, RGB(0, 0, 0)));
-    struct blit_job j = {a, compose_mode(a, fs), img, &below,
+    struct blit_job j = {a, fs, compose_mode(a, fs), img, &below,
                          cells_blit_rows(img, &below, app_blit_glyphs(a))};
     pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
 }

@@ -1,0 +1,62 @@
+/*
+ * test_degrade.c — what a person sees when swirl has to give, on virtual
+ * time: each scene's real frames behind a simulated link (simscreen.h), the
+ * terminal's screen judged against the picture.
+ */
+#include "scene.h"
+#include "simscreen.h"
+#include "test.h"
+
+#include <string.h>
+
+static void give(int sc, double rate, double rtt, double seconds, double warm,
+                 const struct simscreen_cfg *extra, struct simlink_result *r,
+                 struct simscreen_seen *seen)
+{
+    struct simscreen_cfg s = {.scene = sc, .cols = 80, .rows = 24};
+    if (extra)
+        s.pause_at = extra->pause_at, s.clear_at = extra->clear_at,
+        s.exact_err = extra->exact_err;
+    struct simlink_cfg c = {.rate = rate, .down = rtt / 2, .up = rtt / 2, .seconds = seconds,
+                            .warm = warm, .answered_probe = true};
+    if (extra && extra->clear_at > 0.0)
+        c.rate2 = 10e6, c.t_change = extra->clear_at;
+    CHECK(simscreen_run(&s, &c, r, seen) == 0);
+}
+
+/* At 20 KB/s (80x24, 100 ms away) every scene's picture gets coarser, every
+ * frame whole: no cell shows a picture more than a second old, the level
+ * settles (at most a change in 10 s), the colours stay 24-bit, and frames
+ * keep coming. */
+TEST(degrade_a_slow_link_leaves_nothing_stale)
+{
+    for (int sc = 0; sc < SCENE_COUNT; sc++) {
+        struct simlink_result r;
+        struct simscreen_seen seen;
+        give(sc, 20e3, 0.1, 30.0, 8.0, NULL, &r, &seen);
+        CHECK_MSG(seen.stale_max <= SIMSCREEN_STALE && seen.stale == 0.0,
+                  "%s: a cell showed a picture %.2f s old", scenes[sc]->name, seen.stale_max);
+        CHECK_MSG(seen.level > 0 && !seen.fewer_colours, "%s: level %d%s", scenes[sc]->name,
+                  seen.level, seen.fewer_colours ? ", 256 colours" : "");
+        CHECK_MSG(seen.changes <= 60.0 / 10.0, "%s: %.1f changes a minute", scenes[sc]->name,
+                  seen.changes);
+        CHECK_MSG(r.fps >= 5.0, "%s: %.1f fps", scenes[sc]->name, r.fps);
+    }
+}
+
+/* Paused behind a slow link, the picture (a coarse one) becomes exact within
+ * two seconds of the link clearing: the paused picture goes on being sent, a
+ * level at a time, as the link carries it. */
+TEST(degrade_a_paused_picture_becomes_exact_once_the_link_clears)
+{
+    for (int sc = 0; sc < SCENE_COUNT; sc++) {
+        struct simscreen_cfg x = {.pause_at = 9.0, .clear_at = 10.0, .exact_err = 0.01};
+        struct simlink_result r;
+        struct simscreen_seen seen;
+        give(sc, 20e3, 0.1, 14.0, 8.0, &x, &r, &seen);
+        CHECK_MSG(seen.exact_t >= 0.0 && seen.exact_t <= 2.0,
+                  "%s: exact %.2f s after the link cleared (error %.2f at the end)",
+                  scenes[sc]->name, seen.exact_t, seen.end_err);
+        CHECK_MSG(seen.level == 0, "%s: level %d", scenes[sc]->name, seen.level);
+    }
+}
