@@ -253,6 +253,22 @@ bool e2e_wait_gone(const char *(*grab)(void), const char *needle)
     return e2e_wait(grab, lacks, (void *)needle, E2E_DEADLINE);
 }
 
+/* The help's lines below the pane come up a line a Down, one Down a look. */
+static bool has_or_scroll(const char *screen, void *needle)
+{
+    if (strstr(screen, needle))
+        return true;
+    e2e_send_key("Down");
+    return false;
+}
+
+bool e2e_help_shows(const char *needle)
+{
+    if (!e2e_wait_for(e2e_plain, "swirl " SWIRL_VERSION " - ")) /* its title, its first line */
+        return false;
+    return e2e_wait(e2e_plain, has_or_scroll, (void *)needle, E2E_DEADLINE);
+}
+
 bool e2e_figure_text(const char *screen, const char *name, char *text, size_t n)
 {
     /* Today the status line's "NAME VALUE" items: the last one on the screen

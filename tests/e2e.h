@@ -70,6 +70,12 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
 /* e2e_wait() for a substring to appear (or be gone), within E2E_DEADLINE. */
 bool e2e_wait_for(const char *(*grab)(void), const char *needle);
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
+/* With the help up (?): true once needle shows in it, within E2E_DEADLINE,
+ * scrolling it down (Down, which stops at its end) while it does not: what
+ * the help says of this run (its colours, the picture's level) comes first
+ * and takes more rows on a loaded machine, so the keys' last lines may be
+ * below the pane. */
+bool e2e_help_shows(const char *needle);
 /* The scene's statistics as a person reads them ("particles" 1900, "grid"
  * 120x34): the figure called name on a plain capture, as its text or as a
  * number (false: not shown), read where swirl shows it, in one place (e2e.c)

@@ -32,6 +32,13 @@ void runner_test_run(int t) __attribute__((noreturn));
  * into ticks[0..n); false where there is no /proc to read (nothing then). */
 bool runner_groups_cpu(const long *groups, int n, long long *ticks);
 
+/* The processor time process pid (every thread of it) has used so far, in
+ * seconds: -1 when it cannot be read (gone, or no such clock). */
+double runner_process_cpu(long pid);
+/* Wall seconds before a process with cpu_left seconds of processor time left
+ * could have used them (all the machine's cores at once), at least 10 ms. */
+double runner_cpu_wait(double cpu_left);
+
 /* The last run's times from path ("seconds name cpu-seconds" lines: the time
  * a test took, and the processor time it and the processes it waited for
  * used) into secs[] and cpu[] by the tests' names[0..n); a test not in the

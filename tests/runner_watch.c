@@ -4,7 +4,8 @@
  * from Linux's /proc, so that a test whose every process sits blocked (a
  * thread pool's pass that never ends, a deadlock, a read that nothing will
  * answer) is told from one that is merely slow: the slow one keeps using the
- * processor, a loaded machine or not, and the blocked one uses none.
+ * processor, a loaded machine or not, and the blocked one uses none. And
+ * the processor time a test has used, which its deadline is counted in.
  */
 #include "runner.h"
 
@@ -13,6 +14,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One process's stat line: its group and the clock ticks it and the children
@@ -60,4 +62,20 @@ bool runner_groups_cpu(const long *groups, int n, long long *ticks)
     }
     closedir(d);
     return true;
+}
+
+double runner_process_cpu(long pid)
+{
+    clockid_t clock;
+    struct timespec t;
+    if (clock_getcpuclockid((pid_t)pid, &clock) != 0 || clock_gettime(clock, &t) != 0)
+        return -1.0;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double runner_cpu_wait(double cpu_left)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double wall = cpu_left / (double)(cores > 0 ? cores : 1);
+    return wall > 0.01 ? wall : 0.01;
 }

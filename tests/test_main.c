@@ -30,18 +30,18 @@
  * (a CI's time limit, Ctrl-C, SIGKILL): it then ends its group, the test and
  * all it started, and the tmux servers the test left, so no test outlives its
  * runner (a test hung in a spinning pool would keep a core busy for good).
- * A test that starts threads (TEST_THREADS) has a deadline of its own
- * (SWIRL_TEST_DEADLINE seconds, default TEST_THREADS_DEADLINE): its keeper
- * ends it there and says so, so a pool pass that never ends is reported in
- * seconds, not at the runner's timeout. The deadline is
- * for hangs alone: generous, many times what any such test takes.
- * Any test whose processes (its process group) use no processor time at all
- * for S seconds (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET) is
- * hung, blocked for good (a pool's pass that never ends in a test without a
- * deadline, a deadlock, a read nothing answers): the runner ends it then and
- * names it, so a hang costs seconds, not the timeout, whatever the load (a
- * slow test on a loaded machine still uses the processor every second). A
- * test that hangs busy (a loop that never ends) is the timeout's.
+ * A test that starts threads (TEST_THREADS) has a deadline of its own in
+ * processor time, which a busy machine does not stretch (SWIRL_TEST_DEADLINE
+ * seconds, default TEST_THREADS_DEADLINE, many times what any uses): its
+ * keeper ends it there and says so, so a pool spinning in a pass that never
+ * ends is reported in seconds, not at the runner's timeout. Any test whose
+ * processes (its process group) use no processor time at all for S seconds
+ * (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET) is hung, blocked
+ * for good (a pool asleep in a pass that never ends, a deadlock, a read
+ * nothing answers): the runner ends it then and names it, so a hang costs
+ * seconds, not the timeout, whatever the load (a slow test on a loaded
+ * machine still uses the processor every second). A test without threads
+ * that hangs busy (a loop that never ends) is the timeout's.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given.
  * The jobs are of three kinds, each with its own share: unit tests (-j N,
@@ -229,8 +229,8 @@ static void deadline_passed(int t, pid_t pid)
 {
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
-    printf("  FAIL %s: not done within its deadline of %.1f s (a thread pool's pass that "
-           "never ends?)\n", tests[t].name, threads_deadline());
+    printf("  FAIL %s: not done within its deadline of %.1f s of processor time (a thread "
+           "pool's pass that never ends?)\n", tests[t].name, threads_deadline());
     fflush(stdout);
     _exit(DEADLINE_STATUS);
 }
@@ -261,11 +261,14 @@ static void keep(int t, pid_t runner)
         run_test(t);
     }
     int status = 0;
-    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? now() + threads_deadline() : 0.0;
+    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? threads_deadline() : 0.0;
     while (pid > 0 && !orphan) {
-        const double left = deadline - now();
-        if (deadline > 0.0 && left <= 0.0)
+        /* The deadline is the test's processor time: looked at again when
+         * the test, on every core, could have used what it has left. */
+        const double used = deadline > 0.0 ? runner_process_cpu(pid) : 0.0;
+        if (deadline > 0.0 && used >= deadline)
             deadline_passed(t, pid);
+        const double left = runner_cpu_wait(deadline - (used > 0.0 ? used : 0.0));
         const struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
         int sig = deadline > 0.0 ? sigtimedwait(&wake, NULL, &wait) : sigwaitinfo(&wake, NULL);
         if (sig == KEEPER_SIGNAL)
@@ -396,7 +399,8 @@ static enum outcome slot_report(struct slot *s, int status, const struct opts *o
         r = SKIPPED;
     } else if (WEXITSTATUS(status) == DEADLINE_STATUS) {
         r = FAILED;
-        snprintf(why, sizeof why, "ended by its deadline of %.0f s", threads_deadline());
+        snprintf(why, sizeof why, "ended by its deadline of %.0f s of processor time",
+                 threads_deadline());
     } else if (WEXITSTATUS(status) != 0) {
         r = FAILED;
         snprintf(why, sizeof why, "%d check%s", WEXITSTATUS(status),

@@ -828,7 +828,7 @@ TEST_E2E(e2e_pbf_pour_key_adds_water)
     CHECK_MSG(e2e_wait_figure_is("particles", want, &last), "%.0f particles, not %.0f",
               last, want);
     e2e_send_key("?");
-    CHECK(e2e_wait_for(e2e_plain, "pour in more water (up to 1.5 times"));
+    CHECK_MSG(e2e_help_shows("pour in more water (up to 1.5 times"), "help:\n%s", e2e_plain());
     e2e_send_key("q");
     e2e_send_key("q");
     e2e_stop();

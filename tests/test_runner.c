@@ -85,6 +85,13 @@ TEST_FIXTURE(runner_fixture_busy, 0u)
 }
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
+/* A test with threads that a busy machine starves: a second goes by while it
+ * waits for a core, using next to no processor time of its own. */
+TEST_FIXTURE(runner_fixture_threads_starved, TEST_FLAG_THREADS)
+{
+    const struct timespec second = {1, 0};
+    nanosleep(&second, NULL);
+}
 
 /* A test of a kind ("cpu", "e2e" or "waits") that says what ran beside it:
  * until one of each other kind is seen running (for seconds at most: only a
@@ -299,9 +306,12 @@ TEST(runner_killed_takes_its_tests_with_it)
 TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
 {
     /* The runner's timeout is ten minutes; the deadline (made short here)
-     * ends the test long before, and both the test and the runner say so. */
+     * ends the test long before, and both the test and the runner say so.
+     * It is the test's processor time: one kept waiting past it by a busy
+     * machine, using none, passes. */
     struct runner r;
-    if (!runner_start(&r, "runner_fixture_threads_hang", "SWIRL_TEST_DEADLINE=0.5")) {
+    if (!runner_start(&r, "runner_fixture_threads_hang runner_fixture_threads_starved",
+                      "SWIRL_TEST_DEADLINE=0.5")) {
         CHECK_MSG(false, "cannot start a runner");
         return;
     }
@@ -312,7 +322,9 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
         CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x:\n%s",
                   (unsigned)status, out);
         CHECK_MSG(strstr(out, "FAIL runner_fixture_threads_hang") &&
-                      strstr(out, "deadline of 0.5 s") && strstr(out, "0 passed, 1 failed"),
+                      strstr(out, "deadline of 0.5 s of processor time") &&
+                      strstr(out, "ok   runner_fixture_threads_starved") &&
+                      strstr(out, "1 passed, 1 failed"),
                   "%s", out);
     }
     long pids[2];
