@@ -32,6 +32,9 @@ void runner_test_run(int t) __attribute__((noreturn));
  * into ticks[0..n); false where there is no /proc to read (nothing then). */
 bool runner_groups_cpu(const long *groups, int n, long long *ticks);
 
+/* The deadline of a test that starts threads, in seconds of processor time
+ * (SWIRL_TEST_DEADLINE, or TEST_THREADS_DEADLINE). */
+double runner_threads_deadline(void);
 /* The processor time process pid (every thread of it) has used so far, in
  * seconds: -1 when it cannot be read (gone, or no such clock). */
 double runner_process_cpu(long pid);

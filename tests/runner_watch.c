@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,4 +79,11 @@ double runner_cpu_wait(double cpu_left)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     double wall = cpu_left / (double)(cores > 0 ? cores : 1);
     return wall > 0.01 ? wall : 0.01;
+}
+
+double runner_threads_deadline(void)
+{
+    const char *env = getenv("SWIRL_TEST_DEADLINE");
+    double s = env ? atof(env) : 0.0;
+    return s > 0.0 ? s : TEST_THREADS_DEADLINE;
 }

@@ -13,15 +13,13 @@
  * "N passed, N failed" (", N skipped" when a test said it could not run); exit
  * status is 0 only when nothing failed. With --times, the tests start slowest
  * first by the times FILE kept from the last run (so the run ends together on
- * every job), and FILE is written anew.
- * With --fail-fast the first failure
- * ends the run: the tests still running are stopped (not counted) and no
- * more start, and the last line adds how many did not run (tests/mutants.sh
- * wants only whether something fails, and soon). XDG_CONFIG_HOME points
- * nowhere, so no user's config file reaches the ./swirl the tests run.
- * A test that leaves a tmux server's socket behind (e2e.h: e2e_stop() is
- * each end-to-end test's cleanup) fails for it, and the runner removes it, so
- * a run leaves none.
+ * every job), and FILE is written anew. With --fail-fast the first failure
+ * ends the run: the tests still running are stopped (not counted) and no more
+ * start, and the last line adds how many did not run (tests/mutants.sh wants
+ * only whether something fails, and soon). XDG_CONFIG_HOME points nowhere, so
+ * no user's config file reaches the ./swirl the tests run. A test that leaves
+ * a tmux server's socket behind (e2e.h: e2e_stop() is each end-to-end test's
+ * cleanup) fails for it, and the runner removes it, so a run leaves none.
  *
  * Each test's process has a keeper: the runner forks the keeper, which leads a
  * process group of its own, and the keeper forks the test and passes on how it
@@ -36,12 +34,12 @@
  * keeper ends it there and says so, so a pool spinning in a pass that never
  * ends is reported in seconds, not at the runner's timeout. Any test whose
  * processes (its process group) use no processor time at all for S seconds
- * (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET) is hung, blocked
- * for good (a pool asleep in a pass that never ends, a deadlock, a read
- * nothing answers): the runner ends it then and names it, so a hang costs
- * seconds, not the timeout, whatever the load (a slow test on a loaded
- * machine still uses the processor every second). A test without threads
- * that hangs busy (a loop that never ends) is the timeout's.
+ * (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET; a test with threads
+ * its deadline if that is less) is hung, blocked for good (a pool asleep in a
+ * pass that never ends, a deadlock, a read nothing answers): the runner ends
+ * it then and names it, so a hang costs seconds, not the timeout, whatever
+ * the load (a slow test on a loaded machine still uses the processor every
+ * second). A test without threads that hangs busy is the timeout's.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given.
  * The jobs are of three kinds, each with its own share: unit tests (-j N,
@@ -185,14 +183,6 @@ static void slot_read(struct slot *s)
     }
 }
 
-/* The deadline of a test that starts threads, in seconds. */
-static double threads_deadline(void)
-{
-    const char *env = getenv("SWIRL_TEST_DEADLINE");
-    double s = env ? atof(env) : 0.0;
-    return s > 0.0 ? s : TEST_THREADS_DEADLINE;
-}
-
 /* The test itself, in the keeper's child. */
 static void run_test(int t) __attribute__((noreturn));
 static void run_test(int t)
@@ -230,7 +220,7 @@ static void deadline_passed(int t, pid_t pid)
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     printf("  FAIL %s: not done within its deadline of %.1f s of processor time (a thread "
-           "pool's pass that never ends?)\n", tests[t].name, threads_deadline());
+           "pool's pass that never ends?)\n", tests[t].name, runner_threads_deadline());
     fflush(stdout);
     _exit(DEADLINE_STATUS);
 }
@@ -261,7 +251,7 @@ static void keep(int t, pid_t runner)
         run_test(t);
     }
     int status = 0;
-    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? threads_deadline() : 0.0;
+    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? runner_threads_deadline() : 0.0;
     while (pid > 0 && !orphan) {
         /* The deadline is the test's processor time: looked at again when
          * the test, on every core, could have used what it has left. */
@@ -347,9 +337,16 @@ static void kill_group(pid_t keeper)
         kill(keeper, SIGKILL);
 }
 
+/* The seconds test t may use no processor time before it is hung: a test
+ * with threads at most its deadline (a pool asleep told as soon as spinning). */
+static double quiet_for(int t, const struct opts *o)
+{
+    const double d = runner_threads_deadline();
+    return tests[t].flags & TEST_FLAG_THREADS && d < o->quiet ? d : o->quiet;
+}
 
 /* Every running test's processor time, read now: a test whose processes
- * have used none for o->quiet seconds is hung (blocked for good), ended
+ * have used none for its quiet seconds is hung (blocked for good), ended
  * and said so, long before its timeout. */
 static void watch_quiet(struct slot *slots, int nslots, const struct opts *o)
 {
@@ -368,7 +365,7 @@ static void watch_quiet(struct slot *slots, int nslots, const struct opts *o)
             s->ticks = ticks[j];
             s->busy_at = t;
         }
-        if (t - s->busy_at >= o->quiet) {
+        if (t - s->busy_at >= quiet_for(s->test, o)) {
             kill_group(s->pid);
             s->killed = s->hung = true;
         }
@@ -387,7 +384,8 @@ static enum outcome slot_report(struct slot *s, int status, const struct opts *o
 
     if (s->hung) {
         r = FAILED;
-        snprintf(why, sizeof why, "hung: no processor time used for %.3g s", o->quiet);
+        snprintf(why, sizeof why, "hung: no processor time used for %.3g s",
+                 quiet_for(s->test, o));
     } else if (s->killed) {
         r = FAILED;
         snprintf(why, sizeof why, "timed out after %.0f s", o->timeout);
@@ -399,8 +397,8 @@ static enum outcome slot_report(struct slot *s, int status, const struct opts *o
         r = SKIPPED;
     } else if (WEXITSTATUS(status) == DEADLINE_STATUS) {
         r = FAILED;
-        snprintf(why, sizeof why, "ended by its deadline of %.0f s of processor time",
-                 threads_deadline());
+        snprintf(why, sizeof why, "ended by its deadline of %.3g s of processor time",
+                 runner_threads_deadline());
     } else if (WEXITSTATUS(status) != 0) {
         r = FAILED;
         snprintf(why, sizeof why, "%d check%s", WEXITSTATUS(status),

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #define FIXTURE_DIR_ENV "SWIRL_TEST_FIXTURE_DIR"
-#define WAIT_SECONDS 10.0 /* generous: only a failure waits this long */
+#define WAIT_SECONDS 30.0 /* generous, for a loaded machine: only a failure waits this long */
 
 static double mono_now(void)
 {
@@ -85,12 +85,28 @@ TEST_FIXTURE(runner_fixture_busy, 0u)
 }
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
-/* A test with threads that a busy machine starves: a second goes by while it
- * waits for a core, using next to no processor time of its own. */
+/* A test with threads that a busy machine starves: for a second and a half
+ * or more it gets a little of a core (5 ms of processor time, then a rest of
+ * 45 ms, 30 times): 0.15 s in all, some of it every second. */
 TEST_FIXTURE(runner_fixture_threads_starved, TEST_FLAG_THREADS)
 {
-    const struct timespec second = {1, 0};
-    nanosleep(&second, NULL);
+    const struct timespec rest = {0, 45000000};
+    for (int k = 0; k < 30; k++) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        do
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 5000000L);
+        nanosleep(&rest, NULL);
+    }
+}
+/* ... and one asleep for good (its pool's pass never ends). */
+TEST_FIXTURE(runner_fixture_threads_blocked, TEST_FLAG_THREADS)
+{
+    int p[2];
+    char c;
+    if (pipe(p) == 0)
+        CHECK(read(p[0], &c, 1) == 1);
 }
 
 /* A test of a kind ("cpu", "e2e" or "waits") that says what ran beside it:
@@ -308,9 +324,12 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
     /* The runner's timeout is ten minutes; the deadline (made short here)
      * ends the test long before, and both the test and the runner say so.
      * It is the test's processor time: one kept waiting past it by a busy
-     * machine, using none, passes. */
+     * machine passes. One asleep for good is named hung as soon (the
+     * runner's quiet seconds are 30). */
     struct runner r;
-    if (!runner_start(&r, "runner_fixture_threads_hang runner_fixture_threads_starved",
+    if (!runner_start(&r,
+                      "runner_fixture_threads_hang runner_fixture_threads_starved "
+                      "runner_fixture_threads_blocked",
                       "SWIRL_TEST_DEADLINE=0.5")) {
         CHECK_MSG(false, "cannot start a runner");
         return;
@@ -324,7 +343,8 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
         CHECK_MSG(strstr(out, "FAIL runner_fixture_threads_hang") &&
                       strstr(out, "deadline of 0.5 s of processor time") &&
                       strstr(out, "ok   runner_fixture_threads_starved") &&
-                      strstr(out, "1 passed, 1 failed"),
+                      strstr(out, "hung: no processor time used for 0.5 s") &&
+                      strstr(out, "1 passed, 2 failed"),
                   "%s", out);
     }
     long pids[2];
