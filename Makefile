@@ -35,12 +35,14 @@ FISH_COMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 # The version is written once, in VERSION: -V, the help, the man page's footer
 # and the tarball's name take it from there. NEWS has a heading
-# "swirl VERSION (YYYY-MM-DD)" for it, and the man page takes its date.
+# "swirl VERSION (YYYY-MM-DD)" for it, and the man page takes its date; until
+# the version is released the heading says "(unreleased)", and so does the
+# man page.
 VERSION := $(shell cat VERSION 2>/dev/null)
 ifeq ($(VERSION),)
 $(error no VERSION file)
 endif
-NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\))$$/\1/p' NEWS)
+NEWS_DATE = $(shell sed -n 's/^swirl $(subst .,\.,$(VERSION)) (\([0-9-]*\|unreleased\))$$/\1/p' NEWS)
 DIST     = swirl-$(VERSION)
 # The build tree: build/ (the product, ./swirl), build-san/, build-ubsan/ and
 # build-tsan/ (the sanitizer builds run the same rules with B set).
@@ -110,9 +112,16 @@ LDLIBS   = $(CURSES_LIBS) $(ZLIB_LIBS) -lm -pthread
 # left out (a copy of the tree, make mutants', keeps its objects).
 BUILD_FLAGS = $(subst $(CURDIR),.,$(CC) $(ALL_CFLAGS) hot: $(HOT_OPT) curses: $(CURSES_CFLAGS) \
                   link: $(LDFLAGS) $(LDLIBS))
+# make install and make uninstall alone (a packager's `sudo make install`
+# after `make CFLAGS=...`) keep the record of a tree already built: what they
+# install is what was built, never built again with other flags (see install).
+KEEP_FLAGS := $(if $(wildcard $(B)/flags),$(if $(MAKECMDGOALS),$(if \
+                  $(filter-out install uninstall,$(MAKECMDGOALS)),,1)))
+ifeq ($(KEEP_FLAGS),)
 ifneq ($(BUILD_FLAGS),$(file <$(B)/flags))
 $(shell mkdir -p $(B))
 $(file >$(B)/flags,$(BUILD_FLAGS))
+endif
 endif
 
 # The product's code; src/bench/ is the bench's program (swirl-bench), src/tools/
@@ -128,7 +137,7 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
 .PHONY: docs all run test unit sanitize sanitize-e2e tsan mutants bench fuzz demo shots install \
-        uninstall clean dist distcheck
+        install-check uninstall clean dist distcheck
 
 # The shells' completion scripts, as each wants it named.
 COMPLETIONS = $(B)/completion/swirl $(B)/completion/_swirl $(B)/completion/swirl.fish
@@ -357,7 +366,7 @@ MAN_SCENES = NR == FNR { n++; name[n] = $$1; sub(/^[^ ]+ +/, ""); title[n] = $$0
 MAN_WORDS = $$0 == "@SCENE_KEYS_TP@" { while ((getline l < keys) > 0) print l; next } \
     $$0 == "@SCENE_MOUSE@" { while ((getline l < mouse) > 0) print l; next } { print }
 swirl.1: swirl.1.in VERSION NEWS $(PROG) $(B)/swirl-scenewords
-	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)'" >&2; exit 1; }
+	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)' (or '(unreleased)')" >&2; exit 1; }
 	./$(PROG) --list-scenes >$@.scenes && test -s $@.scenes
 	$(B)/swirl-scenewords man-keys >$@.keys && $(B)/swirl-scenewords man-mouse >$@.mouse
 	awk '$(MAN_SCENES)' $@.scenes swirl.1.in | \
@@ -380,6 +389,7 @@ docs: $(B)/swirl-scenewords
 dist:
 	@git rev-parse --verify -q HEAD >/dev/null || { echo "make dist: needs a git checkout" >&2; exit 1; }
 	@git diff --quiet HEAD -- || echo "make dist: uncommitted changes are left out (the tarball is HEAD's)" >&2
+	@[ "$(NEWS_DATE)" != unreleased ] || echo "make dist: NEWS has $(VERSION) unreleased: the tarball is a snapshot" >&2
 	git archive --format=tar --prefix=$(DIST)/ HEAD | gzip -n -9 >$(DIST).tar.gz.tmp
 	mv $(DIST).tar.gz.tmp $(DIST).tar.gz
 
@@ -389,7 +399,20 @@ dist:
 distcheck: dist
 	MAKE="$(MAKE)" JOBS=$(JOBS) ./tests/distcheck.sh $(DIST).tar.gz $(VERSION)
 
-install: swirl swirl.1 $(COMPLETIONS)
+# What make install takes: the files of a tree built before, as they were
+# built (whatever CFLAGS this make is given: build/flags is kept), after a
+# check that each is there and not older than what it is made from; if one is
+# not, it says which and stops, since building it now could take other flags.
+# In a tree never built, it builds first, with the flags given.
+INSTALLED = swirl swirl.1 $(COMPLETIONS)
+install-check:
+	@for f in $(INSTALLED); do \
+	    [ -e "$$f" ] || { echo "make install: $$f is missing: build it first (make)" >&2; exit 1; }; \
+	    $(MAKE) -q --no-print-directory KEEP_FLAGS=1 "$$f" 2>/dev/null || { \
+	        echo "make install: $$f is older than its sources: build again (make, with the flags" \
+	             "in $(B)/flags) first" >&2; exit 1; }; \
+	done
+install: $(if $(KEEP_FLAGS),install-check,$(INSTALLED))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(BASH_COMPLETIONDIR) \
 	    $(DESTDIR)$(ZSH_COMPLETIONDIR) $(DESTDIR)$(FISH_COMPLETIONDIR)
 	install -m 755 swirl $(DESTDIR)$(BINDIR)/swirl
@@ -404,4 +427,4 @@ uninstall:
 	    $(DESTDIR)$(FISH_COMPLETIONDIR)/swirl.fish
 
 clean:
-	rm -rf build build-san build-ubsan build-tsan build-fuzz swirl swirl.1 swirl-*.tar.gz
+	rm -rf build build-san build-ubsan build-tsan build-fuzz swirl swirl.1

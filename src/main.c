@@ -20,6 +20,7 @@
 #include "term.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
@@ -48,12 +49,24 @@ static void tty_size(int *cols, int *rows)
 
 /* --set help: the starting scene's parameters, with their values for this
  * terminal. */
+/* The exit status once stdout has had what it was given (wrote: the last
+ * write took it all): 1, with one line on stderr, when it did not take it
+ * (a full disk, a closed stdout; errno was 0 before the write). */
+static int stdout_done(bool wrote)
+{
+    if (wrote && fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    buf_warn("cannot write to stdout: %s", strerror(errno ? errno : EIO));
+    return 1;
+}
+
 /* out onto stdout, and the buffer freed; the exit status. */
 static int print_buf(struct buf *out)
 {
-    fwrite(out->p, 1, out->len, stdout);
+    errno = 0;
+    bool wrote = fwrite(out->p, 1, out->len, stdout) == out->len;
     buf_free(out);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return stdout_done(wrote);
 }
 
 /* The text that fill() makes, onto stdout; the exit status. */
@@ -80,10 +93,24 @@ static int print_params(const struct cli *c)
     return print_buf(&out);
 }
 
+/* A standard descriptor that was closed (swirl >&-) is held by /dev/null
+ * opened the other way round, so that no file swirl opens (a recording) takes
+ * its number and gets what was meant for it, and a write to a closed stdout
+ * or stderr still fails (EBADF) and is told as a failure. */
+static void hold_closed_fds(void)
+{
+    /* Lowest first: open() takes the lowest free number, the one closed. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+            open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY) != fd)
+            return;
+}
+
 int main(int argc, char **argv)
 {
     static struct cli c;
     char err[1024];
+    hold_closed_fds();
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C"); /* "t":0.005, never 0,005 (see the top) */
     if (cli_parse(&c, argc, argv, err, sizeof err) != 0)
@@ -115,8 +142,8 @@ int main(int argc, char **argv)
     case CLI_HELP:
         return print_text(cli_usage);
     case CLI_VERSION:
-        printf("swirl %s\n", SWIRL_VERSION);
-        return fflush(stdout) == 0 ? 0 : 1;
+        errno = 0;
+        return stdout_done(printf("swirl %s\n", SWIRL_VERSION) > 0);
     case CLI_LIST_SCENES:
         return print_text(cli_scene_list);
     case CLI_SET_HELP:
@@ -126,9 +153,7 @@ int main(int argc, char **argv)
     case CLI_RECORD: {
         struct record_stats st;
         int rc = headless_record(&c.o, c.cols, c.rows, c.seconds, c.record, &st);
-        if (rc == 0)
-            headless_record_summary(&st);
-        return rc;
+        return rc == 0 ? headless_record_summary(&st) : rc;
     }
     case CLI_TERM:
         break;

@@ -40,7 +40,8 @@ echo "distcheck: its unit tests"
 tail -n 1 unit.log
 
 [ "$(./swirl -V)" = "swirl $version" ] || fail "./swirl -V says '$(./swirl -V)', not 'swirl $version'"
-grep -q "^\.TH SWIRL 1 \"[0-9-]*\" \"swirl $version\"" swirl.1 || fail "swirl.1 does not name swirl $version"
+grep -q "^\.TH SWIRL 1 \"\([0-9-]*\|unreleased\)\" \"swirl $version\"" swirl.1 ||
+    fail "swirl.1 does not name swirl $version"
 
 dest=$tmp/dest
 "$MAKE" install DESTDIR="$dest" PREFIX=/usr >install.log 2>&1 || { cat install.log; fail "make install fails"; }

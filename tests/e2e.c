@@ -10,10 +10,12 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,16 +47,56 @@ int e2e_sh(const char *fmt, ...)
 }
 
 /* Output of a tmux command against our server, into a static buffer. */
+/* args split into words at blanks, a '...' part kept whole (as sh reads
+ * them), into argv[at..max) over copy; the count of argv's entries. */
+static int split_words(const char *args, char *copy, size_t cap, char **argv, int at, int max)
+{
+    size_t k = 0;
+    for (const char *s = args; *s && at < max - 1;) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        argv[at++] = copy + k;
+        for (; *s && *s != ' ' && k + 1 < cap; s++)
+            if (*s == '\'')
+                for (s++; *s && *s != '\'' && k + 1 < cap; s++)
+                    copy[k++] = *s;
+            else
+                copy[k++] = *s;
+        copy[k++] = 0;
+    }
+    argv[at] = NULL;
+    return at;
+}
+
+/* tmux run directly, no shell in between: a capture is what the end-to-end
+ * tests do most, and a shell's start costs as much again. */
 const char *e2e_tmux(const char *args)
 {
     static char out[1 << 20];
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "tmux -L %s %s 2>/dev/null", e2e_sock, args);
-    FILE *p = popen(cmd, "r");
+    char copy[512], *argv[32] = {"tmux", "-L", e2e_sock};
+    split_words(args, copy, sizeof copy, argv, 3, 32);
+    int fds[2];
     size_t n = 0;
-    if (p) {
-        n = fread(out, 1, sizeof out - 1, p);
-        pclose(p);
+    if (pipe(fds) == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(fds[1], STDOUT_FILENO);
+            if (null >= 0)
+                dup2(null, STDERR_FILENO);
+            close(fds[0]), close(fds[1]);
+            execvp("tmux", argv);
+            _exit(127);
+        }
+        close(fds[1]);
+        ssize_t got;
+        while (pid > 0 && n + 1 < sizeof out && (got = read(fds[0], out + n, sizeof out - 1 - n)) > 0)
+            n += (size_t)got;
+        close(fds[0]);
+        if (pid > 0)
+            waitpid(pid, NULL, 0);
     }
     out[n] = 0;
     return out;
@@ -150,6 +192,38 @@ bool e2e_start_swirl(int cols, int rows, const char *env, const char *args)
     return e2e_start_swirl_tmux(cols, rows, E2E_FEATURES, env, args);
 }
 
+long e2e_swirl_pid(void)
+{
+    char cmd[96], out[32] = "";
+    long pane = atol(e2e_tmux("display -p -t e '#{pane_pid}'"));
+    snprintf(cmd, sizeof cmd, "pgrep -n -P %ld -x swirl 2>/dev/null", pane);
+    FILE *p = pane > 0 ? popen(cmd, "r") : NULL;
+    if (p) {
+        if (!fgets(out, sizeof out, p))
+            out[0] = 0;
+        pclose(p);
+    }
+    return atol(out);
+}
+
+double e2e_cpu_seconds(long pid)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = 0;
+    const char *p = strrchr(text, ')'); /* the fields after its name, which may hold anything */
+    char state = 0;
+    unsigned long long ut, st;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &state, &ut,
+                     &st) != 3 || state == 'Z' || state == 'X')
+        return -1.0;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /* The one polling loop: a capture is judged at least once, and once more after
  * the deadline has passed (a slow capture on a loaded machine still counts). */
 bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *arg),
@@ -177,6 +251,110 @@ bool e2e_wait_for(const char *(*grab)(void), const char *needle)
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle)
 {
     return e2e_wait(grab, lacks, (void *)needle, E2E_DEADLINE);
+}
+
+/* The help's lines below the pane come up a line a Down, one Down a look. */
+static bool has_or_scroll(const char *screen, void *needle)
+{
+    if (strstr(screen, needle))
+        return true;
+    e2e_send_key("Down");
+    return false;
+}
+
+bool e2e_help_shows(const char *needle)
+{
+    if (!e2e_wait_for(e2e_plain, "swirl " SWIRL_VERSION " - ")) /* its title, its first line */
+        return false;
+    return e2e_wait(e2e_plain, has_or_scroll, (void *)needle, E2E_DEADLINE);
+}
+
+bool e2e_figure_text(const char *screen, const char *name, char *text, size_t n)
+{
+    /* Today the status line's "NAME VALUE" items: the last one on the screen
+     * (the status line is its last row). Where swirl shows its statistics
+     * changes, this changes, and no test. */
+    bool found = false;
+    size_t len = strlen(name);
+    for (const char *at = screen ? strstr(screen, name) : NULL; at; at = strstr(at + 1, name)) {
+        const char *v = at + len + 1;
+        size_t vn = strcspn(v, " \n");
+        if ((at == screen || at[-1] == ' ' || at[-1] == '\n') && at[len] == ' ' && vn > 0 &&
+            vn < n) {
+            memcpy(text, v, vn);
+            text[vn] = 0;
+            found = true;
+        }
+    }
+    return found;
+}
+
+bool e2e_figure(const char *screen, const char *name, double *value)
+{
+    char text[64], *end;
+    if (!e2e_figure_text(screen, name, text, sizeof text))
+        return false;
+    double v = strtod(text, &end);
+    if (end == text || *end)
+        return false;
+    *value = v;
+    return true;
+}
+
+struct figure_query {
+    const char *name;
+    bool (*ok)(double v, void *arg);
+    void *arg;
+    double value;
+    bool shown;
+};
+
+static bool figure_holds(const char *screen, void *arg)
+{
+    struct figure_query *q = arg;
+    double v;
+    if (!e2e_figure(screen, q->name, &v))
+        return false;
+    q->value = v, q->shown = true;
+    return !q->ok || q->ok(v, q->arg);
+}
+
+bool e2e_wait_figure_until(const char *name, bool (*ok)(double v, void *arg), void *arg,
+                           double *last)
+{
+    struct figure_query q = {.name = name, .ok = ok, .arg = arg};
+    bool held = e2e_wait(e2e_plain, figure_holds, &q, E2E_DEADLINE);
+    *last = q.shown ? q.value : -1.0;
+    return held;
+}
+
+bool e2e_wait_figure(const char *name, double *value)
+{
+    return e2e_wait_figure_until(name, NULL, NULL, value);
+}
+
+static bool equals(double v, void *arg) { return v == *(const double *)arg; }
+
+bool e2e_wait_figure_is(const char *name, double want, double *last)
+{
+    return e2e_wait_figure_until(name, equals, &want, last);
+}
+
+struct text_query {
+    const char *name, *want;
+};
+
+static bool text_is(const char *screen, void *arg)
+{
+    const struct text_query *q = arg;
+    char text[64];
+    return e2e_figure_text(screen, q->name, text, sizeof text) && strcmp(text, q->want) == 0;
+}
+
+bool e2e_wait_figure_text(const char *name, const char *want)
+{
+    struct text_query q = {name, want};
+    return e2e_wait(e2e_plain, text_is, &q, E2E_DEADLINE);
 }
 
 /* Sends bytes as they are (hex, so escapes need no quoting). */

@@ -53,6 +53,14 @@ int e2e_reap(long pid);
 bool e2e_start_swirl(int cols, int rows, const char *env, const char *args);
 bool e2e_start_swirl_tmux(int cols, int rows, const char *features, const char *env,
                           const char *args);
+/* The ./swirl running in the pane (its process id), 0 when there is none. */
+long e2e_swirl_pid(void);
+/* The processor time process pid has used so far, its threads' together, in
+ * seconds; -1 once it has ended. On a busy machine a process gets less of the
+ * processor than it asks for: a bound on the work it does after a key (that
+ * it stops the step it is in, not how soon a starved process gets to) holds
+ * whatever the load, where a bound on the time it takes does not. */
+double e2e_cpu_seconds(long pid);
 /* Polls grab() (a capture) until pred(capture, arg) holds or `seconds` pass;
  * true when it held. pred sees every capture, the last included, so it can keep
  * what it found in arg for the caller's checks and messages. Every wait of the
@@ -62,6 +70,28 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
 /* e2e_wait() for a substring to appear (or be gone), within E2E_DEADLINE. */
 bool e2e_wait_for(const char *(*grab)(void), const char *needle);
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
+/* With the help up (?): true once needle shows in it, within E2E_DEADLINE,
+ * scrolling it down (Down, which stops at its end) while it does not: what
+ * the help says of this run (its colours, the picture's level) comes first
+ * and takes more rows on a loaded machine, so the keys' last lines may be
+ * below the pane. */
+bool e2e_help_shows(const char *needle);
+/* The scene's statistics as a person reads them ("particles" 1900, "grid"
+ * 120x34): the figure called name on a plain capture, as its text or as a
+ * number (false: not shown), read where swirl shows it, in one place (e2e.c)
+ * for every test. A status line cuts its last items to fit: a test that
+ * reads one there gives swirl a pane wide enough for every tag of a loaded
+ * machine, its timings and its figures. */
+bool e2e_figure_text(const char *screen, const char *name, char *text, size_t n);
+bool e2e_figure(const char *screen, const char *name, double *value);
+/* Waits (E2E_DEADLINE) until the figure is shown (and ok(value, arg) holds,
+ * ok NULL: any value), and gives the last value shown (-1 when none was);
+ * until it is want; until its text is want. */
+bool e2e_wait_figure_until(const char *name, bool (*ok)(double v, void *arg), void *arg,
+                           double *last);
+bool e2e_wait_figure(const char *name, double *value);
+bool e2e_wait_figure_is(const char *name, double want, double *last);
+bool e2e_wait_figure_text(const char *name, const char *want);
 /* Bytes as they are (sent as hex: escapes need no quoting), or tmux key names. */
 void e2e_send_bytes(const char *s);
 void e2e_send_key(const char *k);

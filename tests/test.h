@@ -9,8 +9,9 @@
  * "N passed, N failed". Tests tagged with TEST_E2E drive the real binary in tmux
  * and are skipped by `--unit`. Tests tagged with TEST_THREADS start threads (a
  * pool, a watcher): they have a deadline of their own, TEST_THREADS_DEADLINE
- * seconds (SWIRL_TEST_DEADLINE), past which the runner ends them as failed,
- * so a pool that hangs is told in seconds. TEST_FIXTURE(name, flags) is a test
+ * seconds of processor time (SWIRL_TEST_DEADLINE), past which the runner ends
+ * them as failed, so a pool that hangs spinning is told in seconds (one that
+ * hangs asleep is the runner's quiet watch's: test_main.c). TEST_FIXTURE(name, flags) is a test
  * of the runner itself (one that hangs...): run only when named in full.
  * The runner gives each kind jobs of its own: unit tests, TEST_E2E tests
  * and TEST_E2E_WAITS tests (an end-to-end test that mostly waits on real
@@ -52,8 +53,9 @@ typedef void (*test_fn)(void);
  * the compiler, at 1 it gets 44% (and the swirls meet two unit tests at
  * most: the tests that wait have jobs of their own). */
 #define TEST_UNIT_NICE 1
-/* Seconds: many times what any TEST_THREADS test takes, on a loaded machine
- * or under a sanitizer; only a hang comes near it. */
+/* Seconds of processor time: many times what any TEST_THREADS test uses, on
+ * a loaded machine (which slows a test but adds little to its processor
+ * time) or under a sanitizer; only a hang comes near it. */
 #define TEST_THREADS_DEADLINE (TEST_SANITIZED ? 300.0 : 15.0)
 void test_register(const char *name, test_fn fn, unsigned flags);
 /* Ends the running test as skipped, saying why ("no tmux"). */

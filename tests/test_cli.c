@@ -384,17 +384,21 @@ TEST_E2E_CPU(cli_results_do_not_depend_on_the_thread_count)
         }
         free(first);
     }
+    /* A whole tour recorded on one thread and on two: the same bytes. (Two,
+     * not more: on a machine of two cores, busy besides, each thread past its
+     * cores spends its time waiting on the others' parts; the frames on one
+     * thread and on three are test_frames.c's.) */
     char a[64], b[64], args[256];
     snprintf(a, sizeof a, "/tmp/swirl-thr-%d-1.cast", (int)getpid());
-    snprintf(b, sizeof b, "/tmp/swirl-thr-%d-4.cast", (int)getpid());
+    snprintf(b, sizeof b, "/tmp/swirl-thr-%d-2.cast", (int)getpid());
     for (int k = 0; k < 2; k++) {
         snprintf(args, sizeof args, "--headless --demo --seconds 30 --size 100x30 --threads %d "
-                 "--record %s --overwrite", k ? 4 : 1, k ? b : a);
+                 "--record %s --overwrite", k ? 2 : 1, k ? b : a);
         struct run r = swirl(args);
         CHECK_INT(r.status, 0);
         run_free(&r);
     }
-    CHECK_MSG(e2e_sh("cmp -s %s %s", a, b) == 0, "recordings differ with 1 and 4 threads");
+    CHECK_MSG(e2e_sh("cmp -s %s %s", a, b) == 0, "recordings differ with 1 and 2 threads");
     remove(a);
     remove(b);
 }

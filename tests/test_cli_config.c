@@ -133,15 +133,17 @@ TEST(config_bad_lines_name_the_file_and_the_line)
     REFUSED("list-scenes\n", "", NAME ":1: --list-scenes is for the command line, not the "
                                  "config file");
     REFUSED("set = help\n", "", NAME ":1: --set help is for the command line");
+    REFUSED("set = cloth:help\n", "", NAME ":1: --set cloth:help is for the command line");
     REFUSED("= 3\n", "", NAME ":1: unknown option ''");
     /* A --set is judged once the first scene is known: still its own line. */
-    REFUSED("fps = 60\nset = viscosity=99\n", "", NAME ":2: --set viscosity wants 0 to 20, not '99'");
+    REFUSED("fps = 60\nset = viscosity=99\n", "", NAME ":2: --set viscosity wants 0 to 20, not '99' "
+                                                "(did you mean 20?)");
     REFUSED("set = viscosity=1\n\nset = bogus=1\n", "",
-            NAME ":3: --set: the dye scene has no parameter 'bogus' (--scene dye --set help "
-                 "lists them)");
+            NAME ":3: --set: the dye scene has no parameter 'bogus' (--set dye:help lists "
+                 "them)");
     REFUSED("set = dye:bogus=1\n", "--scene pbf",
-            NAME ":1: --set: the dye scene has no parameter 'bogus' (--scene dye --set help "
-                 "lists them)");
+            NAME ":1: --set: the dye scene has no parameter 'bogus' (--set dye:help lists "
+                 "them)");
     snprintf(says, sizeof says, NAME ":1: --set water:depth=1: no scene 'water' (%s)", names);
     REFUSED("set = water:depth=1\n", "", says);
     char longline[1200];
@@ -393,5 +395,33 @@ TEST(set_help_shows_the_values_for_this_terminal)
     CHECK_INT(cli_set_help(&c, 0, 0, &out), 0);
     buf_putc(&out, 0);
     CHECK(!strstr(out.p, "terminal") && !strstr(out.p, "sized"));
+    buf_free(&out);
+}
+
+TEST(set_help_shows_the_values_as_set)
+{
+    /* Beside other --sets: their values, marked, a set size not "terminal";
+     * SCENE:help lists that scene (each asked for, in the table's order). */
+    struct cli c;
+    PARSED(c, NULL, "--scene cloth --set width=40 --set tearing=on --set dye:viscosity=3 "
+                    "--set help");
+    struct buf out;
+    buf_init(&out);
+    CHECK_INT(cli_set_help(&c, 0, 0, &out), 0);
+    buf_putc(&out, 0);
+    CHECK_MSG(strstr(out.p, "\n  width                  40           2 to 300, whole  *  "
+                            "(--set)\n") &&
+                  strstr(out.p, "\n  tearing                on           on or off  (--set)\n") &&
+                  strstr(out.p, "\n  buckle                 on           on or off\n") &&
+                  strstr(out.p, "(height, substeps)\n") && !strstr(out.p, "viscosity"),
+              "%s", out.p);
+    PARSED(c, NULL, "--set dye:viscosity=3 --set cloth:help --set pbf:help");
+    buf_clear(&out);
+    CHECK_INT(cli_set_help(&c, 0, 0, &out), 0);
+    buf_putc(&out, 0);
+    const char *pbf = strstr(out.p, "pbf parameters (--set pbf:NAME=VALUE;"),
+               *cloth = strstr(out.p, "\n\ncloth parameters (--set cloth:NAME=VALUE;");
+    CHECK_MSG(pbf == out.p && cloth && cloth > pbf && !strstr(out.p, "dye parameters"),
+              "%s", out.p);
     buf_free(&out);
 }

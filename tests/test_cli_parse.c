@@ -215,13 +215,14 @@ TEST(cli_parse_set_forms)
     CHECK_INT(c.o.scene, scene_find("pbf"));
     PARSED(c, "--headless --set help");
     CHECK_INT(c.run, CLI_SET_HELP);
-    REFUSED("--set help --set viscosity=1", "--set wants NAME=VALUE, not 'help'");
     REFUSED("--set vorticity", "--set wants NAME=VALUE, not 'vorticity'");
     REFUSED("--set =5", "--set wants NAME=VALUE, not '=5'");
     REFUSED("--set an-absurdly-long-parameter-name-that-no-scene-has-or-will-ever-have=1",
             "--set wants NAME=VALUE");
     REFUSED("--set block-width=10", "the dye scene has no parameter 'block-width' "
-                                    "(--scene dye --set help lists them)");
+                                    "(the pbf scene has it: --set pbf:block-width=10)");
+    REFUSED("--set bogus=10", "the dye scene has no parameter 'bogus' (--set dye:help lists "
+                              "them)");
     REFUSED("--set viscosity=21", "--set viscosity wants 0 to 20, not '21'");
     REFUSED("--set viscosity=", "--set viscosity wants 0 to 20, not ''");
     REFUSED("--set viscosity=0,1", "not '0,1'");
@@ -239,6 +240,95 @@ TEST(cli_parse_set_forms)
     CHECK_NEAR(c.o.sets[0].value, 1.0, 0.0);
     CHECK_INT(c.o.sets[2].param, scene_param_find(scenes[scene_find("pbf")], "gravity"));
     REFUSED("--set cloth:viscosity=1", "the cloth scene has no parameter 'viscosity'");
+}
+
+/* One --set given as one argument (with its blanks), after args (split at
+ * spaces): 0 and *c, or -1 and err. */
+static int parse_set(struct cli *c, const char *args, const char *set)
+{
+    static char copy[1024];
+    char *argv[ARGS_MAX];
+    int argc = fx_argv(args, copy, sizeof copy, argv, ARGS_MAX - 2);
+    argv[argc++] = "--set";
+    argv[argc++] = (char *)set;
+    return parse_argv(c, argc, argv);
+}
+
+TEST(cli_parse_set_takes_names_and_values_as_the_panel_writes_them)
+{
+    /* The panel's label as it is shown, in any case, blanks around it or
+     * not; the value with the unit --set help and the panel show. */
+    const struct scene_ops *dye = scenes[scene_find("dye")], *cloth = scenes[scene_find("cloth")];
+    static const char *const names[] = {"dye diffusion=1.5", "Dye Diffusion = 1.5",
+                                        "  dye   diffusion=1.5 ", "dye-diffusion=1.5"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        struct cli c;
+        int rc = parse_set(&c, "--scene dye", names[k]);
+        CHECK_MSG(rc == 0, "'%s' refused: %s", names[k], err);
+        CHECK_INT(c.o.nsets, 1);
+        CHECK_INT(c.o.sets[0].param, scene_param_find(dye, "dye-diffusion"));
+        CHECK_NEAR(c.o.sets[0].value, 1.5, 0.0);
+    }
+    struct cli c;
+    CHECK_MSG(parse_set(&c, "--scene cloth", "time step=0.01 s") == 0, "%s", err);
+    CHECK_INT(c.o.sets[0].param, scene_param_find(cloth, "time-step"));
+    CHECK_NEAR(c.o.sets[0].value, 0.01, 0.0);
+    CHECK_MSG(parse_set(&c, "", "cloth:XPBD compliance=1e-6") == 0, "%s", err);
+    CHECK_INT(c.o.sets[0].param, scene_param_find(cloth, "xpbd-compliance"));
+    CHECK_MSG(parse_set(&c, "", "splat radius=6px") == 0, "%s", err);
+    CHECK_NEAR(c.o.sets[0].value, 6.0, 0.0);
+    CHECK_MSG(parse_set(&c, "", "Cloth:Tearing=ON") == 0, "%s", err);
+    CHECK_INT(c.o.sets[0].scene, scene_find("cloth"));
+    CHECK_NEAR(c.o.sets[0].value, 1.0, 0.0);
+    /* A unit that is not the parameter's is no unit of it. */
+    CHECK(parse_set(&c, "--scene cloth", "time step=0.01 kg") == -1);
+}
+
+TEST(cli_parse_set_says_what_was_likely_meant)
+{
+    /* A name cut short or mistyped: the parameters it was likely meant for,
+     * those that take the value given first. */
+    REFUSED("--set cloth:tear=on", "the cloth scene has no parameter 'tear' (did you mean "
+                                   "tearing?)");
+    REFUSED("--set cloth:tear=2", "no parameter 'tear' (did you mean tear-strain?)");
+    REFUSED("--set cloth:tear=-3", "no parameter 'tear' (did you mean tearing or tear-strain?)");
+    REFUSED("--set vorticty=3", "the dye scene has no parameter 'vorticty' (did you mean "
+                                "vorticity?)");
+    REFUSED("--scene pbf --set max-iteration=5", "(did you mean max-iterations?)");
+    REFUSED("--set dey:viscosity=1", "no scene 'dey' (did you mean dye?)");
+    /* A value: the nearest it takes. */
+    REFUSED("--set viscosity=21", "--set viscosity wants 0 to 20, not '21' (did you mean 20?)");
+    REFUSED("--set viscosity=-1", "(did you mean 0?)");
+    REFUSED("--scene cloth --set tearing=of", "tearing wants on or off, not 'of' (did you "
+                                              "mean off?)");
+    REFUSED("--scene cloth --set tearing=yess", "(did you mean on?)");
+    REFUSED("--scene cloth --set fixed-particles=3", "wants 1, 2 or 4, not '3' (did you mean 2?)");
+    REFUSED("--scene cloth --set xpbd-compliance=on", "(did you mean off?)");
+    REFUSED("--scene pbf --set max-iterations=600", "(did you mean 500?)");
+    REFUSED("--scene cloth --set time-step=1", "wants 0.001 to 0.05, not '1' (did you mean 0.05?)");
+    REFUSED("--scene cloth --set tearing=2", "--set tearing wants on or off, not '2'");
+    /* A name alone: its values. */
+    REFUSED("--set vorticity", "--set wants NAME=VALUE, not 'vorticity' (vorticity=0 to 40)");
+}
+
+TEST(cli_parse_set_help_beside_other_sets)
+{
+    /* --set help, and SCENE:help, go with other --sets (each judged as
+     * ever), and ask for the lists: the first scene's, and each named. */
+    struct cli c;
+    PARSED(c, "--set help --set viscosity=1");
+    CHECK_INT(c.run, CLI_SET_HELP);
+    CHECK_INT(c.set_help, 1u << 0);
+    CHECK_INT(c.o.nsets, 1);
+    PARSED(c, "--set cloth:help");
+    CHECK_INT(c.run, CLI_SET_HELP);
+    CHECK_INT(c.set_help, 1u << scene_find("cloth"));
+    PARSED(c, "--set cloth:tearing=on --set pbf:help --set HELP");
+    CHECK_INT(c.run, CLI_SET_HELP);
+    CHECK_INT(c.set_help, 1u << scene_find("pbf") | 1u << 0);
+    CHECK_INT(c.o.nsets, 1);
+    REFUSED("--set help --set viscosity=99", "--set viscosity wants 0 to 20, not '99'");
+    REFUSED("--set dey:help", "no scene 'dey' (did you mean dye?)");
 }
 
 TEST(cli_parse_refuses_what_the_run_would_ignore)

@@ -261,8 +261,15 @@ TEST_E2E_CPU(demo_cast_regenerates_byte_for_byte)
     snprintf(two, sizeof two, "/tmp/swirl-demo-regen-%d-2.cast", (int)getpid());
     size_t n1 = 0, n2 = 0, nd = 0;
     char *r1 = record_demo(one) ? e2e_slurp(one, &n1) : NULL;
-    char *r2 = record_demo(two) ? e2e_slurp(two, &n2) : NULL;
     char *committed = e2e_slurp(DEMO_PATH, &nd);
+    /* The same bytes as the committed recording (another run's, on another
+     * machine) are the same bytes from run to run; only when they are not is
+     * a second run needed, to tell a change of the picture from a run that
+     * does not repeat itself. */
+    bool same = r1 && committed && n1 == nd && memcmp(r1, committed, n1) == 0;
+    char *r2 = same ? NULL : record_demo(two) ? e2e_slurp(two, &n2) : NULL;
+    if (same)
+        r2 = r1, n2 = n1;
     remove(one);
     remove(two);
     CHECK_MSG(r1 && r2, "no recording");
@@ -293,7 +300,8 @@ TEST_E2E_CPU(demo_cast_regenerates_byte_for_byte)
                   "(line %d), %zu bytes recorded vs %zu committed",
                   at, line, n1, nd);
     }
+    if (r2 != r1)
+        free(r2);
     free(r1);
-    free(r2);
     free(committed);
 }

@@ -323,14 +323,17 @@ TEST_E2E(e2e_drag_moves_the_cloth)
 
 TEST_E2E(e2e_scene_keys_switch_scenes)
 {
-    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
+    /* 160 columns: the scenes' figures stay on the status line beside any
+     * tag a loaded machine brings. */
+    double v;
+    CHECK(e2e_start_swirl(160, 30, "COLORTERM=truecolor", ""));
     CHECK(hud_ready());
     e2e_send_key("2");
     CHECK(e2e_wait_for(e2e_plain, " pbf "));
-    CHECK(e2e_wait_for(e2e_plain, "particles"));
+    CHECK(e2e_wait_figure("particles", &v));
     e2e_send_key("3");
     CHECK(e2e_wait_for(e2e_plain, " cloth "));
-    CHECK(e2e_wait_for(e2e_plain, "constraints"));
+    CHECK(e2e_wait_figure("constraints", &v));
     /* The last digit shows the table's last scene, and Tab wraps from it to
      * the first (the dye's "grid"). */
     char key[2] = {(char)('0' + SCENE_COUNT), 0}, name[64];
@@ -545,7 +548,7 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
     CHECK(e2e_start_swirl(110, 20, "COLORTERM=truecolor", args));
     CHECK(hud_ready());
     CHECK(resize_and_wait(120, 18));
-    CHECK(e2e_wait_for(e2e_plain, "grid 120x34")); /* swirl itself has seen the resize */
+    CHECK(e2e_wait_figure_text("grid", "120x34")); /* swirl itself has seen the resize */
     quit_and_stop();
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
@@ -742,4 +745,25 @@ TEST_E2E(e2e_stop_leaves_no_server_and_no_socket)
     CHECK_INT(e2e_reap(getpgrp()), 1);
     CHECK_MSG(access(path, F_OK) != 0, "%s is still there", path);
     CHECK(e2e_sh("tmux -L %s has-session 2>/dev/null", e2e_sock) != 0);
+}
+
+/* The figures the end-to-end tests read (e2e.h), from a screen as it is
+ * captured: a whole item only, the last one shown; its text where it is no
+ * number. */
+TEST(e2e_figures_are_read_whole_or_not_at_all)
+{
+    const char *screen = "  particles 12 left in the title\n"
+                         " pbf [coarse] 30 fps  1.20 ms/step  t 1.23s  iter 4  particles 1900  "
+                         "? help  q quit\n";
+    double v = -1;
+    char text[16];
+    CHECK(e2e_figure(screen, "particles", &v) && v == 1900);
+    CHECK(e2e_figure(screen, "iter", &v) && v == 4);
+    CHECK(!e2e_figure(screen, "t", &v) && e2e_figure_text(screen, "t", text, sizeof text) &&
+          strcmp(text, "1.23s") == 0);
+    CHECK(!e2e_figure(screen, "article", &v) && !e2e_figure(screen, "ms/step", &v));
+    CHECK(!e2e_figure(" dye 30 fps  grid 80x46  dye 3.1  ke 1", "grid", &v));
+    CHECK(e2e_figure_text(" dye 30 fps  grid 80x46  dye 3.1  ke 1", "grid", text, sizeof text) &&
+          strcmp(text, "80x46") == 0);
+    CHECK(!e2e_figure(" pbf 30 fps  1.20 ms/step  t 1.23s  iter 4  partic", "particles", &v));
 }

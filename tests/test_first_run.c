@@ -122,7 +122,7 @@ TEST_E2E(first_config_errors_name_the_file_and_line)
     REFUSED(env, "", "swirl: not a terminal (use --headless for runs without one)");
     write_config(home, "xdg", "set = viscosity=99\n");
     snprintf(says, sizeof says, "swirl: %s/xdg/swirl/config:1: --set viscosity wants 0 to 20, "
-             "not '99'\n", home);
+             "not '99' (did you mean 20?)\n", home);
     run(&r, env, "");
     CHECK_MSG(r.status == 2 && strcmp(r.err, says) == 0, "%d '%s'", r.status, r.err);
     /* A folder where the file should be; an unreadable file. */

@@ -2,7 +2,7 @@
  * test_main.c — the runner of swirl's test harness (see test.h).
  *
  * Usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] [--e2e-jobs N]
- *                   [--wait-jobs N] [--timeout S] [--times FILE] [--slowest K]
+ *                   [--wait-jobs N] [--timeout S] [--quiet S] [--times FILE] [--slowest K]
  *                   [--fail-fast] [--list] [SUBSTRING...]
  *
  * --unit runs the unit tests only, --e2e the end-to-end ones only (TEST_E2E).
@@ -13,15 +13,13 @@
  * "N passed, N failed" (", N skipped" when a test said it could not run); exit
  * status is 0 only when nothing failed. With --times, the tests start slowest
  * first by the times FILE kept from the last run (so the run ends together on
- * every job), and FILE is written anew.
- * With --fail-fast the first failure
- * ends the run: the tests still running are stopped (not counted) and no
- * more start, and the last line adds how many did not run (tests/mutants.sh
- * wants only whether something fails, and soon). XDG_CONFIG_HOME points
- * nowhere, so no user's config file reaches the ./swirl the tests run.
- * A test that leaves a tmux server's socket behind (e2e.h: e2e_stop() is
- * each end-to-end test's cleanup) fails for it, and the runner removes it, so
- * a run leaves none.
+ * every job), and FILE is written anew. With --fail-fast the first failure
+ * ends the run: the tests still running are stopped (not counted) and no more
+ * start, and the last line adds how many did not run (tests/mutants.sh wants
+ * only whether something fails, and soon). XDG_CONFIG_HOME points nowhere, so
+ * no user's config file reaches the ./swirl the tests run. A test that leaves
+ * a tmux server's socket behind (e2e.h: e2e_stop() is each end-to-end test's
+ * cleanup) fails for it, and the runner removes it, so a run leaves none.
  *
  * Each test's process has a keeper: the runner forks the keeper, which leads a
  * process group of its own, and the keeper forks the test and passes on how it
@@ -30,11 +28,18 @@
  * (a CI's time limit, Ctrl-C, SIGKILL): it then ends its group, the test and
  * all it started, and the tmux servers the test left, so no test outlives its
  * runner (a test hung in a spinning pool would keep a core busy for good).
- * A test that starts threads (TEST_THREADS) has a deadline of its own
- * (SWIRL_TEST_DEADLINE seconds, default TEST_THREADS_DEADLINE): its keeper
- * ends it there and says so, so a pool pass that never ends is reported in
- * seconds, not at the runner's timeout. The deadline is
- * for hangs alone: generous, many times what any such test takes.
+ * A test that starts threads (TEST_THREADS) has a deadline of its own in
+ * processor time, which a busy machine does not stretch (SWIRL_TEST_DEADLINE
+ * seconds, default TEST_THREADS_DEADLINE, many times what any uses): its
+ * keeper ends it there and says so, so a pool spinning in a pass that never
+ * ends is reported in seconds, not at the runner's timeout. Any test whose
+ * processes (its process group) use no processor time at all for S seconds
+ * (--quiet S, default QUIET_SECONDS, or SWIRL_TEST_QUIET; a test with threads
+ * its deadline if that is less) is hung, blocked for good (a pool asleep in a
+ * pass that never ends, a deadlock, a read nothing answers): the runner ends
+ * it then and names it, so a hang costs seconds, not the timeout, whatever
+ * the load (a slow test on a loaded machine still uses the processor every
+ * second). A test without threads that hangs busy is the timeout's.
  * A fixture (TEST_FIXTURE: a test of the runner itself, such as one that
  * hangs) runs only when its whole name is given.
  * The jobs are of three kinds, each with its own share: unit tests (-j N,
@@ -52,6 +57,7 @@
  * run waited for).
  */
 #include "e2e.h"
+#include "runner.h"
 #include "test.h"
 
 #include <errno.h>
@@ -70,79 +76,19 @@
 #include <sys/prctl.h>
 #endif
 
-#define TEST_MAX 1024
-#define SKIP_STATUS 77      /* a child's exit status for "skipped" (automake's) */
+#define SKIP_STATUS RUNNER_SKIP_STATUS
 #define DEADLINE_STATUS 254 /* ... for "ended by its own deadline" (checks stop at 250) */
 #define KEEPER_SIGNAL SIGTERM /* what a keeper is sent when its runner dies */
+/* Seconds a test may go without its processes using any processor time
+ * before it is called hung (--quiet, SWIRL_TEST_QUIET): every test, however
+ * slow or starved, uses some within a second; only a blocked one uses none. */
+#define QUIET_SECONDS 30.0
+/* Seconds between two looks at the tests' processor time, at most. */
+#define WATCH_EVERY 1.0
 
-static struct {
-    const char *name;
-    test_fn fn;
-    unsigned flags;
-} tests[TEST_MAX];
-static int ntests;
-
-/* In the child: the running test's failures and name. */
-static int current_failures;
-static const char *current_name;
-
-void test_register(const char *name, test_fn fn, unsigned flags)
-{
-    if (ntests == TEST_MAX) {
-        fprintf(stderr, "test harness: more than %d tests\n", TEST_MAX);
-        exit(2);
-    }
-    tests[ntests].name = name;
-    tests[ntests].fn = fn;
-    tests[ntests].flags = flags;
-    ntests++;
-}
-
-void test_fail(const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    if (current_failures < 8) {
-        fprintf(stdout, "  FAIL %s (%s:%d): ", current_name, file, line);
-        va_start(ap, fmt);
-        vfprintf(stdout, fmt, ap);
-        va_end(ap);
-        fputc('\n', stdout);
-    }
-    current_failures++;
-}
-
-void test_skip(const char *why)
-{
-    printf("  skipped: %s\n", why);
-    fflush(stdout);
-    _exit(SKIP_STATUS);
-}
-
-static void print_escaped(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == 27)
-            fputs("\\e", stdout);
-        else if (c < 32 || c >= 127)
-            fprintf(stdout, "\\x%02x", c);
-        else
-            fputc(c, stdout);
-    }
-}
-
-void test_check_bytes(const char *file, int line, const char *got, size_t gotlen,
-                      const char *want, size_t wantlen)
-{
-    if (gotlen == wantlen && memcmp(got, want, gotlen) == 0)
-        return;
-    test_fail(file, line, "bytes differ");
-    fputs("    want: ", stdout);
-    print_escaped(want, wantlen);
-    fputs("\n    got:  ", stdout);
-    print_escaped(got, gotlen);
-    fputc('\n', stdout);
-}
+/* The tests registered (test_harness.c), by the short names used here. */
+#define tests runner_tests
+#define ntests runner_ntests
 
 static double now(void)
 {
@@ -171,6 +117,7 @@ struct opts {
     int kind_jobs[KINDS]; /* how many of each kind at once (-1: -j's) */
     int slowest;          /* -1: the five slowest on one line */
     double timeout;
+    double quiet; /* seconds a test may go using no processor time at all */
     const char *times;
     int nfilters;
     char **filters;
@@ -207,6 +154,9 @@ struct slot {
     bool killed;
     bool stopped;        /* killed by --fail-fast: not reported */
     int left;            /* tmux sockets it left behind (e2e_reap) */
+    long long ticks;     /* processor time its group has used (runner_watch.h) */
+    double busy_at;      /* when that last grew */
+    bool hung;           /* ended for using none for o.quiet seconds */
     char *out;
     size_t len, cap;
 };
@@ -231,14 +181,6 @@ static void slot_read(struct slot *s)
         close(s->fd);
         s->fd = -1;
     }
-}
-
-/* The deadline of a test that starts threads, in seconds. */
-static double threads_deadline(void)
-{
-    const char *env = getenv("SWIRL_TEST_DEADLINE");
-    double s = env ? atof(env) : 0.0;
-    return s > 0.0 ? s : TEST_THREADS_DEADLINE;
 }
 
 /* The test itself, in the keeper's child. */
@@ -266,11 +208,7 @@ static void run_test(int t)
             fclose(g);
         }
     }
-    current_name = tests[t].name;
-    current_failures = 0;
-    tests[t].fn();
-    fflush(stdout);
-    _exit(current_failures > 250 ? 250 : current_failures);
+    runner_test_run(t);
 }
 
 static void on_signal(int sig) { (void)sig; }
@@ -281,8 +219,8 @@ static void deadline_passed(int t, pid_t pid)
 {
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
-    printf("  FAIL %s: not done within its deadline of %.1f s (a thread pool's pass that "
-           "never ends?)\n", tests[t].name, threads_deadline());
+    printf("  FAIL %s: not done within its deadline of %.1f s of processor time (a thread "
+           "pool's pass that never ends?)\n", tests[t].name, runner_threads_deadline());
     fflush(stdout);
     _exit(DEADLINE_STATUS);
 }
@@ -313,11 +251,14 @@ static void keep(int t, pid_t runner)
         run_test(t);
     }
     int status = 0;
-    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? now() + threads_deadline() : 0.0;
+    const double deadline = tests[t].flags & TEST_FLAG_THREADS ? runner_threads_deadline() : 0.0;
     while (pid > 0 && !orphan) {
-        const double left = deadline - now();
-        if (deadline > 0.0 && left <= 0.0)
+        /* The deadline is the test's processor time: looked at again when
+         * the test, on every core, could have used what it has left. */
+        const double used = deadline > 0.0 ? runner_process_cpu(pid) : 0.0;
+        if (deadline > 0.0 && used >= deadline)
             deadline_passed(t, pid);
+        const double left = runner_cpu_wait(deadline - (used > 0.0 ? used : 0.0));
         const struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
         int sig = deadline > 0.0 ? sigtimedwait(&wake, NULL, &wait) : sigwaitinfo(&wake, NULL);
         if (sig == KEEPER_SIGNAL)
@@ -382,7 +323,9 @@ static bool slot_start(struct slot *s, int t)
     }
     close(p[1]);
     fcntl(p[0], F_SETFL, O_NONBLOCK);
-    *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out, .cap = s->cap};
+    *s = (struct slot){.test = t, .pid = pid, .fd = p[0], .t0 = now(), .out = s->out,
+                       .cap = s->cap};
+    s->busy_at = s->t0;
     return true;
 }
 
@@ -394,20 +337,58 @@ static void kill_group(pid_t keeper)
         kill(keeper, SIGKILL);
 }
 
+/* The seconds test t may use no processor time before it is hung: a test
+ * with threads at most its deadline (a pool asleep told as soon as spinning). */
+static double quiet_for(int t, const struct opts *o)
+{
+    const double d = runner_threads_deadline();
+    return tests[t].flags & TEST_FLAG_THREADS && d < o->quiet ? d : o->quiet;
+}
+
+/* Every running test's processor time, read now: a test whose processes
+ * have used none for its quiet seconds is hung (blocked for good), ended
+ * and said so, long before its timeout. */
+static void watch_quiet(struct slot *slots, int nslots, const struct opts *o)
+{
+    long groups[nslots];
+    long long ticks[nslots];
+    for (int j = 0; j < nslots; j++)
+        groups[j] = slots[j].pid && !slots[j].killed ? (long)slots[j].pid : 0;
+    if (!runner_groups_cpu(groups, nslots, ticks))
+        return;
+    const double t = now();
+    for (int j = 0; j < nslots; j++) {
+        struct slot *s = &slots[j];
+        if (!groups[j])
+            continue;
+        if (ticks[j] != s->ticks) {
+            s->ticks = ticks[j];
+            s->busy_at = t;
+        }
+        if (t - s->busy_at >= quiet_for(s->test, o)) {
+            kill_group(s->pid);
+            s->killed = s->hung = true;
+        }
+    }
+}
 
 enum outcome { PASSED, FAILED, SKIPPED };
 
 /* Prints the result of a finished test and says what it was. */
-static enum outcome slot_report(struct slot *s, int status, double timeout)
+static enum outcome slot_report(struct slot *s, int status, const struct opts *o)
 {
     double dt = now() - s->t0;
     const char *name = tests[s->test].name;
     enum outcome r;
     char why[96] = "";
 
-    if (s->killed) {
+    if (s->hung) {
         r = FAILED;
-        snprintf(why, sizeof why, "timed out after %.0f s", timeout);
+        snprintf(why, sizeof why, "hung: no processor time used for %.3g s",
+                 quiet_for(s->test, o));
+    } else if (s->killed) {
+        r = FAILED;
+        snprintf(why, sizeof why, "timed out after %.0f s", o->timeout);
     } else if (WIFSIGNALED(status)) {
         r = FAILED;
         snprintf(why, sizeof why, "killed by signal %d (%s)", WTERMSIG(status),
@@ -416,7 +397,8 @@ static enum outcome slot_report(struct slot *s, int status, double timeout)
         r = SKIPPED;
     } else if (WEXITSTATUS(status) == DEADLINE_STATUS) {
         r = FAILED;
-        snprintf(why, sizeof why, "ended by its deadline of %.0f s", threads_deadline());
+        snprintf(why, sizeof why, "ended by its deadline of %.3g s of processor time",
+                 runner_threads_deadline());
     } else if (WEXITSTATUS(status) != 0) {
         r = FAILED;
         snprintf(why, sizeof why, "%d check%s", WEXITSTATUS(status),
@@ -442,10 +424,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const char *env_to = getenv("SWIRL_TEST_TIMEOUT");
+    const char *env_quiet = getenv("SWIRL_TEST_QUIET");
     *o = (struct opts){.jobs = cpus > 0 ? (int)cpus : 1, .timeout = 120, .slowest = -1,
-                       .kind_jobs = {-1, -1, -1}};
+                       .quiet = QUIET_SECONDS, .kind_jobs = {-1, -1, -1}};
     if (env_to && atof(env_to) > 0)
         o->timeout = atof(env_to);
+    if (env_quiet && atof(env_quiet) > 0)
+        o->quiet = atof(env_quiet);
     o->filters = calloc((size_t)argc, sizeof *o->filters);
     for (int a = 1; a < argc; a++) {
         const char *s = argv[a];
@@ -471,11 +456,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
             o->slowest = atoi(argv[++a]);
         else if (strcmp(s, "--timeout") == 0 && a + 1 < argc)
             o->timeout = atof(argv[++a]);
+        else if (strcmp(s, "--quiet") == 0 && a + 1 < argc)
+            o->quiet = atof(argv[++a]);
         else if (strcmp(s, "--times") == 0 && a + 1 < argc)
             o->times = argv[++a];
         else if (s[0] == '-') {
             fprintf(stderr, "usage: swirl-test [--unit | --e2e] [--threads-only] [-j N] "
-                            "[--e2e-jobs N] [--wait-jobs N] [--timeout S] [--times FILE] "
+                            "[--e2e-jobs N] [--wait-jobs N] [--timeout S] [--quiet S] [--times FILE] "
                             "[--slowest K] [--fail-fast] [--list] [SUBSTRING...]\n");
             return 2;
         } else
@@ -486,82 +473,196 @@ static int parse_opts(int argc, char **argv, struct opts *o)
         if (o->kind_jobs[k] < 0)
             o->kind_jobs[k] = o->jobs;
     if (o->jobs < 1 || o->kind_jobs[KIND_E2E] < 1 || o->kind_jobs[KIND_WAITS] < 1 ||
-        o->timeout <= 0 || o->slowest < -1) {
+        o->timeout <= 0 || o->quiet <= 0 || o->slowest < -1) {
         fprintf(stderr, "swirl-test: -j, --e2e-jobs and --wait-jobs want at least 1, "
-                        "--timeout more than 0, --slowest 0 or more\n");
+                        "--timeout and --quiet more than 0, --slowest 0 or more\n");
         return 2;
     }
     return 0;
 }
 
-/* The slowest tests of the run, so the run says where its time went. */
-static const double *by_secs;
-static int slower_first(const void *a, const void *b)
-{
-    double x = by_secs[*(const int *)a], y = by_secs[*(const int *)b];
-    return (x < y) - (x > y);
-}
+/* The names of the tests and of their kinds, for runner_times.c. */
+static const char *names[TEST_MAX], *kinds[TEST_MAX];
 
-/* The five slowest on one line (many = -1), or the many slowest a line each
- * with their kind and the CPU seconds they used (tests not run left out). */
-static void print_slowest(const int *order, const double *secs, const double *cpu, int n,
-                          int many)
+/* A run of the selected tests: the jobs, what each kind has running and has
+ * left, and the results. */
+struct run {
+    const struct opts *o;
+    int order[TEST_MAX], n;
+    double secs[TEST_MAX], cpu[TEST_MAX], t_start, watched;
+    struct slot *slots;
+    struct pollfd *pfd;
+    int nslots;
+    bool started[TEST_MAX];
+    int unstarted, running, used[KINDS], of_kind[KINDS], count[3], not_run;
+    double kind_done[KINDS]; /* when the last test of each kind ended */
+    bool stopping;
+};
+
+/* The selected tests, slowest first by the last run's times (a test the
+ * times lack first of all, as it may be slow, in the order of registration). */
+static void run_order(struct run *r)
 {
-    int sorted[TEST_MAX], ran = 0;
-    for (int k = 0; k < n; k++)
-        if (secs[order[k]] >= 0)
-            sorted[ran++] = order[k];
-    by_secs = secs;
-    qsort(sorted, (size_t)ran, sizeof *sorted, slower_first);
-    if (many < 0) {
-        if (ran > 0)
-            printf("slowest:");
-        for (int k = 0; k < ran && k < 5; k++)
-            printf(" %s %.1f s%s", tests[sorted[k]].name, secs[sorted[k]],
-                   k + 1 < ran && k + 1 < 5 ? "," : "\n");
-        return;
+    double last[TEST_MAX];
+    r->n = 0;
+    for (int i = 0; i < ntests; i++) {
+        names[i] = tests[i].name, kinds[i] = kind_name[kind(i)];
+        last[i] = r->secs[i] = r->cpu[i] = -1;
+        if (selected(i, r->o))
+            r->order[r->n++] = i;
     }
-    if (many > 0 && ran > 0)
-        printf("slowest %d (seconds, CPU seconds, kind):\n", many < ran ? many : ran);
-    for (int k = 0; k < ran && k < many; k++)
-        printf("  %6.2f %6.2f  %-5s  %s\n", secs[sorted[k]], cpu[sorted[k]],
-               kind_name[kind(sorted[k])], tests[sorted[k]].name);
-}
-
-/* The last run's times ("seconds name cpu-seconds" lines: the time a test
- * took, and the processor time it and the processes it waited for used) into
- * secs[]; a test not in the file keeps -1. */
-static void times_read(const char *path, double *secs, double *cpu)
-{
-    FILE *f = path ? fopen(path, "r") : NULL;
-    char line[512], name[256];
-    double t, c;
-    while (f && fgets(line, sizeof line, f)) {
-        int n = sscanf(line, "%lf %255s %lf", &t, name, &c);
-        for (int i = 0; n >= 2 && i < ntests; i++)
-            if (strcmp(tests[i].name, name) == 0)
-                secs[i] = t, cpu[i] = n == 3 ? c : -1;
+    runner_times_read(r->o->times, names, ntests, last, r->cpu);
+    if (r->o->times) {
+        for (int i = 0; i < ntests; i++)
+            r->secs[i] = last[i] < 0 ? 1e9 : last[i];
+        runner_slowest_first(r->order, r->n, r->secs);
+        for (int i = 0; i < ntests; i++)
+            r->secs[i] = last[i];
     }
-    if (f)
-        fclose(f);
 }
 
-static void times_write(const char *path, const double *secs, const double *cpu)
+/* The next tests into the free jobs: for each, the first in the order for
+ * whose kind a job is free (o.kind_jobs[] of each kind). */
+static int run_start(struct run *r)
 {
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return;
-    for (int i = 0; i < ntests; i++)
-        if (secs[i] >= 0)
-            fprintf(f, "%.3f %s %.3f\n", secs[i], tests[i].name, cpu[i]);
-    if (fclose(f) == 0)
-        rename(tmp, path);
+    for (int k = 0, j = 0; k < r->n && r->unstarted > 0 && !r->stopping; k++) {
+        const int t = r->order[k];
+        if (r->started[k] || r->used[kind(t)] == r->o->kind_jobs[kind(t)])
+            continue;
+        while (r->slots[j].pid)
+            j++;
+        if (!slot_start(&r->slots[j], t)) {
+            perror("test harness: fork");
+            return -1;
+        }
+        r->started[k] = true;
+        r->unstarted--, r->running++, r->used[kind(t)]++;
+    }
+    return 0;
+}
+
+/* The first failure with --fail-fast: what runs is stopped, nothing starts. */
+static void run_stop(struct run *r)
+{
+    r->stopping = true;
+    r->not_run = r->unstarted;
+    for (int j = 0; j < r->nslots; j++)
+        if (r->slots[j].pid) {
+            kill_group(r->slots[j].pid);
+            r->slots[j].stopped = true;
+        }
+}
+
+/* A test that ended (its keeper reaped with status and ru): what it left is
+ * ended, it is reported, and its job is free. */
+static void run_ended(struct run *r, struct slot *s, int status, const struct rusage *ru)
+{
+    /* What is in the pipe now is all there is: a grandchild that kept it
+     * open must not hold up the run. */
+    if (s->fd >= 0)
+        slot_read(s);
+    if (s->fd >= 0) {
+        close(s->fd);
+        s->fd = -1;
+    }
+    /* What the test started in its group (a swirl, a shell) goes with it,
+     * and so do the tmux servers it left (they are groups of their own). */
+    kill(-s->pid, SIGKILL); /* (the keeper itself is gone: reaped) */
+    s->left = e2e_reap(s->pid);
+    r->secs[s->test] = now() - s->t0;
+    r->cpu[s->test] = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) +
+                      1e-6 * (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec);
+    if (s->stopped) {
+        r->not_run++;
+        s->len = 0;
+    } else {
+        r->count[slot_report(s, status, r->o)]++;
+    }
+    s->pid = 0;
+    r->running--, r->used[kind(s->test)]--;
+    r->kind_done[kind(s->test)] = now() - r->t_start;
+}
+
+/* What came from the running tests within a poll's time, and those that
+ * ended or ran out of time. */
+static void run_poll(struct run *r)
+{
+    int np = 0;
+    for (int j = 0; j < r->nslots; j++)
+        if (r->slots[j].pid && r->slots[j].fd >= 0)
+            r->pfd[np++] = (struct pollfd){.fd = r->slots[j].fd, .events = POLLIN};
+    poll(r->pfd, (nfds_t)np, 20);
+    for (int j = 0; j < r->nslots; j++) {
+        struct slot *s = &r->slots[j];
+        if (!s->pid)
+            continue;
+        for (int q = 0; q < np && s->fd >= 0; q++)
+            if (r->pfd[q].fd == s->fd && r->pfd[q].revents)
+                slot_read(s);
+        int status;
+        struct rusage ru;
+        if (wait4(s->pid, &status, WNOHANG, &ru) != 0)
+            run_ended(r, s, status, &ru);
+        else if (!s->killed && now() - s->t0 > r->o->timeout) {
+            kill_group(s->pid);
+            s->killed = true;
+        }
+    }
+}
+
+/* Every selected test, each kind on its own jobs, until all have ended. */
+static int run_all(struct run *r)
+{
+    const struct opts *o = r->o;
+    r->nslots = o->kind_jobs[KIND_UNIT] + o->kind_jobs[KIND_E2E] + o->kind_jobs[KIND_WAITS];
+    r->slots = calloc((size_t)r->nslots, sizeof *r->slots);
+    r->pfd = calloc((size_t)r->nslots, sizeof *r->pfd);
+    r->unstarted = r->n;
+    for (int k = 0; k < r->n; k++)
+        r->of_kind[kind(r->order[k])]++;
+    r->t_start = r->watched = now();
+    const double every = o->quiet < 2 * WATCH_EVERY ? o->quiet / 2 : WATCH_EVERY;
+    while ((r->unstarted > 0 && !r->stopping) || r->running > 0) {
+        if (now() - r->watched >= every) {
+            watch_quiet(r->slots, r->nslots, o);
+            r->watched = now();
+        }
+        if (o->fail_fast && r->count[FAILED] && !r->stopping)
+            run_stop(r);
+        if (run_start(r) != 0)
+            return 2;
+        run_poll(r);
+    }
+    return 0;
+}
+
+/* The last lines: the slowest tests, when each kind ended, and the counts. */
+static int run_summary(struct run *r)
+{
+    const struct opts *o = r->o;
+    runner_print_slowest(r->order, r->n, names, kinds, r->secs, r->cpu, o->slowest);
+    if (o->times)
+        runner_times_write(o->times, names, ntests, r->secs, r->cpu);
+    printf("run: %.1f s on %d job%s (%d e2e, %d waiting)", now() - r->t_start, o->jobs,
+           o->jobs == 1 ? "" : "s", o->kind_jobs[KIND_E2E], o->kind_jobs[KIND_WAITS]);
+    for (int k = 0, first = 1; k < KINDS; k++)
+        if (r->of_kind[k]) {
+            printf("%s%s done at %.1f s", first ? "; " : ", ", kind_name[k], r->kind_done[k]);
+            first = 0;
+        }
+    putchar('\n');
+    printf("%d passed, %d failed", r->count[PASSED], r->count[FAILED]);
+    if (r->count[SKIPPED])
+        printf(", %d skipped", r->count[SKIPPED]);
+    if (r->not_run)
+        printf(", %d not run (--fail-fast)", r->not_run);
+    putchar('\n');
+    return r->count[FAILED] ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
+    static struct run r;
     struct opts o;
     int rc = parse_opts(argc, argv, &o);
     if (rc)
@@ -580,139 +681,20 @@ int main(int argc, char **argv)
              (unsigned long)ts.tv_sec * 1000000000ul + (unsigned long)ts.tv_nsec);
     setenv(E2E_RUN_ENV, run_id, 1);
 
-    int order[TEST_MAX], n = 0;
-    for (int i = 0; i < ntests; i++)
-        if (selected(i, &o))
-            order[n++] = i;
+    r.o = &o;
+    run_order(&r);
     if (o.list) {
-        for (int k = 0; k < n; k++)
-            printf("%s%s\n", tests[order[k]].name,
-                   tests[order[k]].flags & TEST_FLAG_E2E ? " (e2e)" : "");
-        free(o.filters);
-        return 0;
+        for (int k = 0; k < r.n; k++)
+            printf("%s%s\n", tests[r.order[k]].name,
+                   tests[r.order[k]].flags & TEST_FLAG_E2E ? " (e2e)" : "");
+    } else {
+        rc = run_all(&r);
+        rc = rc ? rc : run_summary(&r);
     }
-
-    /* Slowest first by the last run's times; a test it lacks goes first of
-     * all (it may be slow), in the order of registration. */
-    double secs[TEST_MAX], last[TEST_MAX], cpu[TEST_MAX], t_start = now();
-    for (int i = 0; i < ntests; i++)
-        last[i] = secs[i] = cpu[i] = -1;
-    times_read(o.times, last, cpu);
-    if (o.times) {
-        for (int i = 0; i < ntests; i++)
-            secs[i] = last[i] < 0 ? 1e9 : last[i];
-        by_secs = secs;
-        qsort(order, (size_t)n, sizeof *order, slower_first);
-        for (int i = 0; i < ntests; i++)
-            secs[i] = last[i];
-    }
-    /* Jobs of three kinds (kind()), o.kind_jobs[] of each. The next test to
-     * start is the first in the order for whose kind a job is free. */
-    const int nslots = o.kind_jobs[KIND_UNIT] + o.kind_jobs[KIND_E2E] + o.kind_jobs[KIND_WAITS];
-    struct slot *slots = calloc((size_t)nslots, sizeof *slots);
-    struct pollfd *pfd = calloc((size_t)nslots, sizeof *pfd);
-    bool *started = calloc((size_t)n + 1, sizeof *started);
-    int unstarted = n, used[KINDS] = {0}, running = 0, count[3] = {0}, not_run = 0;
-    int of_kind[KINDS] = {0};
-    double kind_done[KINDS] = {0}; /* when the last test of each kind ended */
-    for (int k = 0; k < n; k++)
-        of_kind[kind(order[k])]++;
-    bool stopping = false;
-
-    while ((unstarted > 0 && !stopping) || running > 0) {
-        if (o.fail_fast && count[FAILED] && !stopping) {
-            stopping = true; /* the first failure: stop what runs, start nothing */
-            not_run = unstarted;
-            for (int j = 0; j < nslots; j++)
-                if (slots[j].pid) {
-                    kill_group(slots[j].pid);
-                    slots[j].stopped = true;
-                }
-        }
-        for (int k = 0, j = 0; k < n && unstarted > 0 && !stopping; k++) {
-            if (started[k] || used[kind(order[k])] == o.kind_jobs[kind(order[k])])
-                continue;
-            while (slots[j].pid)
-                j++;
-            if (!slot_start(&slots[j], order[k])) {
-                perror("test harness: fork");
-                return 2;
-            }
-            started[k] = true;
-            unstarted--, running++, used[kind(order[k])]++;
-        }
-        int np = 0;
-        for (int j = 0; j < nslots; j++)
-            if (slots[j].pid && slots[j].fd >= 0)
-                pfd[np++] = (struct pollfd){.fd = slots[j].fd, .events = POLLIN};
-        poll(pfd, (nfds_t)np, 20);
-        for (int j = 0; j < nslots; j++) {
-            struct slot *s = &slots[j];
-            if (!s->pid)
-                continue;
-            if (s->fd >= 0) {
-                for (int q = 0; q < np; q++)
-                    if (pfd[q].fd == s->fd && pfd[q].revents)
-                        slot_read(s);
-            }
-            int status;
-            struct rusage ru;
-            pid_t w = wait4(s->pid, &status, WNOHANG, &ru);
-            if (w == 0) {
-                if (!s->killed && now() - s->t0 > o.timeout) {
-                    kill_group(s->pid);
-                    s->killed = true;
-                }
-                continue;
-            }
-            /* What is in the pipe now is all there is: a grandchild that kept
-             * it open must not hold up the run. */
-            if (s->fd >= 0)
-                slot_read(s);
-            if (s->fd >= 0) {
-                close(s->fd);
-                s->fd = -1;
-            }
-            /* What the test started in its group (a swirl, a shell) goes with it,
-             * and so do the tmux servers it left (they are groups of their own). */
-            kill(-s->pid, SIGKILL); /* (the keeper itself is gone: reaped) */
-            s->left = e2e_reap(s->pid);
-            secs[s->test] = now() - s->t0;
-            cpu[s->test] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-                           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-            if (s->stopped) {
-                not_run++;
-                s->len = 0;
-            } else {
-                count[slot_report(s, status, o.timeout)]++;
-            }
-            s->pid = 0;
-            running--, used[kind(s->test)]--;
-            kind_done[kind(s->test)] = now() - t_start;
-        }
-    }
-    print_slowest(order, secs, cpu, n, o.slowest);
-    if (o.times)
-        times_write(o.times, secs, cpu);
-    for (int j = 0; j < nslots; j++)
-        free(slots[j].out);
-    free(slots);
-    free(pfd);
-    free(started);
+    for (int j = 0; j < r.nslots; j++)
+        free(r.slots[j].out);
+    free(r.slots);
+    free(r.pfd);
     free(o.filters);
-    printf("run: %.1f s on %d job%s (%d e2e, %d waiting)", now() - t_start, o.jobs,
-           o.jobs == 1 ? "" : "s", o.kind_jobs[KIND_E2E], o.kind_jobs[KIND_WAITS]);
-    for (int k = 0, first = 1; k < KINDS; k++)
-        if (of_kind[k]) {
-            printf("%s%s done at %.1f s", first ? "; " : ", ", kind_name[k], kind_done[k]);
-            first = 0;
-        }
-    putchar('\n');
-    printf("%d passed, %d failed", count[PASSED], count[FAILED]);
-    if (count[SKIPPED])
-        printf(", %d skipped", count[SKIPPED]);
-    if (not_run)
-        printf(", %d not run (--fail-fast)", not_run);
-    putchar('\n');
-    return count[FAILED] ? 1 : 0;
+    return rc;
 }

@@ -166,13 +166,13 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
     struct frame f;
     CHECK(app_init(&a, &o, 80, 24) == 0);
     frame_init(&f, &a, true);
-    /* Nobody here for 30 s: the opening splats fade within 8 s, and after
-     * that the dye is the idle autopilot's. It never goes dark. */
+    /* Nobody here for 30 s: the opening splats fade within 4.5 s, and before
+     * they are gone the dye is the idle autopilot's. It never goes dark. */
     double least_dye = 1e9, least_lit = 1.0;
     for (int s = 1; s <= 30; s++) {
         frames(&a, APP_REF_FPS);
         double dye = stat(&a, "dye"), lit = lit_share(&a, &f);
-        if (s >= 6) {
+        if (s >= 1) {
             least_dye = dye < least_dye ? dye : least_dye;
             least_lit = lit < least_lit ? lit : least_lit;
         }
@@ -225,10 +225,11 @@ TEST(motion_dye_left_alone_stays_alive_and_a_drag_takes_over_at_once)
         on_stroke += brightest(image_get(&f.img, col + step * k, 2 * row + 1)) > 120;
     CHECK_MSG(on_stroke >= 9, "%d of the stroke's 11 pixels bright", on_stroke);
     /* Left alone again, the autopilot waits its few seconds, then comes back. */
-    frames(&a, 3 * APP_REF_FPS);
+    const int idle = (int)(app_scene(&a)->idle_auto * APP_REF_FPS);
+    frames(&a, idle - APP_REF_FPS / 2);
     CHECK(!a.idle_on && !a.ptr.down);
     CHECK_NEAR(a.ptr.x, col + step * 10 + 0.5, 1e-6);
-    frames(&a, 2 * APP_REF_FPS);
+    frames(&a, APP_REF_FPS);
     CHECK(a.idle_on && a.ptr.down);
     /* A key that acts on the scene takes it back as much: 'c' clears the dye,
      * and the autopilot lays none after it. */

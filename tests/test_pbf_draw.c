@@ -88,7 +88,8 @@ static int changed(const rgb_t *a, const rgb_t *b, int n)
 
 TEST(pbf_draw_water_at_rest_keeps_its_pixels)
 {
-    /* The block collapses and settles in 40 s (1000 frames); its particles go
+    /* The block collapses and settles, still by 15 s (450 frames: the rest
+     * damping's, pbf_scene_water_settles_after_the_dam_break); its particles go
      * on jittering by a tenth of a pixel and swaying by less. Over each half
      * second after that (13 frames of 8 steps of 5 ms), drawn every frame,
      * fewer than 0.2 % of the pixels may change. (Settling takes minutes under
@@ -105,7 +106,7 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
         CHECK(false);
         return;
     }
-    fx_pbf_frames(&x, 1000, true);
+    fx_pbf_frames(&x, 450, true);
     int water = 0;
     for (int i = 0; i < n; i++)
         water += is_water(x.im.px[i]);
@@ -208,7 +209,8 @@ static int grey_above(const struct image *im, rgb_t *which)
 
 TEST(pbf_draw_nothing_grey_above_a_still_surface)
 {
-    /* 100x30 from 44 s on (the block has settled): the surface's anti-aliased
+    /* 100x30 from 15 s on (the block has settled: the rest damping stills it
+     * by then, pbf_scene_water_settles_after_the_dam_break): the surface's anti-aliased
      * edge, where a particle stands a little higher, is a blue, never a dim
      * slate patch over the water (the bright line dimmed, #1B2F40). */
     if (TEST_SANITIZED)
@@ -216,7 +218,7 @@ TEST(pbf_draw_nothing_grey_above_a_still_surface)
     struct fx_pbf x;
     if (!fx_pbf_open(&x, 100, 30, false, NULL))
         return;
-    fx_pbf_frames(&x, 1100, false);
+    fx_pbf_frames(&x, 450, false);
     int grey = 0;
     rgb_t which = 0;
     for (int f = 0; f < 100; f++) {

@@ -460,10 +460,11 @@ static void check_in_tmux(const char *features, const char *want, bool rgb_out)
                   !strstr(after, "$r") && !strstr(after, "1;2c"),
               "the probe shows:\n%s", after);
     e2e_stop();
-    /* tmux 3.3a does not answer DECRQM 2026: no synchronized-output mark sent. */
+    /* tmux 3.3a does not answer DECRQM 2026: no synchronized-output mark sent
+     * (CSI ? 2026 h or l; a time such as 2.026 s is no mark). */
     size_t n;
     char *cast = e2e_slurp(rec, &n);
-    CHECK_MSG(cast && n > 1000 && !strstr(cast, "[?2026"), "the recording %s", /* not a time */
+    CHECK_MSG(cast && n > 1000 && !strstr(cast, "[?2026"), "the recording %s",
               cast ? "has 2026 marks" : "is missing");
     free(cast);
     remove(rec);

@@ -234,23 +234,6 @@ TEST(rooms_one_reader_and_one_parser_of_the_terminal)
     }
 }
 
-/* Files over the sizes, each with why it is left so for now; an entry that
- * no longer holds fails too. */
-static const struct {
-    const char *path, *why;
-} large[] = {
-    {"src/scenes/pbf_draw.c", "split in three on the water branch (issue 43), merged next"},
-    {"src/cli/cli.c", "cut down on the edges branch (issue 44: --set in cli_set.c), merged next"},
-};
-
-static const char *why_large(const char *path)
-{
-    for (size_t i = 0; i < sizeof large / sizeof large[0]; i++)
-        if (strcmp(large[i].path, path) == 0)
-            return large[i].why;
-    return NULL;
-}
-
 /* The longest function body of text (blanked), in lines: from the line of
  * its opening brace to that of its closing one; its first line in *at. */
 static int longest_function(const char *text, int *at)
@@ -288,12 +271,8 @@ TEST(rooms_no_file_over_700_lines_no_function_over_80)
         src_blank_noise(text);
         int at = 0, fn = longest_function(text, &at);
         free(text);
-        const char *why = why_large(paths[i]);
-        bool over = lines > 700 || fn > 80;
-        CHECK_MSG(!over || why, "%s: %d lines, a function of %d at line %d", paths[i], lines,
-                  fn, at);
-        CHECK_MSG(over || !why, "%s is on the list of large files, and is not: take it off",
-                  paths[i]);
+        CHECK_MSG(lines <= 700 && fn <= 80, "%s: %d lines, a function of %d at line %d",
+                  paths[i], lines, fn, at);
     }
     CHECK_MSG(read > 100, "only %d files read", read);
     /* The measure finds a long function. */

@@ -2,7 +2,8 @@
  * test_runner.c — the test runner itself (tests/test_main.c), run as a program
  * of its own (/proc/self/exe) on fixtures that hang: a runner killed in any way
  * takes its tests with it, and what they started; a test that starts threads
- * and hangs is ended by its own deadline and reported as such; fixtures run
+ * and hangs is ended by its own deadline and reported as such, and one that
+ * blocks for good (using no processor time) by the runner's watch; fixtures run
  * only when named in full; unit tests, end-to-end tests and tests that wait
  * run side by side, as many of each kind at once as there are jobs.
  *
@@ -25,7 +26,7 @@
 #include <unistd.h>
 
 #define FIXTURE_DIR_ENV "SWIRL_TEST_FIXTURE_DIR"
-#define WAIT_SECONDS 10.0 /* generous: only a failure waits this long */
+#define WAIT_SECONDS 30.0 /* generous, for a loaded machine: only a failure waits this long */
 
 static double mono_now(void)
 {
@@ -58,8 +59,55 @@ static void hang(void)
 }
 
 TEST_FIXTURE(runner_fixture_hangs, 0u) { hang(); }
+
+/* A test blocked for good without a thread of its own (as one whose pool's
+ * pass never ends waits for it): it reads a pipe nothing will write to. */
+TEST_FIXTURE(runner_fixture_blocks, 0u)
+{
+    int p[2];
+    char c;
+    if (pipe(p) == 0)
+        CHECK(read(p[0], &c, 1) == 1);
+}
+
+/* A test that keeps the processor busy for half a second of its own time
+ * (as long as the quiet seconds the test below gives), as a slow test does,
+ * however long that takes on a loaded machine. */
+TEST_FIXTURE(runner_fixture_busy, 0u)
+{
+    struct timespec t;
+    volatile unsigned long spin = 0;
+    do {
+        for (int k = 0; k < 100000; k++)
+            spin++;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    } while (t.tv_sec < 1 && t.tv_nsec < 500000000);
+}
 /* ... the same as a test that starts threads: its deadline ends it. */
 TEST_FIXTURE(runner_fixture_threads_hang, TEST_FLAG_THREADS) { hang(); }
+/* A test with threads that a busy machine starves: for a second and a half
+ * or more it gets a little of a core (5 ms of processor time, then a rest of
+ * 45 ms, 30 times): 0.15 s in all, some of it every second. */
+TEST_FIXTURE(runner_fixture_threads_starved, TEST_FLAG_THREADS)
+{
+    const struct timespec rest = {0, 45000000};
+    for (int k = 0; k < 30; k++) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        do
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 5000000L);
+        nanosleep(&rest, NULL);
+    }
+}
+/* ... and one asleep for good (its pool's pass never ends). */
+TEST_FIXTURE(runner_fixture_threads_blocked, TEST_FLAG_THREADS)
+{
+    int p[2];
+    char c;
+    if (pipe(p) == 0)
+        CHECK(read(p[0], &c, 1) == 1);
+}
 
 /* A test of a kind ("cpu", "e2e" or "waits") that says what ran beside it:
  * until one of each other kind is seen running (for seconds at most: only a
@@ -274,9 +322,15 @@ TEST(runner_killed_takes_its_tests_with_it)
 TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
 {
     /* The runner's timeout is ten minutes; the deadline (made short here)
-     * ends the test long before, and both the test and the runner say so. */
+     * ends the test long before, and both the test and the runner say so.
+     * It is the test's processor time: one kept waiting past it by a busy
+     * machine passes. One asleep for good is named hung as soon (the
+     * runner's quiet seconds are 30). */
     struct runner r;
-    if (!runner_start(&r, "runner_fixture_threads_hang", "SWIRL_TEST_DEADLINE=0.5")) {
+    if (!runner_start(&r,
+                      "runner_fixture_threads_hang runner_fixture_threads_starved "
+                      "runner_fixture_threads_blocked",
+                      "SWIRL_TEST_DEADLINE=0.5")) {
         CHECK_MSG(false, "cannot start a runner");
         return;
     }
@@ -287,7 +341,10 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
         CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x:\n%s",
                   (unsigned)status, out);
         CHECK_MSG(strstr(out, "FAIL runner_fixture_threads_hang") &&
-                      strstr(out, "deadline of 0.5 s") && strstr(out, "0 passed, 1 failed"),
+                      strstr(out, "deadline of 0.5 s of processor time") &&
+                      strstr(out, "ok   runner_fixture_threads_starved") &&
+                      strstr(out, "hung: no processor time used for 0.5 s") &&
+                      strstr(out, "1 passed, 2 failed"),
                   "%s", out);
     }
     long pids[2];
@@ -295,6 +352,32 @@ TEST(runner_a_hung_test_with_threads_ends_at_its_deadline)
         for (int i = 0; i < 2; i++)
             if (!gone(pids[i]))
                 kill((pid_t)pids[i], SIGKILL);
+    runner_clean(&r);
+}
+
+TEST(runner_a_blocked_test_is_named_hung_soon)
+{
+    /* The runner's timeout is ten minutes, and the blocked test has no
+     * deadline of its own (it starts no threads): it is ended once it has
+     * used no processor time for the quiet seconds (made short here), and
+     * named; a busy test as long as that is not. */
+    struct runner r;
+    if (!runner_start(&r, "runner_fixture_blocks runner_fixture_busy",
+                      "SWIRL_TEST_QUIET=0.5")) {
+        CHECK_MSG(false, "cannot start a runner");
+        return;
+    }
+    int status = 0;
+    const char *out = runner_wait(&r, &status);
+    CHECK_MSG(out != NULL, "the runner did not end: a blocked test waits for its timeout");
+    if (out) {
+        CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x:\n%s",
+                  (unsigned)status, out);
+        CHECK_MSG(strstr(out, "FAIL runner_fixture_blocks") &&
+                      strstr(out, "(hung: no processor time used for 0.5 s)") &&
+                      strstr(out, "ok   runner_fixture_busy") &&
+                      strstr(out, "1 passed, 1 failed"), "%s", out);
+    }
     runner_clean(&r);
 }
 

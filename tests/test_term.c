@@ -1,24 +1,33 @@
 /*
  * test_term.c — the terminal side's choices: the colour depth from the
- * environment (unit), and swirl inside GNU screen (end to end, in tmux).
+ * environment (unit), swirl inside GNU screen (end to end, in tmux), and a
+ * terminal swirl cannot drive, refused before anything is written to it.
  */
-#define _XOPEN_SOURCE 700 /* posix_openpt */
-
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include "e2e.h"
+#include "fixtures.h"
 #include "probe.h"
 #include "signals.h"
 #include "term.h"
 #include "test.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
 #include <unistd.h>
+
+static double mono_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static enum color_mode choose(const char *colorterm, const char *term, const char *sty,
                               const char *tmux, bool rgb, int colors)
@@ -216,75 +225,117 @@ TEST(term_sigcont_cancels_a_stop_not_yet_taken)
     CHECK(!signals_stop_wanted());
 }
 
-/* ./swirl on a pseudo-terminal of cols x rows; what it wrote to it (stdout
- * and stderr both) into out, its exit status returned (-1: it did not end
- * within 20 s and was killed). */
-static int run_on_pty(int cols, int rows, char *out, size_t cap)
+/* ./swirl on a pseudo-terminal of its own with TERM=term (and TERMINFO=dir
+ * when not NULL), its stderr into err: the bytes it wrote to the terminal
+ * (how many, into *wrote; a window of cols x rows when they are not 0), whether the terminal's modes were as before once
+ * it ended (*modes_kept), and its exit status (-1: killed at the deadline,
+ * which only a swirl that runs on meets). */
+static int run_on_pty(const char *term, const char *dir, int cols, int rows, char *err, size_t n,
+                      size_t *wrote, bool *modes_kept)
 {
-    int master = posix_openpt(O_RDWR | O_NOCTTY);
-    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+    int master = posix_openpt(O_RDWR | O_NOCTTY), fds[2];
+    struct termios before, after;
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 || pipe(fds) != 0 ||
+        tcgetattr(master, &before) != 0)
         return -2;
+    char pty[128];
+    snprintf(pty, sizeof pty, "%s", ptsname(master));
     struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
-    ioctl(master, TIOCSWINSZ, &ws);
-    char name[128];
-    snprintf(name, sizeof name, "%s", ptsname(master));
+    if (cols > 0 && rows > 0)
+        ioctl(master, TIOCSWINSZ, &ws);
     fflush(stdout);
     pid_t kid = fork();
     if (kid == 0) {
         setsid();
-        int fd = open(name, O_RDWR);
-        if (fd < 0)
-            _exit(90);
-        dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
-        setenv("TERM", "xterm-256color", 1);
-        execl("./swirl", "swirl", "--scene", "pbf", (char *)NULL);
-        _exit(91);
+        int slave = open(pty, O_RDWR); /* the controlling terminal */
+        dup2(slave, STDIN_FILENO), dup2(slave, STDOUT_FILENO), dup2(fds[1], STDERR_FILENO);
+        setenv("TERM", term, 1);
+        if (dir)
+            setenv("TERMINFO", dir, 1);
+        execl("./swirl", "./swirl", "--no-config", (char *)NULL);
+        _exit(127);
     }
-    size_t n = 0;
+    close(fds[1]);
+    fcntl(master, F_SETFL, O_NONBLOCK);
+    *wrote = 0;
     int status = 0;
     bool ended = false;
-    for (int k = 0; k < 2000 && !ended; k++) { /* 20 s at most */
-        struct pollfd pf = {master, POLLIN, 0};
-        if (poll(&pf, 1, 10) > 0 && (pf.revents & POLLIN)) {
-            ssize_t r = read(master, out + n, cap - 1 - n);
-            n += r > 0 ? (size_t)r : 0;
-        }
+    for (double t0 = mono_now(); !ended && mono_now() - t0 < 10.0; fx_nap(0.01)) {
+        char buf[4096];
+        ssize_t k;
+        while ((k = read(master, buf, sizeof buf)) > 0)
+            *wrote += (size_t)k;
         ended = waitpid(kid, &status, WNOHANG) == kid;
     }
-    struct pollfd pf = {master, POLLIN, 0};
-    while (n + 1 < cap && poll(&pf, 1, 50) > 0 && (pf.revents & POLLIN)) {
-        ssize_t r = read(master, out + n, cap - 1 - n);
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
-    out[n] = 0;
     if (!ended) {
         kill(kid, SIGKILL);
         waitpid(kid, &status, 0);
     }
+    size_t len = 0;
+    ssize_t k;
+    while (len + 1 < n && (k = read(fds[0], err + len, n - 1 - len)) > 0)
+        len += (size_t)k;
+    err[len] = 0;
+    close(fds[0]);
+    *modes_kept = tcgetattr(master, &after) == 0 && after.c_lflag == before.c_lflag &&
+                  after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag &&
+                  memcmp(after.c_cc, before.c_cc, sizeof after.c_cc) == 0;
     close(master);
     return ended && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* A terminal that cannot move the cursor (TERM=dumb, or any terminfo entry
+ * without cursor addressing, here one made for the test with colours and
+ * clear but no cup) is refused in one line, exit status 2, before a byte is
+ * written to it, its modes left as they were. */
+TEST_E2E(term_a_terminal_without_cursor_addressing_is_refused)
+{
+    char dir[64] = "", src[96];
+    snprintf(dir, sizeof dir, "/tmp/swirl-terminfo-%d", (int)getpid());
+    snprintf(src, sizeof src, "%s.src", dir);
+    FILE *f = fopen(src, "w");
+    if (f) {
+        fputs("swirl-nocup|a screen without cursor addressing,\n"
+              "\tam, cols#80, lines#24, colors#256, pairs#65536,\n"
+              "\tbel=^G, clear=\\E[H\\E[2J, cr=\\r, ind=\\n, setaf=\\E[38;5;%p1%dm,\n", f);
+        fclose(f);
+    }
+    bool made = e2e_sh("mkdir -p %s && tic -o %s %s >/dev/null 2>&1", dir, dir, src) == 0;
+    static const char *const terms[] = {"dumb", "swirl-nocup"};
+    for (int i = 0; i < (made ? 2 : 1); i++) {
+        char err[1024];
+        size_t wrote = 0;
+        bool kept = false;
+        int rc = run_on_pty(terms[i], i ? dir : NULL, 0, 0, err, sizeof err, &wrote, &kept);
+        const char *nl = strchr(err, '\n');
+        CHECK_MSG(rc == 2 && strstr(err, "cannot move the cursor") && nl && nl[1] == 0,
+                  "TERM=%s: exit %d, stderr: %s", terms[i], rc, err);
+        CHECK_MSG(wrote == 0, "TERM=%s: %zu bytes written to the terminal", terms[i], wrote);
+        CHECK_MSG(kept, "TERM=%s: the terminal's modes changed", terms[i]);
+    }
+    e2e_sh("rm -rf %s %s", dir, src);
+}
+
 /* A window too large to draw (30000x30000: curses took 7 GB for it, then
  * failed with the wrong reason) is refused at once in one line, with its
- * size and the limit, exit 2, and nothing written to the terminal but it. */
-TEST(term_a_window_too_large_is_refused_before_curses)
+ * size and the limit, exit 2, before a byte is written to the terminal; one
+ * past the limit either way too. */
+TEST_E2E(term_a_window_too_large_is_refused_before_curses)
 {
-    if (access("./swirl", X_OK) != 0)
-        test_skip("no ./swirl");
-    char out[4096];
-    int rc = run_on_pty(30000, 30000, out, sizeof out);
-    if (rc == -2)
-        test_skip("no pseudo-terminal");
-    CHECK_INT(rc, 2);
-    char want[96];
-    snprintf(want, sizeof want, "the window is 30000x30000; swirl draws at most %dx%d",
-             TERM_COLS_MAX, TERM_ROWS_MAX);
-    CHECK_MSG(strstr(out, want) != NULL, "it said: %s", out);
-    CHECK_MSG(strchr(out, 0x1b) == NULL, "it wrote sequences to the terminal: %s", out);
-    /* One past the limit in either direction is too large too. */
-    CHECK_INT(run_on_pty(TERM_COLS_MAX + 1, 24, out, sizeof out), 2);
-    CHECK_INT(run_on_pty(80, TERM_ROWS_MAX + 1, out, sizeof out), 2);
+    static const int sizes[][2] = {{30000, 30000}, {TERM_COLS_MAX + 1, 24},
+                                   {80, TERM_ROWS_MAX + 1}};
+    for (int i = 0; i < 3; i++) {
+        char err[1024], want[96];
+        size_t wrote = 0;
+        bool kept = false;
+        int rc = run_on_pty("xterm-256color", NULL, sizes[i][0], sizes[i][1], err, sizeof err,
+                            &wrote, &kept);
+        snprintf(want, sizeof want, "the window is %dx%d; swirl draws at most %dx%d",
+                 sizes[i][0], sizes[i][1], TERM_COLS_MAX, TERM_ROWS_MAX);
+        const char *nl = strchr(err, '\n');
+        CHECK_MSG(rc == 2 && strstr(err, want) && nl && nl[1] == 0, "%dx%d: exit %d, stderr: %s",
+                  sizes[i][0], sizes[i][1], rc, err);
+        CHECK_MSG(wrote == 0 && kept, "%dx%d: %zu bytes written, modes %s", sizes[i][0],
+                  sizes[i][1], wrote, kept ? "kept" : "changed");
+    }
 }

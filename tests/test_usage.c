@@ -11,7 +11,9 @@
  * installed is skipped. The version's agreement is test_release.c's.
  */
 #include "cli.h"
+#include "cli_options.h"
 #include "e2e.h"
+#include "param.h"
 #include "scene.h"
 #include "fixtures.h"
 #include "test.h"
@@ -21,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define WORDS_MAX 64
+#define WORDS_MAX 128
 
 struct words {
     char w[WORDS_MAX][64];
@@ -199,7 +201,7 @@ TEST(completion_bash_offers_the_options_of_help_and_values_swirl_takes)
         CHECK_MSG(words_has(&got, scenes[i]->name), "no %s", scenes[i]->name);
     struct words eq = bash_complete(path, "--scene = p");
     CHECK(eq.n == 1 && strcmp(eq.w[0], "pbf") == 0);
-    const char *valued[] = {"--scene", "--color", "--glyphs", "--preset", "--set"};
+    const char *valued[] = {"--scene", "--color", "--glyphs", "--preset"};
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
         char words[64];
         snprintf(words, sizeof words, "%s \"\"", valued[k]);
@@ -209,7 +211,6 @@ TEST(completion_bash_offers_the_options_of_help_and_values_swirl_takes)
             CHECK_MSG(swirl_takes(valued[k], got.w[i]), "swirl refuses %s %s", valued[k],
                       got.w[i]);
     }
-    CHECK(words_has(&got, "help")); /* --set help */
     got = bash_complete(path, "--color \"\"");
     CHECK(words_has(&got, "truecolor") && words_has(&got, "mono") && words_has(&got, "auto"));
     /* A number: nothing; a recording: files. */
@@ -247,6 +248,183 @@ TEST(completion_fish_offers_the_options_of_help_and_values_swirl_takes)
     got = run_words(cmd, true);
     CHECK_INT(got.n, 0);
     remove(path);
+}
+
+/* The words a completion after --set should offer (the first scene being
+ * first): help, SCENE:help, NAME= of the first scene's parameters and
+ * SCENE:NAME= of every scene's, each as --set help names them. */
+static struct words set_words(int first)
+{
+    struct words ws = {0};
+    words_add(&ws, "help", 4);
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        char w[64];
+        int n = snprintf(w, sizeof w, "%s:help", scenes[i]->name);
+        words_add(&ws, w, (size_t)n);
+        for (int k = 0; k < scenes[i]->nparams; k++) {
+            char name[48];
+            param_name(&scenes[i]->params[k], name, sizeof name);
+            n = snprintf(w, sizeof w, "%s:%s=", scenes[i]->name, name);
+            words_add(&ws, w, (size_t)n);
+            if (i == first)
+                words_add(&ws, w + strlen(scenes[i]->name) + 1, strlen(name) + 1);
+        }
+    }
+    return ws;
+}
+
+/* A --set word offered after `--scene first`: help words swirl takes as they
+ * are, a NAME= whose parameter its scene has. */
+static bool set_word_known(int first, const char *w)
+{
+    char set[96], *argv[] = {"swirl", "--scene", (char *)scenes[first]->name, "--set", set};
+    size_t n = strlen(w);
+    if (n > 0 && w[n - 1] != '=') {
+        struct cli c;
+        char err[512];
+        snprintf(set, sizeof set, "%s", w);
+        return cli_parse(&c, 5, argv, err, sizeof err) == 0 && c.run == CLI_SET_HELP;
+    }
+    const char *colon = strchr(w, ':');
+    char scene[32] = "";
+    if (colon)
+        snprintf(scene, sizeof scene, "%.*s", (int)(colon - w), w);
+    int s = colon ? scene_find(scene) : first;
+    snprintf(set, sizeof set, "%.*s", (int)(n - 1 - (colon ? (size_t)(colon + 1 - w) : 0)),
+             colon ? colon + 1 : w);
+    return s >= 0 && scene_param_find(scenes[s], set) >= 0;
+}
+
+/* The option's description as a completion should show it: its --help text
+ * whole, its lines joined by a blank. */
+static void whole_help(int opt, char *out, size_t n)
+{
+    struct buf b;
+    buf_init(&b);
+    cli_text(&b, cli_options[opt].help);
+    buf_putc(&b, 0);
+    size_t k = 0;
+    for (const char *p = b.p; *p && k + 1 < n; p++)
+        out[k++] = *p == '\n' ? ' ' : *p;
+    while (k > 0 && out[k - 1] == ' ')
+        k--;
+    out[k] = 0;
+    buf_free(&b);
+}
+
+/* bash with the line typed so far (COMP_LINE, as bash sets it), its words
+ * split at blanks: what _swirl offers. */
+static struct words bash_line(const char *path, const char *line)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "bash --norc --noprofile -c '. %s && COMP_LINE=\"%s\" && COMP_POINT=${#COMP_LINE} "
+             "&& read -ra COMP_WORDS <<<\"$COMP_LINE\" && COMP_WORDS+=(\"\") && "
+             "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) && _swirl && "
+             "printf \"%%s\\n\" \"${COMPREPLY[@]}\"'", path, line);
+    return run_words(cmd, true);
+}
+
+TEST(completion_set_offers_scenes_and_parameters_in_every_shell)
+{
+    /* After --set: help, SCENE:help, the first scene's NAME= and every
+     * scene's SCENE:NAME=, each a word swirl takes; after a part of one,
+     * the names it begins (what bash replaces: after the ':'). */
+    char path[128], cmd[512];
+    int cloth = scene_find("cloth"), pbf = scene_find("pbf");
+    struct words want = set_words(0), want_cloth = set_words(cloth), got;
+    if (system("command -v bash >/dev/null 2>&1") == 0) {
+        script("bash", path, sizeof path);
+        got = bash_line(path, "swirl --set ");
+        check_same("bash, swirl --set <Tab>", &got, &want);
+        for (int i = 0; i < got.n; i++)
+            CHECK_MSG(set_word_known(0, got.w[i]), "bash offers --set %s", got.w[i]);
+        got = bash_line(path, "swirl --scene cloth --set ");
+        check_same("bash, swirl --scene cloth --set <Tab>", &got, &want_cloth);
+        got = bash_line(path, "swirl --scene cloth --set tea");
+        CHECK(got.n == 2 && words_has(&got, "tearing=") && words_has(&got, "tear-strain="));
+        got = bash_line(path, "swirl --set cloth:tea");
+        CHECK(got.n == 2 && words_has(&got, "tearing=") && words_has(&got, "tear-strain="));
+        got = bash_line(path, "swirl --scene=pbf --set=max-i");
+        CHECK(got.n == 1 && words_has(&got, "max-iterations="));
+        remove(path);
+    }
+    if (system("command -v fish >/dev/null 2>&1") == 0) {
+        script("fish", path, sizeof path);
+        snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --set \"'",
+                 path);
+        got = run_words(cmd, true);
+        check_same("fish, swirl --set <Tab>", &got, &want);
+        snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; "
+                 "complete -C\"swirl --scene cloth --set \"'", path);
+        got = run_words(cmd, true);
+        check_same("fish, swirl --scene cloth --set <Tab>", &got, &want_cloth);
+        snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; "
+                 "complete -C\"swirl --set pbf:max-i\"'", path);
+        got = run_words(cmd, true);
+        CHECK(got.n == 1 && words_has(&got, "pbf:max-iterations="));
+        remove(path);
+    }
+    if (system("command -v zsh >/dev/null 2>&1") == 0) {
+        /* zsh completes in its line editor alone: its _swirl_set, with a
+         * stand-in compadd that prints what it is given. */
+        script("zsh", path, sizeof path);
+        snprintf(cmd, sizeof cmd, "zsh -f -c '_arguments() { :; }; compadd() { "
+                 "[[ $1 == -S ]] && shift 2; [[ $1 == -- ]] && shift; printf \"%%s\\n\" \"$@\"; }; "
+                 "source %s; words=(swirl --scene=pbf --set \"\"); _swirl_set'", path);
+        got = run_words(cmd, true);
+        struct words want_pbf = set_words(pbf);
+        check_same("zsh, swirl --scene=pbf --set <Tab>", &got, &want_pbf);
+        remove(path);
+    }
+}
+
+TEST(completion_descriptions_are_whole)
+{
+    /* zsh's and fish's description of each option is its --help text whole
+     * (a wrapped line once cut it: "print the scenes, one a line: its name,
+     * then what it"). */
+    char path[128], cmd[512];
+    if (system("command -v zsh >/dev/null 2>&1") == 0) {
+        script("zsh", path, sizeof path);
+        snprintf(cmd, sizeof cmd, "zsh -f -c '_arguments() { printf \"%%s\\n\" \"$@\"; }; "
+                 "source %s'", path);
+        bool ok;
+        char *specs = run_output(cmd, &ok);
+        CHECK_MSG(ok, "%s", cmd);
+        for (int i = 0; i < OPT_COUNT; i++) {
+            char want[1024], quoted[1100], at[1200];
+            whole_help(i, want, sizeof want);
+            size_t k = 0; /* brackets in a specification's description take a backslash */
+            for (const char *p = want; *p && k + 2 < sizeof quoted; p++) {
+                if (*p == '[' || *p == ']' || *p == '\\')
+                    quoted[k++] = '\\';
+                quoted[k++] = *p;
+            }
+            quoted[k] = 0;
+            snprintf(at, sizeof at, "--%s%s[%s]", cli_options[i].name,
+                     cli_options[i].value ? "=" : "", quoted);
+            CHECK_MSG(strstr(specs, at), "zsh lacks %s", at);
+        }
+        free(specs);
+        remove(path);
+    }
+    if (system("command -v fish >/dev/null 2>&1") == 0) {
+        script("fish", path, sizeof path);
+        snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --\"'",
+                 path);
+        bool ok;
+        char *got = run_output(cmd, &ok);
+        CHECK_MSG(ok, "%s", cmd);
+        for (int i = 0; i < OPT_COUNT; i++) {
+            char want[1024], line[1100];
+            whole_help(i, want, sizeof want);
+            snprintf(line, sizeof line, "--%s\t%s\n", cli_options[i].name, want);
+            CHECK_MSG(strstr(got, line), "fish: wanted %s, got %s", line, got);
+        }
+        free(got);
+        remove(path);
+    }
 }
 
 /* zsh: the specifications _arguments gets, one a line, as zsh parsed them. */
@@ -312,8 +490,9 @@ static bool man_names(const char *man, const char *opt)
 }
 
 /* The man page make builds (swirl.1) describes each option of --help among its
- * OPTIONS, and man
- * finds nothing to warn about in it. */
+ * OPTIONS, writes every option's dashes the roff way, keeps its ENVIRONMENT
+ * to what a user sets, says how to report a bug, and man finds nothing to
+ * warn about in it. */
 TEST_E2E(man_page_describes_every_option_of_help)
 {
     size_t n;
@@ -332,6 +511,27 @@ TEST_E2E(man_page_describes_every_option_of_help)
         CHECK_MSG(man_names(options, ws.w[i]), "swirl.1's OPTIONS have no %s", ws.w[i]);
     CHECK(options && man_names(options, "--record") && !man_names(options, "--bogus") &&
           !man_names(options, "--record-lim"));
+    if (next)
+        *next = '\n';
+    /* Every dash of an option written the roff way (a "--" prints as a dash
+     * of another kind, and cannot be searched for), outside comments. */
+    for (char *line = man; *line; line += strcspn(line, "\n"), line += *line == '\n') {
+        size_t len = strcspn(line, "\n");
+        char *dd = strstr(line, "--");
+        CHECK_MSG(strncmp(line, ".\\\"", 3) == 0 || !dd || dd >= line + len,
+                  "swirl.1: an unescaped -- in %.*s", (int)len, line);
+    }
+    /* ENVIRONMENT is a user's (what swirl reads, no test's or bench's), and
+     * BUGS says how to report one. */
+    char *env = strstr(man, "\n.SH ENVIRONMENT\n"), *after = env ? strstr(env + 1, "\n.SH ") : NULL;
+    CHECK(env && after);
+    if (after)
+        *after = 0;
+    CHECK_MSG(env && !strstr(env, "SWIRL_") && !strstr(env, "make "), "%s", env ? env : "");
+    if (after)
+        *after = '\n';
+    CHECK_MSG(strstr(man, "\n.SH BUGS\n") && strstr(man, "report a bug"), "no BUGS section "
+              "saying how to report one");
     free(man);
     if (system("command -v man >/dev/null 2>&1") != 0)
         test_skip("no man");

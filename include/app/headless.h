@@ -8,7 +8,8 @@
 #include "app.h"
 
 /* Prints a JSON line of statistics every `every` steps and a summary. Returns
- * 0, or 1 (the scene could not start, or stdout failed). */
+ * 0, or 1 (the scene could not start, or stdout failed: the run ends at the
+ * first line it does not take, with one line on stderr). */
 int headless_stats(const struct app_opts *o, int cols, int rows, long steps, long every);
 
 /* What a headless recording cost. */
@@ -27,7 +28,8 @@ struct record_stats {
  * or 128 + the SIGINT, SIGTERM or SIGHUP that ended it early (kept, valid). */
 int headless_record(const struct app_opts *o, int cols, int rows, double seconds,
                     const char *path, struct record_stats *st);
-/* The JSON summary line of a recording, on stdout. */
-void headless_record_summary(const struct record_stats *st);
+/* The JSON summary line of a recording, on stdout; 0, or 1 with one line on
+ * stderr when stdout did not take it. */
+int headless_record_summary(const struct record_stats *st);
 
 #endif

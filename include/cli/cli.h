@@ -22,7 +22,7 @@ enum cli_run {
     CLI_HELP,            /* --help, -h: print cli_usage() */
     CLI_VERSION,         /* --version, -V */
     CLI_LIST_SCENES,     /* --list-scenes: print cli_scene_list() */
-    CLI_SET_HELP,        /* --set help: list the first scene's parameters */
+    CLI_SET_HELP,        /* --set [SCENE:]help: list a scene's parameters */
 };
 
 struct cli {
@@ -37,6 +37,7 @@ struct cli {
     int cols, rows;      /* --size (headless; default 80x24) */
     long steps, every;   /* CLI_STATS: both set (every defaults to a tenth) */
     double seconds;      /* CLI_RECORD: the length (default 10; --demo: one tour) */
+    unsigned set_help;   /* CLI_SET_HELP: the scenes to list, bit i for scenes[i] */
 };
 
 /* The text --help prints, appended to out: every option (from the table the
@@ -88,10 +89,11 @@ int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n);
  * is refused as a problem of its line. */
 int cli_parse_config(struct cli *c, int argc, char *const *argv, const char *config,
                      size_t config_len, const char *config_name, char *err, size_t n);
-/* --set help: the first scene's parameters, each with its value, its range and
- * whether it restarts the scene, appended to out. Those sized to the terminal
- * show the value for --size, else for a cols x rows terminal, else (cols 0:
- * not known) say "terminal". Returns 0, or -1 when the scene cannot be
+/* --set [SCENE:]help: the parameters of each scene asked for (c->set_help),
+ * each with its value (as the other --sets give it, marked "(--set)"), its
+ * range and whether it restarts the scene, appended to out. Those sized to the
+ * terminal show the value for --size, else for a cols x rows terminal, else
+ * (cols 0: not known) say "terminal". Returns 0, or -1 when a scene cannot be
  * created. */
 int cli_set_help(const struct cli *c, int cols, int rows, struct buf *out);
 /* Whether the run that c describes reads the config file: a terminal run

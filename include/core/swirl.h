@@ -1,7 +1,7 @@
 /*
  * swirl.h — conventions shared by every module, written once:
  *  - Pipeline: terminal bytes -> input -> app -> scene (solver) -> image ->
- *    cells -> encoder -> bytes, one way. Only src/ui touches the terminal;
+ *    cells -> encoder -> bytes, one way. Only src/tty touches the terminal;
  *    solvers (src/sim) are pure C: no curses, no clock, no rand().
  *  - Canvas: cols x 2*(rows-1) pixels (the last row is the HUD); (0,0) top-left,
  *    x right, y down; cell (col,row) shows pixels (col,2*row) over (col,2*row+1).

@@ -16,8 +16,22 @@
  * time, steps cut short by a budget) depends on the machine. */
 static double still_clock(void) { return 0.0; }
 
+/* Whether stdout took everything written to it so far (wrote: the last
+ * write took all it was given): if not, one line on stderr saying why (a full
+ * disk, a closed stdout). */
+static bool stdout_ok(bool wrote)
+{
+    if (wrote && !ferror(stdout) && fflush(stdout) == 0)
+        return true;
+    int e = errno ? errno : EIO;
+    clearerr(stdout);
+    buf_warn("cannot write to stdout: %s", strerror(e));
+    return false;
+}
+
 /* Statistics are line-buffered, so a reader at the other end of a pipe gets
- * each line when it is printed. */
+ * each line when it is printed; the first line stdout does not take ends the
+ * run (exit status 1). */
 int headless_stats(const struct app_opts *o, int cols, int rows, long steps, long every)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* before the first output */
@@ -31,7 +45,8 @@ int headless_stats(const struct app_opts *o, int cols, int rows, long steps, lon
     const struct scene_ops *s = app_scene(&a);
     double block = 0.0, total = 0.0;
     long in_block = 0;
-    for (long k = 1; k <= steps; k++) {
+    bool ok = true;
+    for (long k = 1; k <= steps && ok; k++) {
         /* A step stands for its share of a reference frame of the scene shown
          * now (--demo changes scenes, and each has its own steps a frame). */
         int spf = app_scene(&a)->steps_per_frame(a.st[a.cur]);
@@ -42,15 +57,20 @@ int headless_stats(const struct app_opts *o, int cols, int rows, long steps, lon
             buf_clear(&line);
             app_json(&a, &line, block * 1000.0 / (double)in_block);
             buf_putc(&line, '\n');
-            fwrite(line.p, 1, line.len, stdout);
+            errno = 0;
+            ok = stdout_ok(fwrite(line.p, 1, line.len, stdout) == line.len);
             block = 0.0, in_block = 0;
         }
     }
-    printf("{\"summary\":true,\"scene\":\"%s\",\"steps\":%ld,\"ms_per_step\":%.4f}\n", s->name,
-           steps, steps ? total * 1000.0 / (double)steps : 0.0);
+    if (ok) {
+        errno = 0;
+        ok = stdout_ok(printf("{\"summary\":true,\"scene\":\"%s\",\"steps\":%ld,"
+                              "\"ms_per_step\":%.4f}\n", s->name, steps,
+                              steps ? total * 1000.0 / (double)steps : 0.0) > 0);
+    }
     buf_free(&line);
     app_free(&a);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return ok ? 0 : 1;
 }
 
 /* A recording advances the app exactly 1/fps seconds per frame and reads no
@@ -115,14 +135,16 @@ int headless_record(const struct app_opts *o, int cols, int rows, double seconds
 
 /* The summary counts the bytes of every frame and what a naive full redraw of
  * the same cells would have cost (encode_naive). */
-void headless_record_summary(const struct record_stats *st)
+int headless_record_summary(const struct record_stats *st)
 {
     double f = st->frames > 0 ? (double)st->frames : 1.0;
-    printf("{\"summary\":true,\"scene\":\"%s\",\"frames\":%ld,\"seconds\":%.3f,\"bytes\":%zu,"
+    errno = 0;
+    int n = printf("{\"summary\":true,\"scene\":\"%s\",\"frames\":%ld,\"seconds\":%.3f,\"bytes\":%zu,"
            "\"bytes_per_frame\":%.1f,\"naive_bytes_per_frame\":%.1f,\"ratio_to_naive\":%.4f,"
            "\"ms_per_frame\":%.3f}\n",
            st->scene, st->frames, st->seconds, st->bytes, (double)st->bytes / f,
            (double)st->naive_bytes / f,
            st->naive_bytes ? (double)st->bytes / (double)st->naive_bytes : 0.0,
            st->wall * 1000.0 / f);
+    return stdout_ok(n > 0) ? 0 : 1;
 }

@@ -134,33 +134,6 @@ static int parse_size(struct parse *p, const char *opt, const char *s, int lo_w,
     return 0;
 }
 
-/* How many letters must be added, dropped, changed or swapped with their
- * neighbour to turn a[0..n) into b (the optimal string alignment distance).
- * Names up to 63 letters; a longer one is "far" (64). */
-static int edit_distance(const char *a, size_t n, const char *b)
-{
-    enum { W = 64 };
-    size_t m = strlen(b);
-    if (n >= W || m >= W)
-        return W;
-    int d[W][W];
-    for (size_t i = 0; i <= n; i++)
-        for (size_t j = 0; j <= m; j++) {
-            if (i == 0 || j == 0) {
-                d[i][j] = (int)(i + j);
-                continue;
-            }
-            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
-            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[n][m];
-}
-
 /* The option nearest to the name typed (name[0..n), without dashes), as git and
  * cargo suggest one: at most a third of its letters (rounded up) off; of two
  * as near, the first in the table. NULL when none is that near. */
@@ -169,7 +142,7 @@ static const char *nearest_option(const char *name, size_t n)
     const char *best = NULL;
     int best_d = (int)(n + 2) / 3 + 1;
     for (int i = 0; i < OPT_COUNT; i++) {
-        int d = edit_distance(name, n, opts[i].name);
+        int d = cli_edit_distance(name, n, opts[i].name);
         if (d < best_d)
             best = opts[i].name, best_d = d;
     }
@@ -230,11 +203,11 @@ static int check_record(struct parse *p)
     return 0;
 }
 
-static int option(struct parse *p, int id, const char *arg)
+/* --scene, --color and --glyphs: words of their own lists. */
+static int option_word(struct parse *p, int id, const char *arg)
 {
     struct cli *c = p->c;
-    if (opts[id].drawing && !p->drawing)
-        p->drawing = opts[id].name;
+    const char *from = p->line ? "config file" : "command line";
     switch (id) {
     case OPT_SCENE:
         if (p->scene_given)
@@ -249,21 +222,81 @@ static int option(struct parse *p, int id, const char *arg)
         if (strcmp(arg, "auto") == 0)
             c->color_auto = true;
         else if (palette_mode_parse(arg, &c->o.color) == 0)
-            c->color_auto = false, c->o.color_why = p->line ? "config file" : "command line";
+            c->color_auto = false, c->o.color_why = from;
         else
             return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
         return 0;
-    case OPT_GLYPHS:
+    default: /* OPT_GLYPHS */
         c->glyphs_auto = strcmp(arg, "auto") == 0;
         for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
             if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
                 c->o.glyphs = (enum glyph_set)g;
-                c->o.glyphs_why = p->line ? "config file" : "command line";
+                c->o.glyphs_why = from;
                 return 0;
             }
         if (!c->glyphs_auto)
             return fail(p, "unknown glyph set '%s' (auto, half, quad, sextant or ascii)", arg);
         return 0;
+    }
+}
+
+/* One --set, kept until the scene is known (a config file's line is gone
+ * by then: its text is kept). */
+static int option_set(struct parse *p, const char *arg)
+{
+    if (p->nsets == APP_SETS_MAX)
+        return fail(p, "--set given more than %d times", APP_SETS_MAX);
+    if (p->line) {
+        if (cli_set_is_help(arg))
+            return fail(p, "--set %s is for the command line", arg);
+        if (strlen(arg) >= SET_TEXT_MAX)
+            return fail(p, "--set wants NAME=VALUE, not '%.40s...'", arg);
+        arg = strcpy(p->set_text[p->nsets], arg);
+    }
+    p->set_line[p->nsets] = p->line;
+    p->sets[p->nsets++] = arg;
+    return 0;
+}
+
+/* --seed, --record-limit and the headless run's numbers. */
+static int option_number(struct parse *p, int id, const char *arg)
+{
+    struct cli *c = p->c;
+    long seed = 0;
+    switch (id) {
+    case OPT_SEED:
+        if (parse_long(p, "--seed", arg, 0, 0x7fffffffL, &seed) != 0)
+            return -1;
+        c->o.seed = (uint64_t)seed;
+        return 0;
+    case OPT_RECORD_LIMIT:
+        p->limit_given = true;
+        /* 0 or at least 4K: a limit under the header's size would stop at once. */
+        if (cast_parse_size(arg, &c->o.record_limit) != 0 ||
+            (c->o.record_limit != 0 && c->o.record_limit < 4096))
+            return fail(p, "--record-limit wants a size such as 256M, 1.5G or 0 (at least 4K), "
+                           "not '%s'", arg);
+        return 0;
+    case OPT_SIZE:
+        p->size_given = c->size_given = true;
+        return parse_size(p, "--size", arg, APP_MIN_COLS, APP_MIN_ROWS, &c->cols, &c->rows);
+    case OPT_STEPS: return parse_long(p, "--steps", arg, 0, 100000000L, &c->steps);
+    case OPT_EVERY: return parse_long(p, "--every", arg, 1, 100000000L, &c->every);
+    default: /* OPT_SECONDS */
+        return parse_double(p, "--seconds", arg, 0.0, 86400.0, &c->seconds);
+    }
+}
+
+static int option(struct parse *p, int id, const char *arg)
+{
+    struct cli *c = p->c;
+    if (opts[id].drawing && !p->drawing)
+        p->drawing = opts[id].name;
+    switch (id) {
+    case OPT_SCENE: case OPT_COLOR: case OPT_GLYPHS: return option_word(p, id, arg);
+    case OPT_SEED: case OPT_RECORD_LIMIT: case OPT_SIZE: case OPT_STEPS: case OPT_EVERY:
+    case OPT_SECONDS: return option_number(p, id, arg);
+    case OPT_SET: return option_set(p, arg);
     case OPT_FPS: return parse_int(p, "--fps", arg, 1, 240, &c->o.fps);
     case OPT_TOL:
         c->o.tolerance_set = true;
@@ -274,13 +307,6 @@ static int option(struct parse *p, int id, const char *arg)
     case OPT_SCREENSAVER: *(p->line ? &p->saver_cfg : &p->saver_cmd) = true; return 0;
     case OPT_NOSTATUS: c->o.no_status = true; return 0;
     case OPT_NOCONFIG: c->no_config = true; return 0;
-    case OPT_SEED: {
-        long seed = 0;
-        if (parse_long(p, "--seed", arg, 0, 0x7fffffffL, &seed) != 0)
-            return -1;
-        c->o.seed = (uint64_t)seed;
-        return 0;
-    }
     case OPT_PRESET:
         if (strcmp(arg, "seed") != 0)
             return fail(p, "unknown preset '%s' (the only preset is 'seed')", arg);
@@ -292,37 +318,10 @@ static int option(struct parse *p, int id, const char *arg)
         return parse_size(p, "--grid", arg, 4, 4, &c->o.grid_w, &c->o.grid_h);
     case OPT_RECORD: c->record = arg; return 0;
     case OPT_OVERWRITE: p->overwrite = c->o.overwrite = true; return 0;
-    case OPT_RECORD_LIMIT:
-        p->limit_given = true;
-        /* 0 or at least 4K: a limit under the header's size would stop at once. */
-        if (cast_parse_size(arg, &c->o.record_limit) != 0 ||
-            (c->o.record_limit != 0 && c->o.record_limit < 4096))
-            return fail(p, "--record-limit wants a size such as 256M, 1.5G or 0 (at least 4K), "
-                           "not '%s'", arg);
-        return 0;
     case OPT_HEADLESS: p->headless = true; return 0;
-    case OPT_SIZE:
-        p->size_given = c->size_given = true;
-        return parse_size(p, "--size", arg, APP_MIN_COLS, APP_MIN_ROWS, &c->cols, &c->rows);
-    case OPT_STEPS: return parse_long(p, "--steps", arg, 0, 100000000L, &c->steps);
-    case OPT_EVERY: return parse_long(p, "--every", arg, 1, 100000000L, &c->every);
-    case OPT_SECONDS: return parse_double(p, "--seconds", arg, 0.0, 86400.0, &c->seconds);
     case OPT_THREADS:
         c->threads_given = true;
         return parse_int(p, "--threads", arg, 1, POOL_MAX_THREADS, &c->o.threads);
-    case OPT_SET:
-        if (p->nsets == APP_SETS_MAX)
-            return fail(p, "--set given more than %d times", APP_SETS_MAX);
-        if (p->line) { /* the line goes: keep its text */
-            if (strcmp(arg, "help") == 0)
-                return fail(p, "--set help is for the command line");
-            if (strlen(arg) >= SET_TEXT_MAX)
-                return fail(p, "--set wants NAME=VALUE, not '%.40s...'", arg);
-            arg = strcpy(p->set_text[p->nsets], arg);
-        }
-        p->set_line[p->nsets] = p->line;
-        p->sets[p->nsets++] = arg;
-        return 0;
     }
     return 0;
 }
@@ -526,57 +525,23 @@ static int check_combinations(struct parse *p)
     return 0;
 }
 
-/* One --set [SCENE:]NAME=VALUE: the scene it is for (the first scene unless
- * it names one), its parameter and value. Returns 0, or -1 with the reason. */
-static int resolve_set(struct parse *p, const char *set, int *scene, struct app_set *out)
-{
-    const char *eq = strchr(set, '='), *colon = strchr(set, ':');
-    *scene = p->c->o.scene;
-    if (colon && eq && colon < eq) {
-        char sname[16];
-        size_t sl = (size_t)(colon - set);
-        snprintf(sname, sizeof sname, "%.*s", (int)(sl < sizeof sname ? sl : 0), set);
-        if ((*scene = scene_find(sname)) < 0) {
-            char list[256];
-            return fail(p, "--set %s: no scene '%.*s' (%s)", set, (int)sl, set,
-                        scene_list(list, sizeof list));
-        }
-        set = colon + 1;
-    }
-    const struct scene_ops *s = scenes[*scene];
-    char name[64];
-    if (!eq || eq == set || (size_t)(eq - set) >= sizeof name)
-        return fail(p, "--set wants NAME=VALUE, not '%s' (--set help lists the names)", set);
-    memcpy(name, set, (size_t)(eq - set));
-    name[eq - set] = 0;
-    int i = scene_param_find(s, name);
-    if (i < 0)
-        return fail(p, "--set: the %s scene has no parameter '%s' (--scene %s --set help "
-                    "lists them)", s->name, name, s->name);
-    if (param_parse(&s->params[i], eq + 1, &out->value) != 0) {
-        char range[64];
-        param_range(&s->params[i], range, sizeof range);
-        return fail(p, "--set %s wants %s, not '%s'", name, range, eq + 1);
-    }
-    out->param = i;
-    return 0;
-}
-
 /* Every --set against its scene's parameters: the first scene's, or those of
- * the scene it names (SCENE:NAME=VALUE). The app applies each when its scene
- * is first built. Of a parameter set by both, the command line's value is
- * kept. */
+ * the scene it names (SCENE:NAME=VALUE); a [SCENE:]help asks for that list
+ * (c->set_help). The app applies each when its scene is first built. Of a
+ * parameter set by both, the command line's value is kept. */
 static int resolve_sets(struct parse *p)
 {
     struct cli *c = p->c;
     int line[APP_SETS_MAX], n = 0;
     for (int k = 0; k < p->nsets; k++) {
-        int scene;
         struct app_set set;
-        if (resolve_set(p, p->sets[k], &scene, &set) != 0)
+        bool help;
+        if (cli_set_resolve(p->sets[k], c->o.scene, &set, &help, p->err, p->n) != 0)
             return p->set_line[k] ? at_line(p, p->set_line[k]) : -1;
-        set.scene = scene;
-        line[n] = p->set_line[k], c->o.sets[n++] = set;
+        if (help)
+            c->set_help |= 1u << set.scene;
+        else
+            line[n] = p->set_line[k], c->o.sets[n++] = set;
     }
     c->o.nsets = 0;
     for (int k = 0; k < n; k++) {
@@ -598,12 +563,12 @@ static int choose_run(struct parse *p)
     c->o.recording = c->record != NULL;
     if (check_combinations(p) != 0)
         return -1;
-    if (p->nsets == 1 && strcmp(p->sets[0], "help") == 0) {
+    if (resolve_sets(p) != 0)
+        return -1;
+    if (c->set_help) { /* the lists, with what the other --sets give */
         c->run = CLI_SET_HELP;
         return 0;
     }
-    if (resolve_sets(p) != 0)
-        return -1;
     if (!p->headless) {
         if (c->steps >= 0 || c->every > 0 || c->seconds >= 0 || p->size_given)
             return fail(p, "--steps, --every, --seconds and --size need --headless");
@@ -671,63 +636,4 @@ bool cli_wants_config(const struct cli *c) { return c->run == CLI_TERM && !c->no
 int cli_parse(struct cli *c, int argc, char *const *argv, char *err, size_t n)
 {
     return cli_parse_config(c, argc, argv, NULL, 0, NULL, err, n);
-}
-
-/* The first scene as --set help shows it, for a cols x rows terminal. */
-static void *set_help_scene(const struct cli *c, int cols, int rows)
-{
-    struct scene_opts so = {.seed = c->o.seed, .preset_seed = c->o.preset_seed,
-                            .grid_w = c->o.grid_w, .grid_h = c->o.grid_h};
-    return scenes[c->o.scene]->create(&so, cols, 2 * (rows - 1));
-}
-
-int cli_set_help(const struct cli *c, int cols, int rows, struct buf *out)
-{
-    const struct scene_ops *s = scenes[c->o.scene];
-    bool known = c->size_given || (cols > 0 && rows > 0);
-    if (c->size_given)
-        cols = c->cols, rows = c->rows;
-    else if (!known)
-        cols = 80, rows = 24;
-    cols = cols < APP_MIN_COLS ? APP_MIN_COLS : cols;
-    rows = rows < APP_MIN_ROWS ? APP_MIN_ROWS : rows;
-    /* What is sized to the terminal differs between a small one and a large. */
-    void *st = set_help_scene(c, cols, rows), *small = set_help_scene(c, APP_MIN_COLS,
-                                                                       APP_MIN_ROWS),
-         *large = set_help_scene(c, 240, 80);
-    if (!st || !small || !large) {
-        void *all[] = {st, small, large};
-        for (int k = 0; k < 3; k++)
-            if (all[k])
-                s->destroy(all[k]);
-        return -1;
-    }
-    buf_printf(out, "%s parameters (--set NAME=VALUE; * restarts the scene):\n", s->name);
-    char sized[256] = "";
-    size_t ns = 0;
-    for (int i = 0; i < s->nparams; i++) {
-        char name[64], value[32], range[64];
-        const struct param_def *d = &s->params[i];
-        double v = scene_param_get(s, st, i);
-        bool by_size = scene_param_get(s, small, i) != scene_param_get(s, large, i);
-        param_name(d, name, sizeof name);
-        if (by_size && !known)
-            snprintf(value, sizeof value, "terminal");
-        else
-            param_format(d, v, value, sizeof value);
-        if (by_size && ns < sizeof sized)
-            ns += (size_t)snprintf(sized + ns, sizeof sized - ns, "%s%s", ns ? ", " : "", name);
-        param_range(d, range, sizeof range);
-        buf_printf(out, "  %-22s %-12s %s%s\n", name, value, range,
-                   d->flags & PARAM_RESTART ? "  *" : "");
-    }
-    if (ns && !known)
-        buf_printf(out, "terminal: sized to the terminal swirl runs in (%s)\n", sized);
-    else if (ns)
-        buf_printf(out, c->size_given ? "%s: sized to --size %dx%d\n"
-                                      : "%s: sized to this %dx%d terminal\n", sized, cols, rows);
-    s->destroy(st);
-    s->destroy(small);
-    s->destroy(large);
-    return 0;
 }

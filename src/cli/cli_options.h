@@ -1,13 +1,15 @@
 /*
  * cli_options.h — swirl's options as one table, private to the command line's
  * files: cli.c parses by it, cli_usage.c writes --help from it and
- * cli_complete.c the shells' completions, so the three cannot disagree. The
+ * cli_complete.c the shells' completions, so the three cannot disagree; and
+ * what cli.c takes from cli_set.c, the --set parser. The
  * table is in --help's order, which is also the order an ambiguous prefix
  * lists what it could be.
  */
 #ifndef SWIRL_CLI_OPTIONS_H
 #define SWIRL_CLI_OPTIONS_H
 
+#include "app.h"
 #include "buf.h"
 
 #include <stdbool.h>
@@ -28,11 +30,26 @@ struct cli_option {
     bool file;           /* its value is a file name (completed as one) */
     bool drawing;        /* only matters when frames are drawn */
     bool cmdline;        /* the command line's only: not in the config file */
-    const char *help;    /* --help's lines for it, each ended by '\n'; its first line
-                          * up to " (" or ";" is the completions' description */
+    const char *help;    /* --help's lines for it, each ended by '\n'; joined, the
+                          * completions' description */
 };
 
 extern const struct cli_option cli_options[OPT_COUNT];
+
+/* How many letters must be added, dropped, changed or swapped with their
+ * neighbour to turn a[0..n) into b (the optimal string alignment distance);
+ * names of 64 letters or more are "far" (64). For the did-you-means. */
+int cli_edit_distance(const char *a, size_t n, const char *b);
+
+/* One --set (cli_set.c): [SCENE:]NAME=VALUE against the parameters of SCENE,
+ * else of the scene first (its name as --set help or the panel writes it, its
+ * value with its unit or without), into *out (its scene, parameter, value);
+ * or [SCENE:]help, *help then true and out->scene the scene to list. Returns
+ * 0, or -1 with one line in err[0..n) that says what was likely meant. */
+int cli_set_resolve(const char *set, int first, struct app_set *out, bool *help, char *err,
+                    size_t n);
+/* Whether a --set is [SCENE:]help. */
+bool cli_set_is_help(const char *set);
 
 /* text (an option's help or choices) into out, with the scene table's words
  * for its marks: {scenes} "dye, pbf or cloth", {words} "dye pbf cloth",

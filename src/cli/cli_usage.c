@@ -57,8 +57,9 @@ const struct cli_option cli_options[OPT_COUNT] = {
                   "{grid}: simulation grid instead of the canvas size\n"},
     [OPT_SET] = {"set", 0, "[SCENE:]NAME=VALUE", "help", false, false, false,
                  "set a panel parameter (of SCENE, else of the first scene)\n"
-                 "when that scene is first shown; repeatable; --set help\n"
-                 "lists the first scene's parameters\n"},
+                 "when that scene is first shown, NAME as the panel or --set\n"
+                 "help writes it; repeatable; --set [SCENE:]help lists the\n"
+                 "parameters with the values the other --sets give\n"},
     [OPT_RECORD] = {"record", 0, "FILE.cast", NULL, true, false, true,
                     "record the session as asciicast v2 (an existing file\n"
                     "only with --overwrite)\n"},

@@ -29,8 +29,9 @@
 #define SPLAT_PEAK 16.0f    /* dye at a burst splat's centre */
 #define GOLDEN 0.618034f    /* hue step between splats: never two alike */
 #define SQRT_PI 1.7724539f
-#define DYE_IDLE 5.0        /* s left alone before the autopilot stirs: the start's
-                             * hint has faded, its splats are dim (gone by 8 s) */
+#define DYE_IDLE 2.5        /* s left alone before the autopilot stirs: while the
+                             * start's splats (or a stroke) still show, so the
+                             * canvas is never black (they are gone by 4.5 s) */
 
 #define AT(field) offsetof(struct dye, field)
 enum { P_SCALE = 8 };

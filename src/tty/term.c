@@ -454,9 +454,19 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool
     t->scr = newterm(NULL, stdout, stdin);
     if (t->scr)
         screen_output_open();
+    const char *term = getenv("TERM");
     if (!t->scr) {
-        const char *term = getenv("TERM");
         buf_warn("unknown terminal type '%s'", term ? term : "");
+        return 2;
+    }
+    const char *cup = tigetstr("cup"); /* nothing is written until this holds */
+    if (!cup || cup == (const char *)-1) {
+        reset_shell_mode(); /* the modes newterm set (cbreak), by tcsetattr alone */
+        delscreen(t->scr);
+        screen_output_close();
+        t->scr = NULL;
+        buf_warn("the terminal type '%s' cannot move the cursor: swirl needs one that "
+                 "can (TERM=xterm-256color, say)", term ? term : "");
         return 2;
     }
     if (t->record && open_recording(t, o) != 0) { /* swirl will run: now the file */

@@ -28,9 +28,12 @@
  * what the command writes goes, and so nothing is answered, until it has
  * ended; then what it wrote is delivered at once; keys still go). -k SIGNAL:
  * the command gets that signal instead of the q.
- * -w COLSxROWS: the pane's size (default 100x30).
+ * -w COLSxROWS: the pane's size (default 100x30). -f: QUIT_AFTER counts from
+ * the first frame the terminal sees, not from the start (the measured span
+ * is then as long however long a starved start-up takes; with no frame by
+ * NO_FRAME s, from then).
  *
- *   linkpty [-p] [-n] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS]
+ *   linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS]
  *           RATE QUIT_AFTER COMMAND [ARG...]
  *
  * Prints one JSON line. Its figures over the measured span (from 1 s after the
@@ -66,6 +69,7 @@
 #define GIVE_UP 30.0    /* s after q */
 #define SETTLE 1.0      /* s the link runs on after the command has gone, beyond a round trip */
 #define WARM_UP 1.0     /* s after the first frame before the measured span begins */
+#define NO_FRAME 30.0   /* s from the start: -f's QUIT_AFTER counts from here without a frame */
 #define BURST 0.002     /* s of the rate the link may send at once */
 
 static double now(void)
@@ -113,7 +117,7 @@ static pid_t spawn(int *master, int cols, int rows, char **argv)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: linkpty [-p] [-n] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS] "
+    fprintf(stderr, "usage: linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS] "
                     "RATE QUIT_AFTER COMMAND [ARG...]\n");
     exit(2);
 }
@@ -166,7 +170,7 @@ int main(int argc, char **argv)
 {
     double delay = 0.0, stall = -1.0;
     int sig = 0, cols = 100, rows = 30;
-    bool pty_queue = false;
+    bool pty_queue = false, from_first = false;
     struct terminal tm = {
         .ping = {"\x1b[5n", 0}, .where = {"\x1b[6n", 0}, .da1 = {"\x1b[c", 0},
         .decrqm = {"\x1b[?2026$p", 0}, .sync_begin = {"\x1b[?2026h", 0},
@@ -178,9 +182,11 @@ int main(int argc, char **argv)
         .t_first = -1, .t_left = -1,
     };
     int opt;
-    while ((opt = getopt(argc, argv, "+pnd:s:k:w:")) != -1) {
+    while ((opt = getopt(argc, argv, "+pnfd:s:k:w:")) != -1) {
         if (opt == 'p')
             pty_queue = true;
+        else if (opt == 'f')
+            from_first = true;
         else if (opt == 'n')
             tm.silent = true;
         else if (opt == 'd')
@@ -221,7 +227,8 @@ int main(int argc, char **argv)
         if (t_end >= 0 && t > t_end)
             break;
         bool stalled = stall >= 0 && t - t0 >= stall && t_exit < 0;
-        if (t_quit < 0 && t - t0 >= quit_after) {
+        const double from = !from_first ? t0 : tm.t_first >= 0 ? tm.t_first : t0 + NO_FRAME;
+        if (t_quit < 0 && t - from >= quit_after) {
             t_quit = t, tm.at_quit = tm.processed;
             if (sig ? kill(pid, sig) != 0 : (fifo_push(&up, "q", 1, t), false))
                 break;
