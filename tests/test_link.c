@@ -120,8 +120,10 @@ TEST_E2E_WAITS(link_a_segv_far_away_leaves_no_answer_for_the_shell)
 }
 
 /* Far away with bandwidth to spare (0.15 s each way): frames keep coming (the
- * fps figure is the bench's; here, more than a few a second is enough to
- * tell it from the flow control that showed none), q is seen within the
+ * fps figure is the bench's, 15-20 here on a quiet machine; here, 3 a second
+ * is enough to tell it from the flow control that showed none, and what a
+ * machine at a load of 15 still gives pbf's steps under --auto: 4 was seen),
+ * q is seen within the
  * round trip and half a second, and nothing is left for the shell. The
  * frames are counted from 1 s after the first to the q, 2.5 s after it
  * however late a busy machine starts swirl. */
@@ -129,7 +131,7 @@ static void frames_keep_coming(int s)
 {
     const char *line = linkpty("-f -w 120x40 -d 0.15", 0, 2.5, scenes[s]);
     double fps = field(line, "fps"), q = field(line, "quit_latency");
-    CHECK_MSG(fps >= 10.0 && q >= 0.3 && q <= 0.8 && field(line, "echoed") == 0.0 &&
+    CHECK_MSG(fps >= 3.0 && q >= 0.3 && q <= 0.8 && field(line, "echoed") == 0.0 &&
                   left_screen(line),
               "%s: %s", scenes[s], line);
 }
