@@ -138,6 +138,13 @@ enum { SCENE_COUNT = 0 SCENE_TABLE(SCENE_ONE_) };
 extern const struct scene_ops *const scenes[SCENE_COUNT];
 /* The index of the scene called name, or -1. */
 int scene_find(const char *name);
+/* Each scene's keys and mouse, the words its help shows (.keys, .mouse), for
+ * the man page's KEYS and MOUSE (roff) and docs/scenes.md's "Keys and mouse"
+ * (markdown): one source for them (build/swirl-scenewords writes them). */
+enum scene_words { SCENE_WORDS_MAN_KEYS, SCENE_WORDS_MAN_MOUSE, SCENE_WORDS_MD };
+struct buf;
+void scene_words(struct buf *out, enum scene_words format);
+
 /* The names of the scenes whose flags, masked by mask, are want (mask 0:
  * every scene), in the table's order, into out (n bytes, always ended, cut
  * when it is too short): sep between two, last before the last of more than

@@ -8,6 +8,7 @@
  * definition, written into the scene's own field, and the scene is told.
  */
 #include "scene.h"
+#include "buf.h"
 #include "pool.h"
 
 #include <stdio.h>
@@ -117,4 +118,22 @@ void scene_bands(struct pool *p, int n, void (*fn)(void *arg, int y0, int y1), v
     const int threads = pool_threads(p);
     struct bands b = {n, threads > 1 ? BANDS_A_THREAD * threads : 1, fn, arg};
     pool_run(p, run_band, &b, b.nbands);
+}
+
+void scene_words(struct buf *out, enum scene_words format)
+{
+    if (format == SCENE_WORDS_MD)
+        buf_printf(out, "## Keys and mouse\n\nEach scene's own, as its help shows them (from "
+                        "the scene's file; `make docs` writes this section):\n\n");
+    for (int i = 0; i < SCENE_COUNT; i++) {
+        const struct scene_ops *s = scenes[i];
+        const char *wheel = s->zoom ? "zooms" : "does nothing here";
+        if (format == SCENE_WORDS_MAN_KEYS && s->keys)
+            buf_printf(out, ".TP\n.B %s\n\\&%s.\n", s->name, s->keys);
+        else if (format == SCENE_WORDS_MAN_MOUSE)
+            buf_printf(out, ".TP\n.B %s\n\\&%s; the wheel %s.\n", s->name, s->mouse, wheel);
+        else if (format == SCENE_WORDS_MD)
+            buf_printf(out, "- **%s**: keys: %s. Mouse: %s; the wheel %s.\n", s->name,
+                       s->keys ? s->keys : "none", s->mouse, wheel);
+    }
 }
