@@ -58,6 +58,7 @@
 #include "cast.h"
 #include "flow.h"
 #include "frame.h"
+#include "pixels.h"
 #include "probe.h"
 #include "signals.h"
 #include "watch.h"
@@ -190,6 +191,7 @@ static void crash_restore(void)
         tcflush(out_fd, TCOFLUSH);
         ssize_t c = sync_open ? write(out_fd, CUT_SYNC, sizeof CUT_SYNC - 1)
                               : write(out_fd, "\x18", 1);
+        pixels_leave(out_fd);
         ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)c, (void)r;
         swallow_answers(drain_ms / 1000.0, fences_due); /* at most FLOW_DRAIN_MAX */
@@ -220,6 +222,7 @@ static void screen_leave(double wait)
         write_all(CUT_SYNC, sizeof CUT_SYNC - 1);
     sync_open = 0;
     const char *rmcup = tigetstr("rmcup");
+    pixels_leave(out_fd);
     write_all(MODES_OFF, sizeof MODES_OFF - 1);
     if (rmcup && rmcup != (char *)-1)
         write_all(rmcup, strlen(rmcup));
@@ -473,6 +476,7 @@ static void resize(struct term *t, double now)
     resize_term(rows, cols);
     app_resize(&t->a, cols, rows);
     frame_resize(&t->fr, cols, rows);
+    pixels_resize(&t->fr, &t->a, STDOUT_FILENO);
     t->dirty = true;
     if (t->record) {
         cast_resize(&t->cast, now - t->t0, cols, rows);
@@ -508,7 +512,7 @@ static void plan_frame(struct term *t, double now)
 {
     struct frame_stats *st = &t->fr.st;
     const struct flow *f = &t->flow;
-    flow_plan_rate(&t->plan, f, ladder_want(&t->fr.lad, t->a.o.fps, now), now);
+    flow_plan_rate(&t->plan, f, frame_want(&t->fr, &t->a, now), now);
     t->avail = flow_plan_pace(&t->plan);
     frame_plan(&t->fr, &t->a, flow_plan_avail(&t->plan), t->avail, t->may_reduce_colour, now);
     st->link_rtt = f->base > 0.0 ? f->base : 0.0;
@@ -632,6 +636,7 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     if (glyphs_auto)
         o->glyphs = probe_glyphs(&e, o->color, &o->glyphs_why);
     o->sync = o->sync && probe_sync(&e.ans);
+    pixels_ask(&e, o);
 }
 
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
@@ -690,6 +695,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
         return 1;
     }
     frame_init(&t->fr, &t->a, false);
+    pixels_start(&t->fr, &t->a, STDOUT_FILENO);
     input_init(&t->in);
     flow_init(&t->flow);
     if (t->probe_t0 >= 0.0)
