@@ -93,9 +93,5 @@ void pixframe_draw(struct pixframe *p, const struct app *a, struct frame_stats *
 size_t pixframe_encode(struct pixframe *p, const struct app *a, struct encoder *enc,
                        const struct cells *cells, double t0, double (*clock)(void),
                        struct buf *out);
-/* What deletes our pictures (kitty), appended to out: on leaving pixels. */
-void pixframe_clear(struct pixframe *p, struct buf *out);
-/* The protocol's name for the help ("kitty graphics", "sixel"). */
-const char *pixframe_name(enum app_pixels proto);
 
 #endif

@@ -13,28 +13,14 @@
 #include "frame.h"
 #include "probe.h"
 
-/*
- * The protocol to draw with, from what was asked (--glyphs) and what the
- * terminal said, and in *why what decided it. Asked by name (kitty, sixel):
- * that one, *why left as it is. Auto (--glyphs auto or pixels): none in
- * mono, inside tmux or GNU screen (the terminal outside is unknown, and a
- * multiplexer keeps cells, not pictures), or while recording (a recording
- * holds cells); else kitty's protocol where the terminal answered its query
- * (or, the answers not known, KITTY_WINDOW_ID with TERM=xterm-kitty), sixel
- * where DA1 lists it; else none. Pure.
- */
-enum app_pixels pixels_choose(const struct probe_env *e, enum app_pixels asked,
-                              enum color_mode mode, bool recording, const char **why);
-/* After the terminal was asked: the choice made into o, what the answers
+/* After the terminal was asked: the choice made into o (pixels_internal.h), what the answers
  * said of the cells' pixels and sixel's colours kept for pixels_start. */
 void pixels_ask(const struct probe_env *e, struct app_opts *o);
-/* A cell's pixels: the window's size in pixels (TIOCGWINSZ on fd: kitty,
- * xterm and ssh give it) over its cells, else the answers' (CSI 16 t), else
- * 0 (not known). */
-void pixels_cell(int fd, int cols, int rows, int *cw, int *ch);
 /* The frame loop in pixels where o->pixels says so (after pixels_ask). */
 void pixels_start(struct frame *f, const struct app *a, int fd);
-/* The window changed: a cell's pixels again. */
+/* The window changed: a cell's pixels again: the window's size in pixels
+ * (TIOCGWINSZ on fd: kitty, xterm and ssh give it) over its cells, else the
+ * answers' (CSI 16 t), else not known. */
 void pixels_resize(struct frame *f, const struct app *a, int fd);
 /* On leaving (and in a fatal signal's handler: async-signal-safe): what
  * deletes our pictures, written to fd. */

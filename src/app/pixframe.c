@@ -44,7 +44,8 @@ void pixframe_free(struct pixframe *p)
     sixel_free(&p->sx);
 }
 
-const char *pixframe_name(enum app_pixels proto)
+/* The protocol's name for the help. */
+static const char *pixframe_name(enum app_pixels proto)
 {
     return proto == APP_PIXELS_KITTY ? "kitty graphics" : proto == APP_PIXELS_SIXEL ? "sixel" : "glyphs";
 }
@@ -79,6 +80,7 @@ static struct pixfit_in fit_in(const struct pixframe *p, const struct app *a)
         .canvas_w = app_canvas_w(a), .canvas_h = app_canvas_h(a),
         .measured_k = p->measured_k, .frame_bytes = p->bytes, .frame_ms = p->ms,
         .budget = p->budget, .ms_budget = PIXFRAME_MS_SHARE * 1000.0 / a->o.fps,
+        .growth = p->proto == APP_PIXELS_SIXEL ? PIXFIT_GROWTH_REPEAT : PIXFIT_GROWTH,
     };
 }
 
@@ -106,7 +108,8 @@ double pixframe_want(const struct pixframe *p, const struct app *a)
     return pixfit_bytes(&in, k) * a->o.fps;
 }
 
-void pixframe_clear(struct pixframe *p, struct buf *out)
+/* What deletes our pictures (kitty), appended to out: on leaving pixels. */
+static void pixframe_clear(struct pixframe *p, struct buf *out)
 {
     if (p->proto == APP_PIXELS_KITTY && p->shown)
         kitty_clear(&p->kt, out);
@@ -143,17 +146,38 @@ static int sixel_scale(const struct pixframe *p, const struct app *a)
     return s > 1 ? s : 1;
 }
 
+/* The canvas's rows of the screen's image (the same width: a block of it). */
+static struct image canvas_view(const struct pixframe *p, const struct app *a)
+{
+    const int k = p->img.w / (a->cols > 0 ? a->cols : 1);
+    struct image v = p->img;
+    v.px += (size_t)(2 * k * app_canvas_top(a)) * (size_t)v.w;
+    v.h = k * app_canvas_h(a);
+    return v;
+}
+
+/* Rows [y0, y1) of the image black. */
+static void black_rows(struct image *im, int y0, int y1)
+{
+    for (size_t i = (size_t)y0 * (size_t)im->w; i < (size_t)y1 * (size_t)im->w; i++)
+        im->px[i] = RGB(0, 0, 0);
+}
+
 void pixframe_draw(struct pixframe *p, const struct app *a, struct frame_stats *fs,
                    struct cells *cells)
 {
     const int k = p->k > 0 ? p->k : 1;
-    if (p->img.w != k * app_canvas_w(a) || p->img.h != k * app_canvas_h(a))
-        image_resize(&p->img, k * app_canvas_w(a), k * app_canvas_h(a));
+    if (p->img.w != k * a->cols || p->img.h != 2 * k * a->rows)
+        image_resize(&p->img, k * a->cols, 2 * k * a->rows);
+    struct image v = canvas_view(p, a);
+    app_scene(a)->draw(a->st[a->cur], &v);
+    const int y0 = 2 * k * app_canvas_top(a);
+    black_rows(&p->img, 0, y0);
+    black_rows(&p->img, y0 + v.h, p->img.h);
     const struct pixfit_in in = fit_in(p, a);
     fs->pixels = pixframe_name(p->proto);
     fs->pixel_k = k, fs->pixel_kmax = pixfit_max(&in);
-    fs->pixel_w = p->img.w, fs->pixel_h = p->img.h;
-    app_scene(a)->draw(a->st[a->cur], &p->img);
+    fs->pixel_w = v.w, fs->pixel_h = v.h;
     cells_clear(cells, 0, cells->rows, COLOR_DEFAULT);
 }
 
@@ -195,7 +219,10 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
 {
     const int top = app_canvas_top(a), rows = area_rows(p, a);
     if (p->proto == APP_PIXELS_KITTY) {
-        const bool sent = kitty_frame(&p->kt, &p->img, 0, top, a->cols, app_canvas_rows(a), out);
+        /* The whole screen: kitty 0.26 (software GL) blended cells of a
+         * background of their own outside the picture with what it last
+         * drew there (the status line showed its old text, in red). */
+        const bool sent = kitty_frame(&p->kt, &p->img, 0, 0, a->cols, a->rows, out);
         encode_frame(enc, cells, out);
         return sent;
     }
@@ -203,7 +230,7 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
         sixel_invalidate(&p->sx);
     encode_frame(enc, cells, out);
     p->sx.scale = sixel_scale(p, a);
-    struct image cut = p->img; /* in the area's pixels, no more */
+    struct image cut = canvas_view(p, a); /* in the area's pixels, no more */
     const int h = rows * p->cell_h / p->sx.scale;
     cut.h = cut.h < h ? cut.h : h;
     if (cut.h < 1 || !sixel_frame(&p->sx, &cut, 0, top, out))

@@ -8,7 +8,7 @@
  * included (one write of bytes made ready at the start). Sixel's pixels are
  * the screen's own: leaving the alternate screen takes them.
  */
-#include "pixels.h"
+#include "pixels_internal.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -26,13 +26,17 @@ static bool prefix(const char *s, const char *p) { return s && strncmp(s, p, str
 enum app_pixels pixels_choose(const struct probe_env *e, enum app_pixels asked,
                               enum color_mode mode, bool recording, const char **why)
 {
+    if (asked == APP_PIXELS_OFF)
+        return asked;
+    if (recording) { /* whatever was asked: what is recorded is what is shown */
+        *why = "--record: a recording holds cells";
+        return APP_PIXELS_OFF;
+    }
     if (asked != APP_PIXELS_AUTO)
         return asked;
     const char *no = NULL;
     if (mode == COLOR_MONO)
         no = "no colour";
-    else if (recording)
-        no = "--record: a recording holds cells";
     else if ((e->tmux && *e->tmux) || prefix(e->term, "tmux"))
         no = "inside tmux";
     else if ((e->sty && *e->sty) || prefix(e->term, "screen") || probe_screen_nearest(e))
@@ -65,7 +69,8 @@ void pixels_ask(const struct probe_env *e, struct app_opts *o)
     answered_colours = e->ans.sixel_colors;
 }
 
-void pixels_cell(int fd, int cols, int rows, int *cw, int *ch)
+/* A cell's pixels (0: not known). */
+static void pixels_cell(int fd, int cols, int rows, int *cw, int *ch)
 {
     struct winsize ws;
     *cw = answered_w, *ch = answered_h;
