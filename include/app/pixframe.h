@@ -75,6 +75,9 @@ void pixframe_invalidate(struct pixframe *p);
  * (0: no limit known), the frames are paced to `pace` while a probe of a
  * higher rate runs. Chooses k; returns it (0: glyphs). */
 int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double pace, double now);
+/* Is the picture on screen coarser than the finest (a paused one is sent
+ * again at the finest)? */
+bool pixframe_coarse(const struct pixframe *p, const struct app *a);
 /* The bytes a second the pictures would take at the next k up at the frame
  * rate asked for (what the link is probed for), 0 when not known. */
 double pixframe_want(const struct pixframe *p, const struct app *a);

@@ -187,7 +187,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     /* A paused picture that is on screen whole sends nothing; one at a
      * coarser level goes on, so the ladder takes it back up as the link
      * allows. */
-    if (a->paused && !dirty && f->enc.valid && (f->lad.rung == 0 || f->px.k > 0))
+    if (a->paused && !dirty && f->enc.valid &&
+        (f->px.k > 0 ? !pixframe_coarse(&f->px, a) : f->lad.rung == 0))
         return 0;
     if (!out) {
         f->st.skipped++;

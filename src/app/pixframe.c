@@ -98,6 +98,14 @@ int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double 
     return p->k;
 }
 
+bool pixframe_coarse(const struct pixframe *p, const struct app *a)
+{
+    if (!pixframe_on(p) || p->k < 1 || app_too_small(a))
+        return false;
+    const struct pixfit_in in = fit_in(p, a);
+    return p->k < pixfit_max(&in);
+}
+
 double pixframe_want(const struct pixframe *p, const struct app *a)
 {
     if (!pixframe_on(p) || app_too_small(a))
@@ -131,6 +139,10 @@ bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc,
     }
     p->planned = false;
     const bool pix = p->k > 0 && pixframe_on(p) && !app_too_small(a);
+    if (pix && a->paused) { /* a still picture: at the finest, once (nothing follows it) */
+        const struct pixfit_in in = fit_in(p, a);
+        p->k = pixfit_max(&in);
+    }
     if (!pix && p->shown) { /* glyphs from here: the picture goes, every cell is sent */
         pixframe_clear(p, out);
         encode_invalidate(enc);
@@ -245,8 +257,14 @@ size_t pixframe_encode(struct pixframe *p, const struct app *a, struct encoder *
 {
     const size_t start = out->len;
     const bool sync = enc->sync;
-    enc->sync = false; /* the picture and the cells in one update */
-    if (sync)
+    /* Sixel: the picture and the cells in one update (a terminal draws sixel
+     * as it decodes). Not kitty's: its picture shows once all of it has
+     * come, over the last one, and kitty holds an update's bytes unread
+     * (the flow control's pings unanswered) until it ends or 2 s pass: a
+     * picture more than the bytes in flight allow stalled for those 2 s. */
+    const bool wrap = sync && p->proto == APP_PIXELS_SIXEL;
+    enc->sync = false;
+    if (wrap)
         buf_puts(out, BSU);
     const size_t body = out->len;
     const bool sent = encode_both(p, a, enc, cells, out);
@@ -255,7 +273,7 @@ size_t pixframe_encode(struct pixframe *p, const struct app *a, struct encoder *
         out->len = start;
         return 0;
     }
-    if (sync)
+    if (wrap)
         buf_puts(out, ESU);
     if (sent) {
         p->shown = true;
