@@ -553,15 +553,15 @@ static const struct {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
     {"screens", bench_screens}, {"pictures", bench_pictures}, {"link", bench_link},
-    {"pixels", bench_pixels},
+    {"pixels", bench_pixels}, {"pixlink", bench_pixels_link},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
  * DIR holds the seed pages, FILE is tests/bench/seedrun.js, PATH the node that
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
- * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures, link, pixels) run
- * only those. */
+ * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, pictures, link, pixels,
+ * pixlink: the pixels' part behind the link alone) run only those. */
 int main(int argc, char **argv)
 {
     const int nparts = (int)(sizeof parts / sizeof parts[0]);

@@ -510,4 +510,5 @@ void bench_pixels(void)
             print_trade(sc, sizes[z].cols, sizes[z].rows, &t);
         }
     print_low();
+    bench_pixels_link();
 }
