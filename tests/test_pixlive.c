@@ -231,6 +231,20 @@ TEST(pixlive_sixel_frame_is_the_picture_within_its_palette_above_the_last_row)
     CHECK_INT(undrawn, 0);
     const double mean = sum / ((double)back.w * back.h);
     CHECK_MSG(mean < 6.0, "mean distance %.2f from the image (a palette's bound)", mean);
+    /* The status line off: the canvas reaches the last row, the picture
+     * not, even at the finest (paused). */
+    l.a.status_off = true;
+    l.a.paused = true;
+    pixframe_invalidate(&l.f.px);
+    buf_clear(&l.out);
+    frame_next(&l.f, &l.a, 1.0 / 30, frame_now, true, &l.out);
+    CHECK_MSG(l.f.px.k * l.f.px.sx.scale == 7, "k %d x %d: what 11 rows of 16 hold", l.f.px.k,
+              l.f.px.sx.scale);
+    const size_t at = find(l.out.p, l.out.len, 0, "\x1bP");
+    CHECK(at < l.out.len);
+    CHECK(px_sixel_decode(l.out.p + at, l.out.len - at, &back, &info));
+    CHECK_MSG(back.h <= (ROWS - 1) * 16, "%d pixel rows: the picture stops above the last row",
+              back.h);
     image_free(&back);
     live_close(&l);
 }
@@ -255,6 +269,13 @@ TEST(pixlive_sixel_sends_the_text_over_the_picture_again_after_it)
     l.a.paused = true;
     live_frame(&l);
     CHECK_INT(live_frame(&l), 0);
+    /* The help goes: spaces over the picture erase it there, so a still
+     * picture is sent again after them. */
+    l.a.help = false;
+    buf_clear(&l.out);
+    frame_next(&l.f, &l.a, 1.0 / 30, frame_now, true, &l.out);
+    CHECK_MSG(find(l.out.p, l.out.len, 0, "\x1bP") < l.out.len,
+              "the still picture sent again after the help's cells went");
     live_close(&l);
 }
 

@@ -13,7 +13,7 @@
  * sends the picture again), then the picture, then the text over it once
  * more (the picture drew over it); the picture stops above the last row
  * (xterm scrolls the screen when a sixel image reaches it, DECSDM left
- * alone), cut short where the canvas reaches it. Each pixel of a sixel
+ * alone): its scale is what the rows above it hold. Each pixel of a sixel
  * picture drawn at a small k is repeated (sixel.h's scale) so the picture
  * fills its area at any k.
  *

@@ -158,7 +158,7 @@ static size_t pixel_frame(struct frame *f, struct app *a, double dt, double (*cl
     compose_over(a, &f->st, &f->cells);
     if (a->help)
         app_help_shown(a, compose_help_over(a, &f->st));
-    f->enc.exact = a->paused;
+    f->enc.exact = true; /* text alone: every change of it exact */
     f->enc.mode = compose_mode(a, &f->st);
     f->enc.tolerance = a->o.tolerance;
     pixframe_encode(&f->px, a, &f->enc, &f->cells, t1, clock, out);

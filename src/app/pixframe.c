@@ -244,10 +244,10 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
         sixel_invalidate(&p->sx);
     encode_frame(enc, cells, out);
     p->sx.scale = sixel_scale(p, a);
-    struct image cut = canvas_view(p, a); /* in the area's pixels, no more */
-    const int h = rows * p->cell_h / p->sx.scale;
-    cut.h = cut.h < h ? cut.h : h;
-    if (cut.h < 1 || !sixel_frame(&p->sx, &cut, 0, top, out))
+    /* The canvas: k x scale <= the most the area holds (pixfit_max), so it
+     * stops above the last row. */
+    const struct image canvas = canvas_view(p, a);
+    if (canvas.h < 1 || !sixel_frame(&p->sx, &canvas, 0, top, out))
         return false;
     text_again(enc, cells, top, top + rows, out);
     return true;

@@ -66,7 +66,7 @@ const struct cli_option cli_options[OPT_COUNT] = {
                  "lists the first scene's parameters\n"},
     [OPT_RECORD] = {"record", 0, "FILE.cast", NULL, true, false, true,
                     "record the session as asciicast v2 (an existing file\n"
-                    "only with --overwrite)\n"},
+                    "only with --overwrite; cells: glyphs while it records)\n"},
     [OPT_OVERWRITE] = {"overwrite", 0, NULL, NULL, false, false, true,
                        "let --record replace an existing file\n"},
     [OPT_RECORD_LIMIT] = {"record-limit", 0, "SIZE", NULL, false, false, true,
