@@ -127,7 +127,7 @@ HDRS     = $(wildcard include/*/*.h src/*/*.h)
 # The program of this tree: ./swirl for build/, $(B)/swirl for the others.
 PROG     = $(if $(filter build,$(B)),swirl,$(B)/swirl)
 
-.PHONY: all run test unit sanitize sanitize-e2e tsan mutants bench fuzz demo shots install \
+.PHONY: docs all run test unit sanitize sanitize-e2e tsan mutants bench fuzz demo shots install \
         uninstall clean dist distcheck
 
 # The shells' completion scripts, as each wants it named.
@@ -170,6 +170,11 @@ $(B)/bench/link.o: ALL_CFLAGS += -Itests
 # installed): the table and its writers, on the product's objects, since the
 # scenes' names come from the scene table (scene.h).
 $(B)/swirl-completion: $(B)/tools/completion.o $(OBJ) $(B)/flags
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
+
+# ... and the one that writes each scene's keys and mouse from the scene table,
+# for the man page and docs/scenes.md (src/tools/scenewords.c).
+$(B)/swirl-scenewords: $(B)/tools/scenewords.o $(OBJ) $(B)/flags
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(B)/completion/swirl: $(B)/swirl-completion
@@ -315,9 +320,10 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS    = $(STD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(call layer_inc,tty)
-build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c include/tty/input.h include/app/event.h Makefile
+build-fuzz/fuzz_input: tests/fuzz/fuzz_input.c src/tty/input.c src/tty/answer.c src/tty/answer.h \
+                      include/tty/input.h include/app/event.h Makefile
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_input.c src/tty/input.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc/tty -o $@ tests/fuzz/fuzz_input.c src/tty/input.c src/tty/answer.c
 
 fuzz: build-fuzz/fuzz_input
 	rm -rf build-fuzz/corpus && mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
@@ -347,12 +353,26 @@ MAN_SCENES = NR == FNR { n++; name[n] = $$1; sub(/^[^ ]+ +/, ""); title[n] = $$0
                for (i = 2; i <= n; i++) { words = words "|" name[i]; keys = keys " " i } } \
     $$0 == "@SCENES@" { for (i = 1; i <= n; i++) printf ".TP\n.B %s\n\\&%s.\n", name[i], title[i]; next } \
     { gsub(/@SCENE_WORDS@/, words); gsub(/@FIRST_SCENE@/, name[1]); gsub(/@SCENE_KEYS@/, keys); print }
-swirl.1: swirl.1.in VERSION NEWS $(PROG)
+# @SCENE_KEYS_TP@ and @SCENE_MOUSE@: each scene's keys and mouse, from its file.
+MAN_WORDS = $$0 == "@SCENE_KEYS_TP@" { while ((getline l < keys) > 0) print l; next } \
+    $$0 == "@SCENE_MOUSE@" { while ((getline l < mouse) > 0) print l; next } { print }
+swirl.1: swirl.1.in VERSION NEWS $(PROG) $(B)/swirl-scenewords
 	@test -n "$(NEWS_DATE)" || { echo "NEWS has no heading 'swirl $(VERSION) (YYYY-MM-DD)'" >&2; exit 1; }
 	./$(PROG) --list-scenes >$@.scenes && test -s $@.scenes
-	awk '$(MAN_SCENES)' $@.scenes swirl.1.in >$@.in.tmp
+	$(B)/swirl-scenewords man-keys >$@.keys && $(B)/swirl-scenewords man-mouse >$@.mouse
+	awk '$(MAN_SCENES)' $@.scenes swirl.1.in | \
+	    awk -v keys=$@.keys -v mouse=$@.mouse '$(MAN_WORDS)' >$@.in.tmp
 	sed -e 's/@VERSION@/$(VERSION)/g' -e 's/@DATE@/$(NEWS_DATE)/g' $@.in.tmp >$@.tmp
-	rm -f $@.scenes $@.in.tmp && mv $@.tmp $@
+	rm -f $@.scenes $@.keys $@.mouse $@.in.tmp && mv $@.tmp $@
+
+# docs/scenes.md's section "Keys and mouse", written anew from the scene table
+# (a test fails when it is stale).
+docs: $(B)/swirl-scenewords
+	awk '/^## Keys and mouse/ { exit } { print }' docs/scenes.md >docs/scenes.md.tmp
+	$(B)/swirl-scenewords md >>docs/scenes.md.tmp && echo >>docs/scenes.md.tmp
+	awk 'k && /^## / { p = 1 } p { print } /^## Keys and mouse/ { k = 1 }' docs/scenes.md \
+	    >>docs/scenes.md.tmp
+	mv docs/scenes.md.tmp docs/scenes.md
 
 # The release tarball: HEAD's tracked files under swirl-VERSION/, their times the
 # commit's, compressed without a name or time (the same bytes from the same

@@ -348,6 +348,30 @@ TEST_E2E(e2e_scene_keys_switch_scenes)
     quit_and_stop();
 }
 
+/* Strings the terminal (or a program before swirl) sends unasked, mid-run:
+ * an OSC colour answer, a title report, an APC, a PM and an SOS with keys in
+ * them (1 would switch to the dye, r restart, q quit), and one cut off by an
+ * arrow key. swirl neither quits nor switches, and the keys after them act. */
+TEST_E2E(e2e_unasked_strings_are_not_keys)
+{
+    CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
+    CHECK(e2e_wait_for(e2e_plain, "particles"));
+    e2e_send_bytes("\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\");
+    e2e_send_bytes("\x1b]lq1 title\x1b\\\x1b_Gi=1;q1r\x1b\\\x1b^q1\x1b\\\x1bXq1r\x07");
+    /* cut off by an ESC that starts the up arrow (in one write: a pause
+     * would end it first) */
+    e2e_send_bytes("\x1b]10;rgb:1q1r?\x1b[A");
+    e2e_send_key("?");
+    CHECK_MSG(e2e_wait_for(e2e_plain, "this help"), "no help after the strings");
+    const char *s = e2e_plain();
+    CHECK_MSG(strstr(s, " pbf ") != NULL, "the scene changed:\n%s", s);
+    e2e_send_key("Escape");
+    CHECK(e2e_wait_gone(e2e_plain, "this help"));
+    e2e_send_key("3");
+    CHECK(e2e_wait_for(e2e_plain, " cloth "));
+    quit_and_stop();
+}
+
 TEST_E2E(e2e_resize_keeps_hud_on_last_row)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));

@@ -265,12 +265,16 @@ TEST(flow_leaving_waits_as_long_as_the_link_needs)
     CHECK(flow_stalled(&f, 3.0)); /* 2 s and no answer: the link has stopped */
     CHECK_NEAR(flow_drain_wait(&f, 3.0), 0.0, 1e-9);
     flow_answered(&f, k, 3.1);
-    f.base = 5.0; /* a satellite behind a satellite */
+    f.base = 3.0; /* a link 3 s long: its answers waited for */
+    CHECK_NEAR(flow_drain_wait(&f, 3.2), 3.0 + FLOW_QUEUE + 0.25, 0.01);
+    f.base = 20.0; /* a satellite behind a satellite */
     CHECK_NEAR(flow_drain_wait(&f, 3.2), FLOW_DRAIN_MAX, 1e-9);
-    /* Never answered: lately asked, the most; long ago, nothing. */
+    /* Never answered: lately asked, until FLOW_QUIET after; later, nothing
+     * (q at once where the terminal is silent). */
     flow_init(&f);
     flow_asked(&f, 0.0, -1.0);
-    CHECK_NEAR(flow_drain_wait(&f, 0.5), FLOW_DRAIN_MAX, 1e-9);
+    CHECK_NEAR(flow_drain_wait(&f, 0.25), FLOW_QUIET - 0.25, 1e-9);
+    CHECK_NEAR(flow_drain_wait(&f, FLOW_QUIET), 0.0, 1e-9);
     CHECK_NEAR(flow_drain_wait(&f, 5.0), 0.0, 1e-9);
 }
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define CHECK_STR(got, want) CHECK_MSG(strcmp((got), (want)) == 0, "\"%s\", not \"%s\"", (got), (want))
+
 static int feed(struct input *in, const char *s, struct input_event *ev, int max)
 {
     return input_feed(in, (const unsigned char *)s, strlen(s), ev, max);
@@ -139,9 +141,11 @@ TEST(input_keys_arrows_and_escape)
      * private CSI is nothing. */
     CHECK_INT(feed(&in, "\x1b[12;40R\x1b[?62;22cx\x1b[?5R\x1b[1R", ev, 16), 3);
     CHECK(ev[0].type == INPUT_WHERE && ev[1].type == INPUT_ANSWER);
-    CHECK(ev[2].type == INPUT_KEY && ev[2].key == 'x' && ev[1].key == 0);
+    CHECK(ev[2].type == INPUT_KEY && ev[2].key == 'x' && ev[1].answer.kind == ANSWER_DA1);
+    CHECK_INT(ev[1].answer.v[0], 1 << 22);
     CHECK_INT(feed(&in, "\x1b[?2026;2$y", ev, 16), 1);
-    CHECK(ev[0].type == INPUT_ANSWER && ev[0].key == 2026 && ev[0].button == 2);
+    CHECK(ev[0].type == INPUT_ANSWER && ev[0].answer.kind == ANSWER_MODE &&
+          ev[0].answer.v[0] == 2026 && ev[0].answer.v[1] == 2);
     CHECK(input_is_answer(INPUT_PONG) && input_is_answer(INPUT_WHERE) &&
           input_is_answer(INPUT_ANSWER) && !input_is_answer(INPUT_KEY) &&
           !input_is_answer(INPUT_MOUSE));
@@ -346,6 +350,113 @@ TEST(input_late_terminal_answers_give_no_key)
     /* ESC P alone, then a pause: Alt-P. */
     ne = feed_split((const unsigned char *)"\x1bP", 2, 1, ev, 4);
     CHECK(ne == 1 && ev[0].key == 'P' && ev[0].alt);
+}
+
+/* The keys of b[0..n) split at cut into two reads (flushed between them when
+ * `pause`, as the loop does when the terminal goes quiet), answers left out,
+ * written into keys as characters (Alt: '~' before). */
+static void keys_of(const unsigned char *b, size_t n, size_t cut, bool pause, char *keys,
+                    size_t cap)
+{
+    struct input in;
+    struct input_event ev[2100];
+    input_init(&in);
+    int ne = input_feed(&in, b, cut, ev, 2100);
+    if (pause)
+        ne += input_flush(&in, ev + ne, 2100 - ne);
+    ne += input_feed(&in, b + cut, n - cut, ev + ne, 2100 - ne);
+    ne += input_flush(&in, ev + ne, 2100 - ne);
+    size_t k = 0;
+    for (int i = 0; i < ne && k + 3 < cap; i++) {
+        if (input_is_answer(ev[i].type))
+            continue;
+        if (ev[i].alt)
+            keys[k++] = '~';
+        keys[k++] = ev[i].key < 128 ? (char)ev[i].key : '?';
+    }
+    keys[k] = 0;
+}
+
+/* Every kind of control string, 7-bit and 8-bit, ended by ST or BEL, split
+ * at every byte: never a key, and the keys on either side come through. An
+ * OSC colour answer left behind by another program (its '1' would switch to
+ * the dye, its 'r' and 'b' act) is the case that was seen. */
+TEST(input_control_strings_are_never_keys)
+{
+    static const char *const strs[] = {
+        "\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\",  /* OSC 11, ST */
+        "\x1b]10;rgb:ffff/ffff/ffff\x07",     /* OSC 10, BEL */
+        "\x1b]52;c;cXVpdCByIGIgMQ==\x07",     /* OSC 52 clipboard */
+        "\x1b]lswirl title\x1b\\",            /* a title report */
+        "\x1b_Gi=31;OK\x1b\\",                /* APC: kitty's answer */
+        "\x1b_Gi=1;ENOENT:qr1b\x1b\\",
+        "\x1b^private q1rb\x1b\\",            /* PM */
+        "\x1bXstart of string q1r\x1b\\",     /* SOS */
+        "\x1bP1$r0;48:2::1:2:3m\x07",         /* DCS, BEL */
+        "\x9d" "11;rgb:0/0/0\x9c",            /* 8-bit OSC and ST */
+        "\x9d" "2;\xe2\x9c\x9c q1r\x07",      /* UTF-8 in it: its 0x9C bytes end nothing */
+        "\x9f" "Gi=31;OK\x9c", "\x90" "1+r5463\x9c", "\x9e" "q1r\x9c", "\x98" "q1r\x9c",
+        "\x1b]11;rgb:1e1e\x18",               /* cancelled by CAN */
+        "\x1b]11;rgb:1e1e\x1a",               /* ... SUB */
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        unsigned char b[128];
+        size_t n = strlen(strs[i]);
+        b[0] = 'a';
+        memcpy(b + 1, strs[i], n);
+        memcpy(b + 1 + n, "zx", 2);
+        for (size_t cut = 0; cut <= n + 3; cut++) {
+            char keys[64];
+            keys_of(b, n + 3, cut, false, keys, sizeof keys);
+            CHECK_MSG(strcmp(keys, "azx") == 0, "string %zu split at %zu: keys \"%s\"", i, cut,
+                      keys);
+        }
+    }
+    /* An ESC that is not ST cuts a string off: the string is dropped, the ESC
+     * parsed anew (the up arrow). */
+    char keys[64];
+    static const char cutoff[] = "a\x1b]11;rgb:1e1e\x1b[Ax";
+    for (size_t cut = 0; cut < sizeof cutoff; cut++) {
+        keys_of((const unsigned char *)cutoff, sizeof cutoff - 1, cut, false, keys, sizeof keys);
+        CHECK_MSG(strcmp(keys, "a?x") == 0, "cut off, split at %zu: \"%s\"", cut, keys);
+    }
+    /* Unterminated, then the terminal goes quiet: dropped at the flush, and
+     * what is typed after it is keys again. */
+    static const char open[] = "a\x1b]11;rgb:1e1e/1e";
+    unsigned char b[64];
+    memcpy(b, open, sizeof open - 1);
+    memcpy(b + sizeof open - 1, "1rx", 3);
+    keys_of(b, sizeof open - 1 + 3, sizeof open - 1, true, keys, sizeof keys);
+    CHECK_STR(keys, "a1rx");
+    /* Over-long (more than INPUT_STRING_MAX bytes): dropped whole, answer and
+     * all, however long; the keys after it come through. */
+    static unsigned char big[3000];
+    size_t nb = 0;
+    big[nb++] = 'a';
+    memcpy(big + nb, "\x1b_Gi=31;", 8), nb += 8;
+    memset(big + nb, 'q', 2500), nb += 2500;
+    memcpy(big + nb, "OK\x1b\\zx", 6), nb += 6;
+    for (size_t cut = 0; cut <= nb; cut += 97) {
+        keys_of(big, nb, cut, false, keys, sizeof keys);
+        CHECK_MSG(strcmp(keys, "azx") == 0, "over-long split at %zu: \"%s\"", cut, keys);
+    }
+    struct input in;
+    struct input_event ev[8];
+    input_init(&in);
+    CHECK_INT(input_feed(&in, big, nb, ev, 8), 3); /* no answer: only a, z, x */
+    /* What a person types stays as it was: ESC and a string's letter alone is
+     * that letter with Alt, ESC and a letter then a control too. */
+    static const char *const typed[][2] = {
+        {"\x1b]", "~]"}, {"\x1b_", "~_"}, {"\x1b^", "~^"}, {"\x1bX", "~X"}, {"\x1bP", "~P"},
+        {"\x1b]\x1b]", "~]~]"}, {"\x1b_\r", "~_\r"}, {"\x1bPq", "~Pq"},
+    };
+    for (size_t i = 0; i < sizeof typed / sizeof typed[0]; i++) {
+        size_t n = strlen(typed[i][0]);
+        for (size_t cut = 0; cut <= n; cut++) {
+            keys_of((const unsigned char *)typed[i][0], n, cut, false, keys, sizeof keys);
+            CHECK_MSG(strcmp(keys, typed[i][1]) == 0, "typed %zu at %zu: \"%s\"", i, cut, keys);
+        }
+    }
 }
 
 /* Buttons 8-11 (back, forward...: SGR codes 128-131, in X10 too) are buttons

@@ -159,6 +159,25 @@ TEST_E2E_WAITS(link_late_answers_never_reach_the_shell_far_and_slow)
     late_answers("-d 0.5 -p", 2.5);
 }
 
+/* A terminal 3 s away (1.5 s each way): q after its answers have begun to
+ * come; the wait on leaving follows the link, up to its fence. */
+TEST_E2E_WAITS(link_late_answers_never_reach_the_shell_three_seconds_away)
+{
+    late_answers("-d 1.5", 6.0);
+}
+
+/* A terminal that answers nothing: q in the first seconds exits at once (it
+ * waits only until FLOW_QUIET after the questions), and later at once too. */
+static void silent_quits_at_once(double quit_after, double most)
+{
+    const char *line = linkpty("-n", 200000, quit_after, "--auto");
+    double took = field(line, "exit_latency");
+    CHECK_MSG(left_screen(line) && took >= 0.0 && took <= most, "q at %.1f s: %s", quit_after,
+              line);
+}
+TEST_E2E_WAITS(link_silent_terminal_quits_at_once_early) { silent_quits_at_once(0.3, 1.6); }
+TEST_E2E_WAITS(link_silent_terminal_quits_at_once_later) { silent_quits_at_once(2.5, 0.5); }
+
 /* A slow link far away (20 KB/s, 0.1 s each way, queued beyond swirl's reach
  * as in sshd): frames still come, each cut to what the link carries, and q is
  * seen within a round trip and a little, not behind seconds of frames (the

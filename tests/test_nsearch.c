@@ -257,32 +257,28 @@ TEST(nsearch_edge_cases)
     nsearch_free(&ns); /* twice is harmless */
 }
 
-TEST(nsearch_lanes_interleave_the_queries)
+/* Every group of `lanes` of the first nquery points against the flat lists of
+ * the same grid (ns built with nsearch_build): slot-major, the neighbours
+ * below the split first, each lane's in its query order, padded. Returns the
+ * entries that differ. */
+static int lanes_against_lists(const struct nsearch *ns, struct nsearch_lanes *ln, int nquery,
+                               int split, int lanes, int pad)
 {
-    /* Groups of 8 points: slot-major, the neighbours below the split first, each
-     * lane's in its query order, padded; the same sets as the flat lists. */
-    struct rng r = {9};
-    struct nsearch ns;
-    struct nsearch_lanes ln = {0};
-    nsearch_init(&ns);
-    const int n = 300, nquery = 203, split = 150, lanes = 8, pad = -7;
-    make_points(&r, n, 1.0f, 0.1f);
-    CHECK_INT(nsearch_build(&ns, xs, ys, n, nquery, 0.1f), 0);
     int bad = 0;
     for (int i0 = 0; i0 < nquery; i0 += lanes) {
         int klo, khi;
-        CHECK_INT(nsearch_lanes(&ns, i0, lanes, nquery, split, pad, &ln, 5, &klo, &khi), 0);
+        CHECK_INT(nsearch_lanes(ns, i0, lanes, nquery, split, pad, ln, 5, &klo, &khi), 0);
         for (int l = 0; l < lanes; l++) {
             const int i = i0 + l;
             int want[MAX_POINTS], nlo = 0, nhi = 0;
-            for (int e = i < nquery ? ns.start[i] : 0; i < nquery && e < ns.start[i + 1]; e++)
-                nlo += ns.nbr[e] < split;
+            for (int e = i < nquery ? ns->start[i] : 0; i < nquery && e < ns->start[i + 1]; e++)
+                nlo += ns->nbr[e] < split;
             int a = 0, b = nlo;
-            for (int e = i < nquery ? ns.start[i] : 0; i < nquery && e < ns.start[i + 1]; e++)
-                want[ns.nbr[e] < split ? a++ : b++] = ns.nbr[e];
+            for (int e = i < nquery ? ns->start[i] : 0; i < nquery && e < ns->start[i + 1]; e++)
+                want[ns->nbr[e] < split ? a++ : b++] = ns->nbr[e];
             nhi = b - nlo;
             for (int k = 0; k < klo + khi; k++) {
-                const int got = ln.nbr[5 + k * lanes + l];
+                const int got = ln->nbr[5 + k * lanes + l];
                 const int expect = k < klo ? (k < nlo ? want[k] : pad)
                                            : (k - klo < nhi ? want[nlo + k - klo] : pad);
                 bad += got != expect;
@@ -290,7 +286,55 @@ TEST(nsearch_lanes_interleave_the_queries)
             bad += nlo > klo || nhi > khi;
         }
     }
-    CHECK_INT(bad, 0);
+    return bad;
+}
+
+TEST(nsearch_lanes_interleave_the_queries)
+{
+    /* Groups of 8 random points (each lane in cells of its own). */
+    struct rng r = {9};
+    struct nsearch ns;
+    struct nsearch_lanes ln = {0};
+    nsearch_init(&ns);
+    const int n = 300, nquery = 203, split = 150;
+    make_points(&r, n, 1.0f, 0.1f);
+    CHECK_INT(nsearch_build(&ns, xs, ys, n, nquery, 0.1f), 0);
+    CHECK_INT(lanes_against_lists(&ns, &ln, nquery, split, 8, -7), 0);
+    nsearch_lanes_free(&ln);
+    nsearch_free(&ns);
+}
+
+TEST(nsearch_lanes_of_points_sorted_by_cell_share_their_blocks)
+{
+    /* Water as pbf keeps it: a jittered lattice of spacing a fifth of the
+     * radius, sorted by cell (groups of 16 in a few neighbouring cells, which
+     * share their blocks; some across a row of cells, some with lanes too far
+     * apart to share), a few stray points, the walls' points after the split:
+     * the same lists as one query at a time. */
+    struct rng r = {17};
+    struct nsearch ns;
+    struct nsearch_lanes ln = {0};
+    nsearch_init(&ns);
+    const int cols = 37, rows = 23, nwater = cols * rows, n = nwater + 2 * cols;
+    static float x0[MAX_POINTS], y0[MAX_POINTS];
+    const float d = 0.02f, radius = 0.1f;
+    for (int k = 0; k < nwater; k++) {
+        x0[k] = (float)(k % cols) * d + (rng_float(&r) - 0.5f) * 0.3f * d;
+        y0[k] = (float)(k / cols) * d + (rng_float(&r) - 0.5f) * 0.3f * d;
+    }
+    x0[40] += 0.25f, y0[41] += 0.3f, x0[500] -= 0.4f; /* strays */
+    for (int k = 0; k < cols; k++) { /* walls below and above, after the split */
+        x0[nwater + 2 * k] = x0[nwater + 2 * k + 1] = (float)k * d;
+        y0[nwater + 2 * k] = -d, y0[nwater + 2 * k + 1] = (float)rows * d;
+    }
+    CHECK_INT(nsearch_grid(&ns, x0, y0, nwater, radius), 0);
+    for (int k = 0; k < nwater; k++) /* the water in the grid's order */
+        xs[k] = x0[ns.sorted[k]], ys[k] = y0[ns.sorted[k]];
+    memcpy(xs + nwater, x0 + nwater, (size_t)(n - nwater) * sizeof *xs);
+    memcpy(ys + nwater, y0 + nwater, (size_t)(n - nwater) * sizeof *ys);
+    CHECK_INT(nsearch_build(&ns, xs, ys, n, nwater, radius), 0);
+    CHECK_INT(lanes_against_lists(&ns, &ln, nwater, nwater, 16, n), 0);
+    CHECK_INT(lanes_against_lists(&ns, &ln, nwater, nwater, 8, n), 0);
     nsearch_lanes_free(&ln);
     nsearch_free(&ns);
 }

@@ -44,7 +44,7 @@ static void scene_frames(void *st, int frames)
 /* The scene's picture now, zoomed by clicks of the wheel about the canvas's
  * centre, as a scene that was zoomed so from the start and never drew
  * before would draw it (the wheel moves the view alone; the drawing keeps
- * something of the last picture, pbf_draw.c's PLAY, so it draws with a
+ * something of the last picture, pbf_shade.c's PLAY, so it draws with a
  * state of its own, fresh, and the view and the state are put back after). */
 static void scene_picture(void *st, const struct water_draw *fresh, struct image *im, int cols,
                           int rows, int clicks)
@@ -258,7 +258,7 @@ TEST(pbf_draw_walls_straight_in_every_glyph_set)
      * the lid from the middle of the pool (its spray hits every wall). One
      * run of the water a canvas, drawn in each glyph set at each moment, each
      * set with a drawing state of its own (swapped in for its draw: the
-     * picture keeps some of the last it drew, pbf_draw.c's PLAY), so each
+     * picture keeps some of the last it drew, pbf_shade.c's PLAY), so each
      * set's pictures are those a scene of its own would draw. */
     static const struct {
         int cols, rows, clicks;

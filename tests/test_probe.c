@@ -19,6 +19,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#define CHECK_STR(got, want) CHECK_MSG(strcmp((got), (want)) == 0, "\"%s\", not \"%s\"", (got), (want))
+
 /* ---- recorded answers -------------------------------------------------------- */
 
 struct recorded {
@@ -45,12 +47,27 @@ static const struct recorded answers[] = {
     {"GNU screen 4.09", "\x1b[?1;2c", PROBE_UNKNOWN, PROBE_UNKNOWN, PROBE_UNKNOWN},
 };
 
-static struct probe_answers parse(const char *s, char *rest, size_t cap, size_t *nrest)
+/* The bytes through the one parser (input.h), its answers taken: what is
+ * left for the app written into keys (a key's character, U for Up, M for a
+ * mouse report; at most cap - 1 and a NUL), the parser's pending state in
+ * *pending. */
+static struct probe_answers parse(const char *s, char *keys, size_t cap, bool *pending)
 {
-    struct probe_answers a = {0};
-    size_t n = probe_parse(&a, (const unsigned char *)s, strlen(s), (unsigned char *)rest, cap);
-    if (nrest)
-        *nrest = n;
+    struct probe_answers a = {.sgr_index = -1};
+    struct input in;
+    input_init(&in);
+    size_t n = strlen(s), nk = 0;
+    struct input_event ev[512];
+    int ne = input_feed(&in, (const unsigned char *)s, n, ev, (int)(sizeof ev / sizeof ev[0]));
+    for (int i = 0; i < ne; i++) {
+        if (probe_take(&a, &ev[i]) || nk + 1 >= cap)
+            continue;
+        keys[nk++] = ev[i].type == INPUT_MOUSE ? 'M' : ev[i].key == IK_UP ? 'U' : (char)ev[i].key;
+    }
+    if (cap)
+        keys[nk] = 0;
+    if (pending)
+        *pending = input_pending(&in);
     return a;
 }
 
@@ -58,13 +75,13 @@ TEST(probe_parses_what_real_terminals_answered)
 {
     for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
         const struct recorded *r = &answers[i];
-        char rest[64];
-        size_t nrest;
-        struct probe_answers a = parse(r->bytes, rest, sizeof rest, &nrest);
+        char keys[64];
+        bool pending;
+        struct probe_answers a = parse(r->bytes, keys, sizeof keys, &pending);
         CHECK_MSG(a.fence, "%s: no fence", r->name);
         CHECK_MSG(a.sgr == r->sgr && a.tcap == r->tcap && a.sync == r->sync,
                   "%s: sgr %d tcap %d sync %d", r->name, a.sgr, a.tcap, a.sync);
-        CHECK_MSG(nrest == 0, "%s: %zu bytes left for the keys", r->name, nrest);
+        CHECK_MSG(!*keys && !pending, "%s: \"%s\" left for the keys", r->name, keys);
     }
     /* A silent terminal: no fence, nothing known. */
     struct probe_answers a = parse("", NULL, 0, NULL);
@@ -73,28 +90,42 @@ TEST(probe_parses_what_real_terminals_answered)
 }
 
 /* Keys typed while the answers came are the user's: passed on in order. An
- * answer cut short (the wait ended) goes on too, for the input parser to skip;
- * a DCS string nobody asked about (XTVERSION) is dropped. */
+ * answer cut short waits in the parser for its end; a string nobody asked
+ * about (XTVERSION's DCS, an OSC colour) and an answer to another question
+ * (DA2) are dropped. */
 TEST(probe_passes_keys_on_and_keeps_answers_back)
 {
-    char rest[64];
-    size_t n;
-    struct probe_answers a =
-        parse("q\x1bP1$r0;48:2::123:45:67m\x1b\\\x1b[A\x1bP>|XTerm(379)\x1b\\x\x1b[?1;2cz", rest,
-              sizeof rest, &n);
+    char keys[64];
+    bool pending;
+    struct probe_answers a = parse("q\x1bP1$r0;48:2::123:45:67m\x1b\\\x1b[A\x1bP>|XTerm(379)\x1b\\x"
+                                   "\x1b]11;rgb:1e1e/1e1e/1e1e\x1b\\\x1b[?1;2cz",
+                                   keys, sizeof keys, &pending);
     CHECK(a.fence && a.sgr == PROBE_YES);
-    CHECK_BYTES(rest, n, "q\x1b[Axz");
-    a = parse("\x1b[?2026;2$y\x1bP1$r0;48:2::12", rest, sizeof rest, &n);
-    CHECK(!a.fence && a.sync == PROBE_YES && a.sgr == PROBE_UNKNOWN);
-    CHECK_BYTES(rest, n, "\x1bP1$r0;48:2::12");
-    /* DA2 (CSI > c) is no fence, and a lone ESC at the end is the user's. */
-    a = parse("\x1b[>85;95;0c\x1b", rest, sizeof rest, &n);
-    CHECK(!a.fence);
-    CHECK_BYTES(rest, n, "\x1b[>85;95;0c\x1b");
-    /* rest never overflows. */
-    a = parse("abcdefgh\x1b[?6c", rest, 3, &n);
+    CHECK_STR(keys, "qUxz");
+    a = parse("\x1b[?2026;2$y\x1bP1$r0;48:2::12", keys, sizeof keys, &pending);
+    CHECK(!a.fence && a.sync == PROBE_YES && a.sgr == PROBE_UNKNOWN && pending);
+    CHECK_STR(keys, "");
+    a = parse("\x1b[>85;95;0c\x1b", keys, sizeof keys, &pending);
+    CHECK(!a.fence && pending); /* DA2 is no fence; the ESC may be the user's */
+    CHECK_STR(keys, "");
+    /* keys never overflow. */
+    a = parse("abcdefgh\x1b[?6c", keys, 4, NULL);
     CHECK(a.fence);
-    CHECK_BYTES(rest, n, "abc");
+    CHECK_STR(keys, "abc");
+}
+
+/* The answers about pixels: kitty's graphics query (ours by its id), DA1's
+ * sixel attribute, XTSMGRAPHICS' colour registers, the cell's size. */
+TEST(probe_takes_the_answers_about_pixels)
+{
+    struct probe_answers a = parse("\x1b_Gi=31;OK\x1b\\\x1b[?1;0;1024S\x1b[6;17;8t"
+                                   "\x1b[?63;1;2;4;6;9;15;16;22;28c", NULL, 0, NULL);
+    CHECK(a.kitty == PROBE_YES && a.sixel && a.sixel_colors == 1024);
+    CHECK(a.cell_w == 8 && a.cell_h == 17 && a.fence);
+    a = parse("\x1b_Gi=31;ENOENT:no such thing\x1b\\\x1b[?62;22c", NULL, 0, NULL);
+    CHECK(a.kitty == PROBE_NO && !a.sixel && a.fence);
+    a = parse("\x1b_Gi=7;OK\x1b\\\x1b[?3;1;0S\x1b[?64;1;2;6c", NULL, 0, NULL);
+    CHECK(a.kitty == PROBE_UNKNOWN && a.sixel_colors == 0 && !a.sixel); /* not our id; an error */
 }
 
 /* The forms a DECRQSS m answer takes: colons with or without the colour space,
@@ -126,24 +157,34 @@ TEST(probe_ask_tty_says_what_it_asked)
     if (slave < 0)
         test_skip("no pseudo-terminal");
     struct probe_answers a = {0};
-    unsigned char rest[16];
+    struct input in;
+    input_init(&in);
+    struct input_event rest[16];
     static const char da1[] = "\x1b[?62;22cq";
     CHECK(write(master, da1, sizeof da1 - 1) == (ssize_t)sizeof da1 - 1); /* as if quick */
-    size_t n = probe_ask_tty(slave, slave, 5.0, &a, rest, sizeof rest);
+    int n = probe_ask_tty(slave, slave, 5.0, false, &a, &in, rest, 16);
     CHECK(a.asked && a.fence);
-    CHECK(n == 1 && rest[0] == 'q');
+    CHECK(n == 1 && rest[0].type == INPUT_KEY && rest[0].key == 'q');
     char asked[sizeof PROBE_QUERY];
     CHECK(read(master, asked, sizeof asked) == (ssize_t)sizeof PROBE_QUERY - 1);
     /* Nothing comes back within the wait: asked, and owed. */
     a = (struct probe_answers){0};
-    n = probe_ask_tty(slave, slave, 0.05, &a, rest, sizeof rest);
+    n = probe_ask_tty(slave, slave, 0.05, false, &a, &in, rest, 16);
+    CHECK(a.asked && !a.fence && n == 0);
+    CHECK(read(master, asked, sizeof asked) == (ssize_t)sizeof PROBE_QUERY - 1);
+    /* With pixels: kitty's query, XTSMGRAPHICS and CSI 16 t before DA1. */
+    a = (struct probe_answers){0};
+    n = probe_ask_tty(slave, slave, 0.05, true, &a, &in, rest, 16);
+    char asked_px[sizeof PROBE_QUERY_PIXELS];
+    CHECK(read(master, asked_px, sizeof asked_px) == (ssize_t)sizeof PROBE_QUERY_PIXELS - 1);
+    CHECK(memcmp(asked_px, PROBE_QUERY_PIXELS, sizeof PROBE_QUERY_PIXELS - 1) == 0);
     CHECK(a.asked && !a.fence && n == 0);
     close(slave);
     close(master);
     /* Echo on: not asked. */
     slave = pty_open(&master, true);
     a = (struct probe_answers){0};
-    CHECK_INT(probe_ask_tty(slave, slave, 0.05, &a, rest, sizeof rest), 0);
+    CHECK_INT(probe_ask_tty(slave, slave, 0.05, false, &a, &in, rest, 16), 0);
     CHECK(!a.asked && !a.fence);
     close(slave);
     close(master);
@@ -422,7 +463,7 @@ static void check_in_tmux(const char *features, const char *want, bool rgb_out)
     /* tmux 3.3a does not answer DECRQM 2026: no synchronized-output mark sent. */
     size_t n;
     char *cast = e2e_slurp(rec, &n);
-    CHECK_MSG(cast && n > 1000 && !strstr(cast, "2026"), "the recording %s",
+    CHECK_MSG(cast && n > 1000 && !strstr(cast, "[?2026"), "the recording %s", /* not a time */
               cast ? "has 2026 marks" : "is missing");
     free(cast);
     remove(rec);

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "compose.h"
+#include "e2e.h"
 #include "fixtures.h"
 #include "scene.h"
 #include "test.h"
@@ -302,4 +303,32 @@ TEST(scene_table_list_gives_every_name_and_title)
     }
     CHECK_INT(k, SCENE_COUNT);
     buf_free(&b);
+}
+
+/* One source for each scene's words: its keys and mouse, as its file says
+ * them (.keys, .mouse), are in the man page (make writes them there from the
+ * scene table) and in docs/scenes.md's "Keys and mouse" (make docs writes
+ * it; stale, it fails here). */
+TEST(scene_table_words_reach_the_man_page_and_the_docs)
+{
+    size_t n;
+    char *man = e2e_slurp("swirl.1", &n);
+    char *doc = e2e_slurp("docs/scenes.md", &n);
+    CHECK(man && doc);
+    for (int i = 0; man && doc && i < SCENE_COUNT; i++) {
+        const struct scene_ops *s = scenes[i];
+        char want[600];
+        if (s->keys) {
+            snprintf(want, sizeof want, ".B %s\n\\&%s.\n", s->name, s->keys);
+            CHECK_MSG(strstr(man, want), "the man page lacks %s's keys: %s", s->name, s->keys);
+        }
+        snprintf(want, sizeof want, ".B %s\n\\&%s; the wheel ", s->name, s->mouse);
+        CHECK_MSG(strstr(man, want), "the man page lacks %s's mouse: %s", s->name, s->mouse);
+        snprintf(want, sizeof want, "- **%s**: keys: %s. Mouse: %s; the wheel %s.\n", s->name,
+                 s->keys ? s->keys : "none", s->mouse, s->zoom ? "zooms" : "does nothing here");
+        CHECK_MSG(strstr(doc, want), "docs/scenes.md is stale for %s (make docs): want %s",
+                  s->name, want);
+    }
+    free(man);
+    free(doc);
 }

@@ -2,15 +2,22 @@
  * test_term.c — the terminal side's choices: the colour depth from the
  * environment (unit), and swirl inside GNU screen (end to end, in tmux).
  */
+#define _XOPEN_SOURCE 700 /* posix_openpt */
+
 #include "e2e.h"
 #include "probe.h"
 #include "signals.h"
 #include "term.h"
 #include "test.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static enum color_mode choose(const char *colorterm, const char *term, const char *sty,
@@ -207,4 +214,77 @@ TEST(term_sigcont_cancels_a_stop_not_yet_taken)
     raise(SIGCONT);
     raise(SIGCONT);
     CHECK(!signals_stop_wanted());
+}
+
+/* ./swirl on a pseudo-terminal of cols x rows; what it wrote to it (stdout
+ * and stderr both) into out, its exit status returned (-1: it did not end
+ * within 20 s and was killed). */
+static int run_on_pty(int cols, int rows, char *out, size_t cap)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+        return -2;
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    ioctl(master, TIOCSWINSZ, &ws);
+    char name[128];
+    snprintf(name, sizeof name, "%s", ptsname(master));
+    fflush(stdout);
+    pid_t kid = fork();
+    if (kid == 0) {
+        setsid();
+        int fd = open(name, O_RDWR);
+        if (fd < 0)
+            _exit(90);
+        dup2(fd, 0), dup2(fd, 1), dup2(fd, 2);
+        setenv("TERM", "xterm-256color", 1);
+        execl("./swirl", "swirl", "--scene", "pbf", (char *)NULL);
+        _exit(91);
+    }
+    size_t n = 0;
+    int status = 0;
+    bool ended = false;
+    for (int k = 0; k < 2000 && !ended; k++) { /* 20 s at most */
+        struct pollfd pf = {master, POLLIN, 0};
+        if (poll(&pf, 1, 10) > 0 && (pf.revents & POLLIN)) {
+            ssize_t r = read(master, out + n, cap - 1 - n);
+            n += r > 0 ? (size_t)r : 0;
+        }
+        ended = waitpid(kid, &status, WNOHANG) == kid;
+    }
+    struct pollfd pf = {master, POLLIN, 0};
+    while (n + 1 < cap && poll(&pf, 1, 50) > 0 && (pf.revents & POLLIN)) {
+        ssize_t r = read(master, out + n, cap - 1 - n);
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    out[n] = 0;
+    if (!ended) {
+        kill(kid, SIGKILL);
+        waitpid(kid, &status, 0);
+    }
+    close(master);
+    return ended && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A window too large to draw (30000x30000: curses took 7 GB for it, then
+ * failed with the wrong reason) is refused at once in one line, with its
+ * size and the limit, exit 2, and nothing written to the terminal but it. */
+TEST(term_a_window_too_large_is_refused_before_curses)
+{
+    if (access("./swirl", X_OK) != 0)
+        test_skip("no ./swirl");
+    char out[4096];
+    int rc = run_on_pty(30000, 30000, out, sizeof out);
+    if (rc == -2)
+        test_skip("no pseudo-terminal");
+    CHECK_INT(rc, 2);
+    char want[96];
+    snprintf(want, sizeof want, "the window is 30000x30000; swirl draws at most %dx%d",
+             TERM_COLS_MAX, TERM_ROWS_MAX);
+    CHECK_MSG(strstr(out, want) != NULL, "it said: %s", out);
+    CHECK_MSG(strchr(out, 0x1b) == NULL, "it wrote sequences to the terminal: %s", out);
+    /* One past the limit in either direction is too large too. */
+    CHECK_INT(run_on_pty(TERM_COLS_MAX + 1, 24, out, sizeof out), 2);
+    CHECK_INT(run_on_pty(80, TERM_ROWS_MAX + 1, out, sizeof out), 2);
 }

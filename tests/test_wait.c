@@ -305,7 +305,8 @@ TEST(wait_cloth_step_of_seconds_returns_once_raised)
     struct solver s;
     check_step_of_seconds(&s, false);
     struct cloth *c = &s.u.c;
-    float dt = c->prm.dt, t = c->time;
+    const float dt = c->prm.dt;
+    const double t = c->time;
     c->prm.iterations = 1, c->prm.substeps = 2;
     cloth_step(c);
     CHECK(c->time == t + dt);

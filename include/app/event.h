@@ -33,12 +33,26 @@ enum {
 
 /* INPUT_PONG, INPUT_WHERE and INPUT_ANSWER are the terminal's answers, not a
  * person's input: to a status request (CSI 0 n), to a cursor position request
- * (CSI row ; col R) and to DA1 (CSI ? ... c, the last of the start-up
- * questions, come late). */
+ * (CSI row ; col R), and to the questions asked at start-up (INPUT_ANSWER,
+ * what it answers in answer.kind). */
 enum input_type { INPUT_KEY, INPUT_MOUSE, INPUT_PONG, INPUT_WHERE, INPUT_ANSWER };
-/* An INPUT_ANSWER of DECRQM (CSI ? mode ; state $ y) has the mode in key and
- * the state in button; DA1's has key 0. */
 static inline bool input_is_answer(enum input_type t) { return t >= INPUT_PONG; }
+/* What an INPUT_ANSWER answers, and its values (answer.v). */
+enum answer_kind {
+    ANSWER_DA1,      /* CSI ? Ps ; ... c, the fence: v[0] the attributes 1-30 as
+                      * bits (1 << 4: sixel) */
+    ANSWER_MODE,     /* DECRQM, CSI ? mode ; state $ y: v[0] mode, v[1] state */
+    ANSWER_SGR,      /* DECRQSS m: v[0] 2 (a 24-bit background, v[1] 0xRRGGBB),
+                      * 5 (a palette one, v[1] its index), 0 (no background) */
+    ANSWER_TCAP,     /* XTGETTCAP: v[0] 1 known, 0 not; v[1] 1 when RGB or Tc
+                      * is among what it names */
+    ANSWER_KITTY,    /* the kitty graphics protocol: v[0] the image id, v[1] 1
+                      * OK, 0 an error */
+    ANSWER_GRAPHICS, /* XTSMGRAPHICS, CSI ? Pi ; Ps ; Pv S: v[0] item, v[1]
+                      * status, v[2] value */
+    ANSWER_CELL,     /* CSI 6 ; height ; width t: v[0] width, v[1] height, in
+                      * pixels */
+};
 enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
 
 struct input_event {
@@ -49,6 +63,10 @@ struct input_event {
     int button;     /* 0 left, 1 middle, 2 right, INPUT_BUTTON_EXTRA + 0..3 for
                      * buttons 8-11; wheel: +1 up, -1 down */
     int x, y;       /* cell, 0-based */
+    struct {
+        enum answer_kind kind;
+        int v[3];
+    } answer;       /* INPUT_ANSWER */
 };
 
 #endif

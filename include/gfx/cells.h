@@ -71,14 +71,6 @@ int cells_text_over(struct cells *s, int col, int row, const char *text, rgb_t f
  */
 void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs);
-/* The cell rows the blit writes (as many as the image and the cells both
- * have), and the blit of rows [row0, row1) of them alone: each cell is a
- * function of its own pixels and place, so bands blitted apart (on threads)
- * give the cells cells_blit gives. */
-int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs);
-void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mode,
-                     enum glyph_set glyphs, int row0, int row1);
-
 /*
  * A coarser picture (what a slow link or terminal gets): the cells in blocks
  * of w x h cells on a grid fixed to the screen's top left, each block one
@@ -93,7 +85,12 @@ struct cells_block {
     int w, h;
     bool halves;
 };
-void cells_blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
-                       struct cells_block blk, int row0, int row1);
+struct pool;
+/* The blit (cells_blit; blk not NULL: blocks, as above) in bands of cell
+ * rows on the pool's threads: each cell is a function of its own pixels (its
+ * block's) and place, so the bands give what one blit gives. */
+void cells_blit_on(struct pool *pool, const struct image *im, struct cells *s,
+                   enum color_mode mode, enum glyph_set glyphs, int scale,
+                   const struct cells_block *blk);
 
 #endif

@@ -71,7 +71,7 @@ struct cloth {
     int nc, nc_cap;      /* constraints alive, and allocated */
     int *c1, *c2;
     float *rest, *lambda;
-    float time;
+    double time;         /* seconds simulated: a double (see pbf.h's time) */
     int grabbed;         /* -1 or the kinematic particle */
     int torn;            /* constraints removed by tearing so far */
     int cut;             /* constraints removed by cloth_cut so far */

@@ -28,7 +28,7 @@ struct nsearch {
     int nbr_cap;
 };
 
-#define NSEARCH_MAX_LANES 64
+#define NSEARCH_MAX_LANES 16
 
 /* Storage for lane lists, owned by the caller (zero it to start; one per thread
  * that builds lists). */

@@ -77,7 +77,10 @@ struct pbf {
     float h;             /* support radius 4r */
     float scorr_unit;    /* s_corr's unit (m^2): 1 / sum_j |grad_j C_i|^2 of a
                           * particle in the rest lattice (see pbf.c) */
-    float time;
+    double time;         /* seconds simulated: a double, to which a float dt adds
+                          * exactly for some 2^29 steps (26 days at 240 steps a
+                          * second), and nearly so for years after; a float
+                          * clock stops at 131,072 s (36 hours) */
     int iter;            /* corrections applied in the last step */
     float avg_err;       /* the mean density error the solve stopped at (kg/m^3;
                           * with seed_quirk, pbf.html's running value) */
@@ -89,7 +92,8 @@ struct pbf {
 
     /* private: the step's working storage */
     struct pool *pool;
-    bool narrow;         /* the baseline loops even where AVX2 is there (tests) */
+    int lanes_most;      /* the widest vectors the step may use, in lanes (0: any the
+                          * CPU runs; the tests try each) */
     int *grab_i;         /* the held slots */
     float *grab_ox, *grab_oy; /* each one's offset from the grab point */
     unsigned char *held; /* per slot: 1 when held */

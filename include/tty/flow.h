@@ -79,7 +79,11 @@
 #define FLOW_RATE_MEMORY 2.0  /* s a rate measured at the limit is kept */
 #define FLOW_RATES 16         /* rate samples kept */
 #define FLOW_HIST 32          /* answers kept for them */
-#define FLOW_DRAIN_MAX 2.0    /* s, the most leaving waits for answers */
+#define FLOW_DRAIN_MAX 8.0    /* s, the most leaving waits for answers (it
+                               * ends at the fence's answer: only a link that
+                               * long waits that long) */
+#define FLOW_QUIET 1.5        /* s after the first questions a terminal that
+                               * never answered is waited for on leaving */
 
 struct flow {
     bool answered;       /* the terminal has answered at least once */
@@ -156,7 +160,9 @@ static inline long long flow_in_flight(const struct flow *f) { return f->sent - 
 /* May a new frame start (room in the window)? */
 bool flow_ready(const struct flow *f);
 /* On leaving: how long the answers in flight may be waited for (0: none will
- * come), never more than FLOW_DRAIN_MAX. */
+ * come), never more than FLOW_DRAIN_MAX; for a terminal that never answered,
+ * only until FLOW_QUIET after the first questions (q at once where a terminal
+ * is silent). */
 double flow_drain_wait(const struct flow *f, double now);
 
 /* The rate the frames are paced to (flow_plan_rate): what the link was

@@ -8,6 +8,7 @@
 #define SWIRL_PROBE_H
 
 #include "cells.h"
+#include "input.h"
 #include "palette.h"
 
 #include <stddef.h>
@@ -24,10 +25,23 @@
  * attributes (DA1), which every terminal answers: terminals answer in order, so
  * DA1's answer is the fence after which nothing more is owed. The SGR 0
  * restores the attributes set. */
-#define PROBE_QUERY                                                           \
+#define PROBE_QUERY_HEAD                                                      \
     "\x1b[48;2;123;45;67m\x1bP$qm\x1b\\\x1b[0m"                               \
     "\x1bP+q524742\x1b\\\x1bP+q5463\x1b\\"                                    \
-    "\x1b[?2026$p\x1b[c"
+    "\x1b[?2026$p"
+#define PROBE_QUERY PROBE_QUERY_HEAD "\x1b[c"
+/* ... and, where pixels may be drawn (no multiplexer nearer: tmux takes an APC
+ * string for a window title), before DA1: kitty's graphics query (a 1x1 RGB
+ * image, a=q: checked, never stored, answered only by a terminal with the
+ * protocol), the sixel colour registers (XTSMGRAPHICS) and a cell's size in
+ * pixels (CSI 16 t). */
+#define PROBE_QUERY_PIXELS                                                    \
+    PROBE_QUERY_HEAD "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"                \
+    "\x1b[?1;1;0S\x1b[16t\x1b[c"
+
+/* The id of the image kitty's graphics query asks about (a=q: nothing is
+ * stored), so that its answer is known for ours. */
+#define PROBE_KITTY_ID 31
 
 enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_YES, PROBE_NO };
 
@@ -47,12 +61,10 @@ struct probe_answers {
     int cell_w, cell_h;        /* CSI 16 t: a cell in pixels, 0 unknown */
 };
 
-/* Parses n bytes read from the terminal: answers go into *a (the zeroed
- * struct, or one a previous call filled); every other byte (keys typed
- * meanwhile, an answer cut short) is copied in order to rest, at most cap of
- * them. Returns how many bytes went to rest. */
-size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
-                   unsigned char *rest, size_t cap);
+/* Takes an answer the parser (input.h) read into *a (the zeroed struct, or
+ * one earlier answers filled): true for any of the terminal's answers, false
+ * for a person's key or mouse report. */
+bool probe_take(struct probe_answers *a, const struct input_event *ev);
 
 /* Inside tmux, tmux is asked too: whether the pane is ours and whether tmux
  * passes 24-bit colour on to its clients. What tmux said (each string as its
@@ -132,10 +144,12 @@ bool probe_sync(const struct probe_answers *a);
 
 /* Asks the terminal on fd out and reads its answers from fd in (echo and
  * canonical mode must be off, as curses leaves them: else nothing is asked),
- * until DA1's answer or `seconds` pass. Bytes that are not answers go to rest
- * (at most cap); returns how many. */
-size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
-                     unsigned char *rest, size_t cap);
+ * (PROBE_QUERY, or PROBE_QUERY_PIXELS when `pixels`), with the parser in
+ * (the loop's, which keeps what it left pending), until
+ * DA1's answer or `seconds` pass. The events that are not answers (keys typed
+ * meanwhile) go to rest, at most cap of them; returns how many. */
+int probe_ask_tty(int in, int out, double seconds, bool pixels, struct probe_answers *a,
+                  struct input *parser, struct input_event *rest, int cap);
 /* Room for what tmux prints. */
 struct probe_tmux_text {
     char pane_tty[256], our_tty[256], clients[4096], features[4096], overrides[4096];

@@ -5,7 +5,7 @@
  * (extreme settings) would keep a key waiting as long. So while a frame is
  * being made, a watcher thread looks at the terminal's input: once the frame
  * has taken WATCH_AFTER and a key or a mouse report waits (or a lone ESC has
- * waited WATCH_ESC, or the loop's parser held input back already), it raises
+ * waited input_flush_delay(), or the loop's parser held input back already), it raises
  * the stop flag, which the solvers read between their iterations (the params'
  * stop), and the step under way ends early. The terminal's answers to the flow
  * control's status requests (CSI 0 n) come all the time and raise nothing.
@@ -29,7 +29,6 @@
 #include "input.h"
 
 #define WATCH_AFTER 0.1    /* s a frame runs before waiting input cuts it short */
-#define WATCH_ESC 0.05     /* s a lone ESC waits before it counts as the Esc key */
 #define WATCH_EVENTS 1024  /* what it parses in one frame, at most */
 
 /* An event parsed while armed, and when its bytes were read (monotonic s). */

@@ -438,39 +438,14 @@ void compose_draw(const struct app *a, struct image *img)
     app_scene(a)->draw(a->st[a->cur], img);
 }
 
-/* The blit's bands of cell rows, on the app's threads when it has more than
- * one (every band gives the cells the whole blit would). */
-#define BLIT_BANDS 16
-
-struct blit_job {
-    const struct app *a;
-    const struct frame_stats *fs;
-    enum color_mode mode;
-    const struct image *img;
-    struct cells *cells;
-    int rows;
-};
-
-static void blit_band(void *arg, int part, int nparts)
-{
-    const struct blit_job *j = arg;
-    int r0, r1;
-    pool_span(j->rows, part, nparts, &r0, &r1);
-    if (compose_blocky(j->fs))
-        cells_blit_blocks(j->img, j->cells, j->mode, app_draw_scale(j->a), j->fs->block, r0, r1);
-    else
-        cells_blit_band(j->img, j->cells, j->mode, app_blit_glyphs(j->a), r0, r1);
-}
-
 void compose_blit(const struct app *a, const struct frame_stats *fs, const struct image *img,
                   struct cells *cells)
 {
     const int top = app_canvas_top(a); /* the canvas starts below the captions */
     struct cells below = {cells->cols, cells->rows - top, cells->c + (size_t)top * (size_t)cells->cols};
     cells_clear(cells, 0, top, mode_colour(a, RGB(0, 0, 0)));
-    struct blit_job j = {a, fs, compose_mode(a, fs), img, &below,
-                         cells_blit_rows(img, &below, app_blit_glyphs(a))};
-    pool_run(a->so.pool, blit_band, &j, pool_threads(a->so.pool) > 1 ? BLIT_BANDS : 1);
+    cells_blit_on(a->so.pool, img, &below, compose_mode(a, fs), app_blit_glyphs(a),
+                  app_draw_scale(a), compose_blocky(fs) ? &fs->block : NULL);
 }
 
 void compose_over(const struct app *a, const struct frame_stats *fs, struct cells *cells)

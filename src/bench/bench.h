@@ -21,6 +21,10 @@ double bench_frame_parts(int sc, int cols, int rows, int threads, int warm, int 
 /* Full-screen sizes (screens.c): each scene, size, glyph set and thread
  * count, the parts of a frame apart, against the targets. */
 void bench_screens(void);
+/* The water's table (screens.c): at each full-screen size its particles, a
+ * step's ms and iterations, its whole frame in each glyph set on two threads
+ * (bench_screens prints it after its own, from its frames). */
+void bench_water(void);
 /* How draw + fit grow from half-blocks to quadrants and sextants, against the
  * pixels drawn (screens.c). */
 void bench_pictures(void);

@@ -5,11 +5,17 @@
  * steps, the scene's drawing, the blit with its fit, the overlays with the
  * encoding; frame.h's frame_times), each the mean ms of a run of frames.
  *
+ * Then the water's own table (issue 43): at each size its particles, the ms
+ * and the density loop's iterations of a step, and the whole frame in each
+ * glyph set, on two threads (the frames those of the table above).
+ *
  * Then how the cost of a picture grows with its pixels: draw + fit in quad
  * and in sextant against half-blocks, as a share of the pixel ratio (both
  * draw their image at twice the canvas each way: four times the pixels).
  */
+#include "app.h"
 #include "bench.h"
+#include "pbf.h"
 #include "scene.h"
 
 #include <stdio.h>
@@ -38,6 +44,101 @@ static double target_ms(int size, enum glyph_set g)
 }
 
 static double picture_ms(const struct frame_times *t) { return t->draw + t->fit; }
+
+/* The water's whole frames on two threads, by size and glyph set, as the
+ * full-screen table measured them (for the water's own table; water_seen
+ * false: not measured, the water's table measures them itself). */
+static double water_frame[NSIZES][NSETS];
+static bool water_seen;
+
+/* The water at a size on two threads under --auto, after WARM frames: its
+ * particles, and over FRAMES frames' steps the ms of a step (the best of
+ * CASE_RUNS runs) and the iterations a step; false when it cannot start. */
+struct water_steps {
+    int particles;
+    double ms, iter;
+};
+
+static bool water_steps(int sc, int cols, int rows, struct water_steps *out)
+{
+    out->ms = 1e9;
+    for (int r = 0; r < CASE_RUNS; r++) {
+        struct app_opts o;
+        app_opts_default(&o);
+        o.autopilot = true;
+        o.scene = sc;
+        o.threads = 2;
+        struct app a;
+        if (app_init(&a, &o, cols, rows) != 0)
+            return false;
+        const int spf = app_scene(&a)->steps_per_frame(a.st[a.cur]);
+        const double dt = 1.0 / APP_REF_FPS / spf;
+        for (int k = 0; k < WARM; k++)
+            app_run_steps(&a, dt * spf, spf, frame_now);
+        long iters = 0;
+        double wall = 0.0;
+        const struct pbf *sim = NULL; /* looked up again each step: a step may rebuild */
+        for (int k = 0; k < FRAMES * spf; k++) {
+            wall += app_run_steps(&a, dt, 1, frame_now);
+            sim = app_scene(&a)->member(a.st[a.cur], "pbf");
+            iters += sim->iter;
+        }
+        out->particles = sim->nfluid;
+        out->iter = (double)iters / (FRAMES * spf);
+        const double ms = wall * 1000.0 / (FRAMES * spf);
+        out->ms = ms < out->ms ? ms : out->ms;
+        app_free(&a);
+    }
+    return true;
+}
+
+/* Issue 43's figures for the water at a size: at least this many particles
+ * (0: none asked), and each glyph set's whole frame within this many ms. */
+static int water_least(int size) { return size >= 3 ? 20000 : size == 2 ? 12000 : 0; }
+static double water_target(int size) { return size == NSIZES - 1 ? 45.0 : 33.0; }
+
+/* The water's whole frame at size z in each glyph set on two threads: the
+ * full-screen table's, or the faster of CASE_RUNS runs of its own. */
+static void water_frames(int sc, int z, double ms[NSETS])
+{
+    for (int g = 0; g < NSETS; g++) {
+        ms[g] = water_seen ? water_frame[z][g] : 1e9;
+        for (int r = 0; r < CASE_RUNS && !water_seen; r++) {
+            struct frame_times t;
+            const double m = bench_frame_parts(sc, sizes[z].cols, sizes[z].rows, 2, WARM, FRAMES,
+                                               sets[g], &t);
+            ms[g] = m < ms[g] ? m : ms[g];
+        }
+    }
+}
+
+void bench_water(void)
+{
+    const int sc = scene_find("pbf");
+    if (sc < 0)
+        return;
+    printf("water (pbf) under --auto on two threads: particles, a step (ms, the density loop's "
+           "iterations), the whole frame in each glyph set (ms)\n");
+    printf("  %-8s %9s %8s %6s | %7s %7s %7s | targets\n", "size", "particles", "ms/step",
+           "iter", "half", "quad", "sextant");
+    for (int z = 0; z < NSIZES; z++) {
+        struct water_steps w;
+        if (!water_steps(sc, sizes[z].cols, sizes[z].rows, &w))
+            continue;
+        double ms[NSETS];
+        water_frames(sc, z, ms);
+        char size[16];
+        snprintf(size, sizeof size, "%dx%d", sizes[z].cols, sizes[z].rows);
+        printf("  %-8s %9d %8.2f %6.1f |", size, w.particles, w.ms, w.iter);
+        bool ok = w.particles >= water_least(z);
+        for (int g = 0; g < NSETS; g++) {
+            printf(" %7.1f", ms[g]);
+            ok = ok && ms[g] >= 0.0 && ms[g] <= water_target(z);
+        }
+        printf(" | >= %d particles, frames <= %.0f ms%s\n", water_least(z), water_target(z),
+               ok ? "" : "  OVER");
+    }
+}
 
 static void print_parts(const struct frame_times *t, double total)
 {
@@ -77,10 +178,14 @@ void bench_screens(void)
                 print_parts(&two, t2);
                 const double want = target_ms(z, sets[g]);
                 const bool ok = t2 >= 0.0 && t2 <= want;
+                if (sc == scene_find("pbf"))
+                    water_frame[z][g] = t2;
                 printf(" | <= %.0f%s\n", want, ok ? "" : "  OVER");
                 over += !ok, cases++;
             }
     printf("  %d of %d cases over their target on two threads\n", over, cases);
+    water_seen = true;
+    bench_water();
 }
 
 void bench_pictures(void)

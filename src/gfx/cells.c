@@ -10,6 +10,7 @@
 #include "cells.h"
 #include "buf.h"
 #include "fit.h"
+#include "pool.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -220,7 +221,7 @@ static rgb_t mean_of(const struct image *im, int x0, int x1, int y0, int y1)
     return RGB((int)((r + n / 2) / n), (int)((g + n / 2) / n), (int)((b + n / 2) / n));
 }
 
-void cells_blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
+static void blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
                        struct cells_block blk, int row0, int row1)
 {
     const int bw = blk.w > 0 ? blk.w : 1, bh = blk.h > 0 ? blk.h : 1;
@@ -263,17 +264,20 @@ void cells_blit_blocks(const struct image *im, struct cells *s, enum color_mode 
     }
 }
 
-int cells_blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs)
+static int blit_rows(const struct image *im, const struct cells *s, enum glyph_set glyphs)
 {
     const int per_row = 2 * cells_scale(glyphs);
     return im->h / per_row < s->rows ? im->h / per_row : s->rows;
 }
 
-void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mode,
-                     enum glyph_set glyphs, int row0, int row1)
+/* The blit of cell rows [row0, row1) alone: each cell is a function of its own
+ * pixels and place, so bands blitted apart (on threads) give the cells the
+ * whole blit gives. */
+static void blit_band(const struct image *im, struct cells *s, enum color_mode mode,
+                      enum glyph_set glyphs, int row0, int row1)
 {
     row0 = row0 < 0 ? 0 : row0;
-    const int rows = cells_blit_rows(im, s, glyphs), end = row1 < rows ? row1 : rows;
+    const int rows = blit_rows(im, s, glyphs), end = row1 < rows ? row1 : rows;
     if (glyphs == GLYPHS_ASCII)
         blit_ascii(im, s, mode, row0, end);
     else if (glyphs == GLYPHS_QUAD || glyphs == GLYPHS_SEXTANT)
@@ -285,5 +289,38 @@ void cells_blit_band(const struct image *im, struct cells *s, enum color_mode mo
 void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
                 enum glyph_set glyphs)
 {
-    cells_blit_band(im, s, mode, glyphs, 0, s->rows);
+    blit_band(im, s, mode, glyphs, 0, s->rows);
+}
+
+/* The blit's bands of cell rows, on the pool's threads when it has more than
+ * one. */
+#define BLIT_BANDS 16
+
+struct blit_job {
+    const struct image *im;
+    struct cells *s;
+    enum color_mode mode;
+    enum glyph_set glyphs;
+    int scale;
+    const struct cells_block *blk;
+    int rows;
+};
+
+static void blit_part(void *arg, int part, int nparts)
+{
+    const struct blit_job *j = arg;
+    int r0, r1;
+    pool_span(j->rows, part, nparts, &r0, &r1);
+    if (j->blk)
+        blit_blocks(j->im, j->s, j->mode, j->scale, *j->blk, r0, r1);
+    else
+        blit_band(j->im, j->s, j->mode, j->glyphs, r0, r1);
+}
+
+void cells_blit_on(struct pool *pool, const struct image *im, struct cells *s,
+                   enum color_mode mode, enum glyph_set glyphs, int scale,
+                   const struct cells_block *blk)
+{
+    struct blit_job j = {im, s, mode, glyphs, scale, blk, blit_rows(im, s, glyphs)};
+    pool_run(pool, blit_part, &j, pool_threads(pool) > 1 ? BLIT_BANDS : 1);
 }

@@ -1,6 +1,7 @@
 /*
  * pbf_scene.h — the pbf scene's state, shared by its model and control
- * (pbf_scene.c) and its drawing (pbf_draw.c). Private to the scenes layer.
+ * (pbf_scene.c) and its drawing (pbf_draw.c, which runs the passes of
+ * pbf_splat.c, pbf_shade.c and pbf_depth.c). Private to the scenes layer.
  */
 #ifndef SWIRL_PBF_SCENE_H
 #define SWIRL_PBF_SCENE_H
@@ -73,6 +74,41 @@ struct pbf_scene {
  * the water by coverage. */
 void pbf_draw(void *p, struct image *im);
 void water_draw_free(struct water_draw *d);
+
+/* ---- What the drawing's files share ------------------------------------------ */
+
+#define BACKGROUND RGB(9, 11, 18)
+#define SCALE_MAX 64.0f      /* px: the body's kernel widens with the particles up to this */
+#define KERNEL_PX 1.5f       /* the kernel's scale in particle diameters (at least pixels):
+                              * wide enough to close the gaps between particles */
+#define DROP_GAIN 3.0f       /* a drop is drawn this much brighter than the area it covers
+                              * (a soft drop spreads it over its rim) */
+
+/* 0 up to a, 1 from b on, smooth between. */
+static inline float smooth01(float a, float b, float v)
+{
+    const float t = clampf((v - a) / (b - a), 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+/* A particle's diameter in pixels of the image drawn (draw.at), at least one,
+ * at most SCALE_MAX. */
+static inline float water_particle_px(const struct pbf_scene *s)
+{
+    return clampf(2.0f * s->sim.prm.radius * s->draw.at.zoom, 1.0f, SCALE_MAX);
+}
+
+/* The fields, in the order pbf_draw runs them (pbf_splat.c), on an image of
+ * w x h pixels: each particle's share of spray (water_spray_shares); the body
+ * into draw.cov and draw.vel (water_splat_body), its rim along the walls as
+ * wet as the water beside it (water_wet_the_rim); the drops into draw.spr
+ * (water_splat_spray). */
+void water_spray_shares(struct pbf_scene *s);
+void water_splat_body(struct pbf_scene *s, int w, int h);
+void water_wet_the_rim(struct water_draw *d, int w, int h);
+void water_splat_spray(struct pbf_scene *s, int w, int h);
+/* The fields made the water's pixels of im (pbf_shade.c). */
+void water_shade(struct pbf_scene *s, struct image *im);
 
 /* How deep each pixel lies, two ways, from the body's coverage in d->cov (0..1;
  * pbf_depth.c): d->dep, the water above it along the least deep way up,

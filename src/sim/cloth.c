@@ -437,7 +437,7 @@ void cloth_step(struct cloth *c)
         cloth_grid_store_lambda(c);
     else if (at > 0.0f)
         cloth_link_store_lambda(c);
-    c->time += s == subs ? p->dt : h * (float)s;
+    c->time += s == subs ? (double)p->dt : (double)(h * (float)s);
     if (p->tearing)
         tear(c);
 }

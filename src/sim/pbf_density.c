@@ -21,43 +21,27 @@
  * arithmetic: lane l adds its neighbours' terms in its list order, the same
  * order whatever the machine. The lists are full (each pair appears under both
  * particles), so every particle gathers its own sums and nothing is scattered.
- *
- * Where a group's lists and caches are, and its lanes' positions.
  */
+
+/*
+ * The hot loops in plain C, for a build without vectors (SIMD_BASE 1; on x86
+ * the passes run pbf_density_lanes.h's, which do the same in vectors of 4, 8 or 16
+ * lanes, the widest the job allows). Every width gives the same bits: the
+ * lanes' sums are never reassociated, and simd.h rules out fused multiply-adds.
+ */
+#if !SIMD_HAVE_4
+/* A group's lanes' positions. */
 struct group {
-    const int *nbr;
-    float *pw, *pgx, *pgy;
     float xi[L], yi[L];
 };
 
-static struct group group_at(const struct pbf *s, struct pbf_part *pt, int g, int slot0)
-{
-    struct group gr;
-    const int off = s->gstart[g] + slot0 * L;
-    gr.nbr = pt->lists.nbr + off;
-    gr.pw = pt->pw + off;
-    gr.pgx = pt->pgx + off;
-    gr.pgy = pt->pgy + off;
-    memcpy(gr.xi, s->x + g * L, sizeof gr.xi);
-    memcpy(gr.yi, s->y + g * L, sizeof gr.yi);
-    return gr;
-}
-
-/*
- * The hot loops, water_sums and water_moves, come once per width (SIMD_CLONE):
- * for AVX2 (8 lanes a vector) and for the build's baseline; the passes take
- * the widest the job allows (loops_for). Gathers stay loads and inserts
- * (generic tuning): gather instructions are slower on CPUs with the GDS
- * microcode mitigation, as measured here. Every width gives the same bits: the
- * lanes' sums are never reassociated, and simd.h rules out fused multiply-adds.
- */
 
 /* The water slots of a group in one loop: per entry the distance vector (a
  * gather), W_ij and grad W_ij (left in the caches for the corrections of the
  * same iteration: positions do not move in between), and the lanes' sums of W,
  * grad W and |grad W|^2 (out[0..3]). Written for the vectorizer: restrict
  * parameters and lane-wise sums, which need no reassociation. */
-SIMD_INLINE void water_sums_body(struct kernel kn, const float *restrict x,
+SIMD_NOINLINE static void water_sums(struct kernel kn, const float *restrict x,
                                  const float *restrict y, const int *restrict nbr,
                                  float *restrict pw, float *restrict pgx, float *restrict pgy,
                                  const struct group *gr, int nslot, float out[4][L])
@@ -87,16 +71,6 @@ SIMD_INLINE void water_sums_body(struct kernel kn, const float *restrict x,
     memcpy(out[3], s2, sizeof s2);
 }
 
-/* water_sums_x4 (or _x1) and water_sums_x8. */
-#define WATER_SUMS_PARAMS                                                                  \
-    (struct kernel kn, const float *restrict x, const float *restrict y,                   \
-     const int *restrict nbr, float *restrict pw, float *restrict pgx, float *restrict pgy, \
-     const struct group *gr, int nslot, float out[4][L])
-#define WATER_SUMS_ARGS (kn, x, y, nbr, pw, pgx, pgy, gr, nslot, out)
-SIMD_CLONE(water_sums, SIMD_BASE, WATER_SUMS_PARAMS, WATER_SUMS_ARGS)
-#if SIMD_HAVE_8
-SIMD_CLONE(water_sums, 8, WATER_SUMS_PARAMS, WATER_SUMS_ARGS)
-#endif
 
 /*
  * The same for the boundary slots (out[0..2]: W, grad W), but for one term:
@@ -141,7 +115,7 @@ SIMD_NOINLINE static void boundary_sums(struct kernel kn, const float *restrict 
 /* The water part of a group's corrections: per lane the sums of
  * (lambda_i + lambda_j [+ s_corr_ij]) grad W_ij (out[0..1]); s_corr only when
  * scorr_k is not 0 (W_ij is read then). */
-SIMD_INLINE void water_moves_body(const float *restrict lambda, const int *restrict nbr,
+SIMD_NOINLINE static void water_moves(const float *restrict lambda, const int *restrict nbr,
                                   const float *restrict pw, const float *restrict pgx,
                                   const float *restrict pgy, const float *li, float scorr_k,
                                   float inv_w_dq, int nslot, float out[2][L])
@@ -170,69 +144,152 @@ SIMD_INLINE void water_moves_body(const float *restrict lambda, const int *restr
     memcpy(out[1], sy, sizeof sy);
 }
 
-/* water_moves_x4 (or _x1) and water_moves_x8. */
-#define WATER_MOVES_PARAMS                                                                 \
-    (const float *restrict lambda, const int *restrict nbr, const float *restrict pw,      \
-     const float *restrict pgx, const float *restrict pgy, const float *li, float scorr_k, \
-     float inv_w_dq, int nslot, float out[2][L])
-#define WATER_MOVES_ARGS (lambda, nbr, pw, pgx, pgy, li, scorr_k, inv_w_dq, nslot, out)
-SIMD_CLONE(water_moves, SIMD_BASE, WATER_MOVES_PARAMS, WATER_MOVES_ARGS)
-#if SIMD_HAVE_8
-SIMD_CLONE(water_moves, 8, WATER_MOVES_PARAMS, WATER_MOVES_ARGS)
+
 #endif
 
-/* The hot loops of each width, widest first. */
-static const struct loops {
-    int lanes;
-    void (*water_sums) WATER_SUMS_PARAMS;
-    void (*water_moves) WATER_MOVES_PARAMS;
-} loops[] = {
-#if SIMD_HAVE_8
-    {8, water_sums_x8, water_moves_x8},
-#endif
-    {SIMD_BASE, SIMD_NAME(water_sums, SIMD_BASE), SIMD_NAME(water_moves, SIMD_BASE)},
+/*
+ * The passes' work on one group, in vectors (pbf_density_lanes.h, once per width) or
+ * in plain C (the functions above): what a group's lambda pass and its
+ * corrections read, and the loops of each width, widest first.
+ */
+struct lane_set {
+    float inv_h, k2, gfac, k; /* the kernel's */
+    float m, inv_rho0, rho0, eps;
 };
 
-/* The widest loops of at most `lanes` lanes (the baseline's in any case). */
-static const struct loops *loops_for(int lanes)
+struct lambda_args {
+    const float *x, *y, *psi;
+    const int *nbr, *gstart, *gkw, *gkb;
+    float *pw, *pgx, *pgy;
+    struct lane_set c;
+};
+
+struct correction_args {
+    const float *x, *y, *lambda, *psi;
+    const int *nbr, *gstart, *gkw, *gkb;
+    const float *pw, *pgx, *pgy;
+    float m, inv_rho0, scorr_k, inv_w_dq;
+    float lox, hix, loy, hiy;
+};
+
+#if SIMD_HAVE_4
+#define W 4
+#include "pbf_density_lanes.h"
+#endif
+#if SIMD_HAVE_8
+#define W 8
+#include "pbf_density_lanes.h"
+#endif
+#if SIMD_HAVE_16
+#define W 16
+#include "pbf_density_lanes.h"
+#endif
+
+#if !SIMD_HAVE_4
+static void lambda_group_plain(const struct lambda_args *a, int g, float *rho, float *lam,
+                               float *over);
+static void correction_group_plain(const struct correction_args *a, int g, float *nx, float *ny);
+#endif
+
+static const struct group_loops {
+    int lanes;
+    void (*lambda)(const struct lambda_args *a, int g, float *rho, float *lam, float *over);
+    void (*correction)(const struct correction_args *a, int g, float *nx, float *ny);
+} group_loops[] = {
+#if SIMD_HAVE_16
+    {16, lambda_group_x16, correction_group_x16},
+#endif
+#if SIMD_HAVE_8
+    {8, lambda_group_x8, correction_group_x8},
+#endif
+#if SIMD_HAVE_4
+    {4, lambda_group_x4, correction_group_x4},
+#else
+    {1, lambda_group_plain, correction_group_plain},
+#endif
+};
+
+/* The widest loops of at most `lanes` lanes (the narrowest in any case). */
+static const struct group_loops *loops_for(int lanes)
 {
     size_t k = 0;
-    while (k + 1 < sizeof loops / sizeof loops[0] && loops[k].lanes > lanes)
+    while (k + 1 < sizeof group_loops / sizeof group_loops[0] && group_loops[k].lanes > lanes)
         k++;
-    return &loops[k];
+    return &group_loops[k];
 }
+
+#if !SIMD_HAVE_4
+/* One group of the lambda pass in plain C (see lambda_part). */
+static void lambda_group_plain(const struct lambda_args *a, int g, float *rho, float *lam,
+                               float *over)
+{
+    const struct lane_set c = a->c;
+    const struct kernel kn = {0.0f, c.inv_h, c.k, c.k2, c.gfac};
+    const int off = a->gstart[g], kw = a->gkw[g], kb = a->gkb[g];
+    float w[4][L], b[3][L] = {{0}}; /* sums of W, grad W (x, y), |grad W|^2 */
+    struct group gr;
+    memcpy(gr.xi, a->x + g * L, sizeof gr.xi);
+    memcpy(gr.yi, a->y + g * L, sizeof gr.yi);
+    water_sums(kn, a->x, a->y, a->nbr + off, a->pw + off, a->pgx + off, a->pgy + off, &gr, kw, w);
+    if (kb > 0) {
+        const int bo = off + kw * L;
+        boundary_sums(kn, a->x, a->y, a->psi, a->nbr + bo, a->pgx + bo, a->pgy + bo, &gr, kb, b);
+    }
+    const float m = c.m, inv_rho0 = c.inv_rho0;
+    for (int l = 0; l < L; l++) {
+        rho[l] = m * (c.k + w[0][l]) + b[0][l];
+        const float gx = m * w[1][l] + b[1][l], gy = m * w[2][l] + b[2][l];
+        const float cc = pos_part(rho[l] * inv_rho0 - 1.0f);
+        const float denom = (m * m * w[3][l] + gx * gx + gy * gy) * inv_rho0 * inv_rho0;
+        lam[l] = -cc / (denom + c.eps);
+        over[l] = pos_part(rho[l] - c.rho0);
+    }
+}
+
+/* One group's corrections in plain C (see correction_part). */
+static void correction_group_plain(const struct correction_args *a, int g, float *nx, float *ny)
+{
+    const int kw = a->gkw[g], kb = a->gkb[g], off = a->gstart[g];
+    const float *pw = a->pw + off, *pgx = a->pgx + off, *pgy = a->pgy + off;
+    const int *nbr = a->nbr + off;
+    const float *li = a->lambda + g * L;
+    float wm[2][L], bx[L] = {0}, by[L] = {0};
+    water_moves(a->lambda, nbr, pw, pgx, pgy, li, a->scorr_k, a->inv_w_dq, kw, wm);
+    for (int e = kw * L; e < (kw + kb) * L; e += L)
+        for (int l = 0; l < L; l++) {
+            const float pj = a->psi[nbr[e + l]];
+            bx[l] += pj * pgx[e + l];
+            by[l] += pj * pgy[e + l];
+        }
+    const float *xg = a->x + g * L, *yg = a->y + g * L;
+    for (int l = 0; l < L; l++) {
+        const float dx = a->m * wm[0][l] + li[l] * bx[l], dy = a->m * wm[1][l] + li[l] * by[l];
+        nx[l] = clampf(xg[l] + dx * a->inv_rho0, a->lox, a->hix);
+        ny[l] = clampf(yg[l] + dy * a->inv_rho0, a->loy, a->hiy);
+    }
+}
+#endif
 
 /* Densities rho_i = sum_j psi_j W_ij (self included) and the Lagrange
  * multipliers lambda_i = -C_i / (sum_j |grad_j C_i|^2 + |grad_i C_i|^2 + eps)
- * with C_i = max(rho_i/rho0 - 1, 0); boundary neighbours count in rho_i and
- * grad_i C_i but not in the first sum (as in the seed). The range's error sum
- * is max(rho_i - rho0, 0) over its particles. */
+ * with C_i = max(rho_i/rho0 - 1, 0), clamped without a branch (lambda_i = 0
+ * then: whether a particle is compressed is a coin toss at the surface);
+ * boundary neighbours count in rho_i and grad_i C_i but not in the first sum
+ * (as in the seed). The range's error sum is max(rho_i - rho0, 0) over its
+ * particles, a float sum a group, in lane order. */
 static void lambda_part(struct pbf_job *j, struct pbf_part *pt)
 {
     struct pbf *s = j->s;
-    const float m = s->mass, rho0 = s->prm.density0, inv_rho0 = 1.0f / rho0;
-    const struct loops *run = loops_for(j->lanes);
+    const float rho0 = s->prm.density0;
+    const struct lambda_args a = {
+        s->x, s->y, s->psi, pt->lists.nbr, s->gstart, s->gkw, s->gkb, pt->pw, pt->pgx, pt->pgy,
+        {j->kn.inv_h, j->kn.k2, j->kn.gfac, j->kn.k, s->mass, 1.0f / rho0, rho0, LAMBDA_EPS}};
+    const struct group_loops *run = loops_for(j->lanes);
     double err = 0.0;
     for (int g = pt->g0; g < pt->g1; g++) {
-        float w[4][L], b[3][L] = {{0}}; /* sums of W, grad W (x, y), |grad W|^2 */
         float rho[L], lam[L], over[L];
-        const int kb = s->gkb[g], count = pbf_group_lanes(s, g);
-        const struct group gw = group_at(s, pt, g, 0);
-        run->water_sums(j->kn, s->x, s->y, gw.nbr, gw.pw, gw.pgx, gw.pgy, &gw, s->gkw[g], w);
-        if (kb > 0) {
-            const struct group gb = group_at(s, pt, g, s->gkw[g]);
-            boundary_sums(j->kn, s->x, s->y, s->psi, gb.nbr, gb.pgx, gb.pgy, &gb, kb, b);
-        }
-        for (int l = 0; l < L; l++) { /* every lane, vectorized; count of them kept */
-            rho[l] = m * (j->kn.k + w[0][l]) + b[0][l];
-            const float gx = m * w[1][l] + b[1][l], gy = m * w[2][l] + b[2][l];
-            /* C_i clamped at 0 (lambda_i = 0 then): branch-free, as whether a
-             * particle is compressed is a coin toss at the surface. */
-            const float c = pos_part(rho[l] * inv_rho0 - 1.0f);
-            const float denom = (m * m * w[3][l] + gx * gx + gy * gy) * inv_rho0 * inv_rho0;
-            lam[l] = -c / (denom + LAMBDA_EPS);
-            over[l] = pos_part(rho[l] - rho0);
-        }
+        const int count = pbf_group_lanes(s, g);
+        run->lambda(&a, g, rho, lam, over);
         memcpy(s->density + g * L, rho, (size_t)count * sizeof *rho);
         memcpy(s->lambda + g * L, lam, (size_t)count * sizeof *lam);
         float sum = 0.0f; /* the group's part of the error, lane by lane */
@@ -248,43 +305,23 @@ static void lambda_part(struct pbf_job *j, struct pbf_part *pt)
  * from the cached gradients, applied at once to every particle not held. The
  * corrections are Jacobi (from the positions the iteration started with: the
  * caches were filled from them) and land in x at once, as no pass between
- * reads x. */
+ * reads x. Positions stay inside the box grown by h (see predict), so that
+ * every distance the kernel sees is finite. */
 static void correction_part(struct pbf_job *j, struct pbf_part *pt)
 {
     struct pbf *s = j->s;
-    const float m = s->mass, inv_rho0 = 1.0f / s->prm.density0;
-    const float *restrict lambda = s->lambda, *restrict psi = s->psi;
-    const struct loops *run = loops_for(j->lanes);
-    const float scorr_k = s->prm.scorr ? SCORR_K * s->scorr_unit : 0.0f;
     const float dq = SCORR_DQ * j->kn.h;
     float w_dq, g_dq;
     kernel_pair(j->kn, dq * dq, &w_dq, &g_dq);
-    const float inv_w_dq = w_dq > 0.0f ? 1.0f / w_dq : 0.0f;
-    const float lox = s->xmin - s->h, hix = s->xmax + s->h;
-    const float loy = s->ymin - s->h, hiy = s->ymax + s->h;
-
+    const struct correction_args a = {
+        s->x, s->y, s->lambda, s->psi, pt->lists.nbr, s->gstart, s->gkw, s->gkb,
+        pt->pw, pt->pgx, pt->pgy, s->mass, 1.0f / s->prm.density0,
+        s->prm.scorr ? SCORR_K * s->scorr_unit : 0.0f, w_dq > 0.0f ? 1.0f / w_dq : 0.0f,
+        s->xmin - s->h, s->xmax + s->h, s->ymin - s->h, s->ymax + s->h};
+    const struct group_loops *run = loops_for(j->lanes);
     for (int g = pt->g0; g < pt->g1; g++) {
-        const int kw = s->gkw[g], kb = s->gkb[g], off = s->gstart[g];
-        const float *pw = pt->pw + off, *pgx = pt->pgx + off, *pgy = pt->pgy + off;
-        const int *nbr = pt->lists.nbr + off;
-        const float *li = lambda + g * L;
-        float wm[2][L], bx[L] = {0}, by[L] = {0};
-        run->water_moves(lambda, nbr, pw, pgx, pgy, li, scorr_k, inv_w_dq, kw, wm);
-        for (int e = kw * L; e < (kw + kb) * L; e += L)
-            for (int l = 0; l < L; l++) {
-                const float pj = psi[nbr[e + l]];
-                bx[l] += pj * pgx[e + l];
-                by[l] += pj * pgy[e + l];
-            }
-        /* Positions stay inside the box grown by h (see predict), so that every
-         * distance the kernel sees is finite. */
         float nx[L], ny[L];
-        const float *xg = s->x + g * L, *yg = s->y + g * L;
-        for (int l = 0; l < L; l++) {
-            const float dx = m * wm[0][l] + li[l] * bx[l], dy = m * wm[1][l] + li[l] * by[l];
-            nx[l] = clampf(xg[l] + dx * inv_rho0, lox, hix);
-            ny[l] = clampf(yg[l] + dy * inv_rho0, loy, hiy);
-        }
+        run->correction(&a, g, nx, ny);
         const int count = pbf_group_lanes(s, g);
         for (int l = 0; l < count; l++)
             if (!s->held[g * L + l]) {

@@ -359,7 +359,7 @@ void pbf_step(struct pbf *s)
 {
     if (s->nfluid < 1 || !(s->prm.dt > 0.0f) || !isfinite(s->prm.dt))
         return;
-    struct pbf_job j = {s, kernel_make(s->h), simd_lanes(s->narrow ? SIMD_BASE : 0), false};
+    struct pbf_job j = {s, kernel_make(s->h), simd_lanes(s->lanes_most), false};
     if (s->since_sort == 0)
         pbf_sort_by_cell(s);
     s->since_sort = (s->since_sort + 1) % PBF_SORT_EVERY;
@@ -377,5 +377,5 @@ void pbf_step(struct pbf *s)
     pbf_run_parts(&j, finish_part);
     if (lists)
         accelerations(&j);
-    s->time += s->prm.dt;
+    s->time += (double)s->prm.dt;
 }

@@ -104,9 +104,12 @@ int simd_lanes(int most);
  * ---- the vectors -------------------------------------------------------------
  *
  * Every width has the same operations: load and store (unaligned), set1, zero,
- * add, sub, mul, div, sqrt, the bitwise and, or, andnot (~a & b), gt (a lane
- * of all ones where a > b, ordered: false for NaN), select (on ? a : b, lane by
- * lane, for a mask from gt), and four shuffles for pairs of vectors lo, hi
+ * add, sub, mul, div, sqrt, the bitwise and, or, andnot (~a & b), xor, gt, ge
+ * and le (a lane of all ones where a > b, a >= b, a <= b, ordered: false for
+ * NaN), select (on ? a : b, lane by lane, for a mask from those), gather (the
+ * floats base[idx[0]], base[idx[1]] ..., loaded one by one: gather
+ * instructions are slower than that on CPUs with the GDS microcode
+ * mitigation), and four shuffles for pairs of vectors lo, hi
  * holding 2*W consecutive floats: even and odd take the even and the odd ones,
  * zip_lo and zip_hi put them back. Past 4 lanes the shuffles work within each
  * 128-bit block, so even() holds the even floats in the order 0 2 8 10 4 6 12
@@ -130,7 +133,14 @@ SIMD_INLINE f32x4 f32x4_sqrt(f32x4 a) { return _mm_sqrt_ps(a); }
 SIMD_INLINE f32x4 f32x4_and(f32x4 a, f32x4 b) { return _mm_and_ps(a, b); }
 SIMD_INLINE f32x4 f32x4_or(f32x4 a, f32x4 b) { return _mm_or_ps(a, b); }
 SIMD_INLINE f32x4 f32x4_andnot(f32x4 a, f32x4 b) { return _mm_andnot_ps(a, b); }
+SIMD_INLINE f32x4 f32x4_xor(f32x4 a, f32x4 b) { return _mm_xor_ps(a, b); }
 SIMD_INLINE f32x4 f32x4_gt(f32x4 a, f32x4 b) { return _mm_cmpgt_ps(a, b); }
+SIMD_INLINE f32x4 f32x4_ge(f32x4 a, f32x4 b) { return _mm_cmpge_ps(a, b); }
+SIMD_INLINE f32x4 f32x4_le(f32x4 a, f32x4 b) { return _mm_cmple_ps(a, b); }
+SIMD_INLINE f32x4 f32x4_gather(const float *base, const int *idx)
+{
+    return _mm_set_ps(base[idx[3]], base[idx[2]], base[idx[1]], base[idx[0]]);
+}
 SIMD_INLINE f32x4 f32x4_select(f32x4 on, f32x4 a, f32x4 b)
 {
     return _mm_or_ps(_mm_and_ps(on, a), _mm_andnot_ps(on, b));
@@ -179,7 +189,15 @@ SIMD_INLINE_8 f32x8 f32x8_sqrt(f32x8 a) { return _mm256_sqrt_ps(a); }
 SIMD_INLINE_8 f32x8 f32x8_and(f32x8 a, f32x8 b) { return _mm256_and_ps(a, b); }
 SIMD_INLINE_8 f32x8 f32x8_or(f32x8 a, f32x8 b) { return _mm256_or_ps(a, b); }
 SIMD_INLINE_8 f32x8 f32x8_andnot(f32x8 a, f32x8 b) { return _mm256_andnot_ps(a, b); }
+SIMD_INLINE_8 f32x8 f32x8_xor(f32x8 a, f32x8 b) { return _mm256_xor_ps(a, b); }
 SIMD_INLINE_8 f32x8 f32x8_gt(f32x8 a, f32x8 b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+SIMD_INLINE_8 f32x8 f32x8_ge(f32x8 a, f32x8 b) { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+SIMD_INLINE_8 f32x8 f32x8_le(f32x8 a, f32x8 b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+SIMD_INLINE_8 f32x8 f32x8_gather(const float *base, const int *idx)
+{
+    return _mm256_set_ps(base[idx[7]], base[idx[6]], base[idx[5]], base[idx[4]], base[idx[3]],
+                         base[idx[2]], base[idx[1]], base[idx[0]]);
+}
 SIMD_INLINE_8 f32x8 f32x8_select(f32x8 on, f32x8 a, f32x8 b)
 {
     return _mm256_or_ps(_mm256_and_ps(on, a), _mm256_andnot_ps(on, b));
@@ -194,6 +212,8 @@ SIMD_INLINE_8 f32x8 f32x8_odd(f32x8 lo, f32x8 hi)
 }
 SIMD_INLINE_8 f32x8 f32x8_zip_lo(f32x8 a, f32x8 b) { return _mm256_unpacklo_ps(a, b); }
 SIMD_INLINE_8 f32x8 f32x8_zip_hi(f32x8 a, f32x8 b) { return _mm256_unpackhi_ps(a, b); }
+/* The lanes' sign bits as an 8-bit mask (lane 0 in bit 0), as f32x4_mask. */
+SIMD_INLINE_8 int f32x8_mask(f32x8 v) { return _mm256_movemask_ps(v); }
 #endif
 
 #if SIMD_HAVE_16
@@ -215,9 +235,25 @@ SIMD_INLINE_16 f32x16 f32x16_or(f32x16 a, f32x16 b) { return _mm512_or_ps(a, b);
 SIMD_INLINE_16 f32x16 f32x16_andnot(f32x16 a, f32x16 b) { return _mm512_andnot_ps(a, b); }
 /* A compare gives a mask register; DQ's movm makes it a vector of all-ones
  * lanes, so select is the same bitwise select as at the other widths. */
+SIMD_INLINE_16 f32x16 f32x16_xor(f32x16 a, f32x16 b) { return _mm512_xor_ps(a, b); }
 SIMD_INLINE_16 f32x16 f32x16_gt(f32x16 a, f32x16 b)
 {
     return _mm512_castsi512_ps(_mm512_movm_epi32(_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ)));
+}
+SIMD_INLINE_16 f32x16 f32x16_ge(f32x16 a, f32x16 b)
+{
+    return _mm512_castsi512_ps(_mm512_movm_epi32(_mm512_cmp_ps_mask(a, b, _CMP_GE_OQ)));
+}
+SIMD_INLINE_16 f32x16 f32x16_le(f32x16 a, f32x16 b)
+{
+    return _mm512_castsi512_ps(_mm512_movm_epi32(_mm512_cmp_ps_mask(a, b, _CMP_LE_OQ)));
+}
+SIMD_INLINE_16 f32x16 f32x16_gather(const float *base, const int *idx)
+{
+    return _mm512_set_ps(base[idx[15]], base[idx[14]], base[idx[13]], base[idx[12]],
+                         base[idx[11]], base[idx[10]], base[idx[9]], base[idx[8]], base[idx[7]],
+                         base[idx[6]], base[idx[5]], base[idx[4]], base[idx[3]], base[idx[2]],
+                         base[idx[1]], base[idx[0]]);
 }
 SIMD_INLINE_16 f32x16 f32x16_select(f32x16 on, f32x16 a, f32x16 b)
 {

@@ -327,7 +327,7 @@ bool flow_stalled(const struct flow *f, double now)
 double flow_drain_wait(const struct flow *f, double now)
 {
     if (!f->answered) /* it may yet answer what it was asked, if that was lately */
-        return f->asked >= 0.0 && now - f->asked < FLOW_SILENT ? FLOW_DRAIN_MAX : 0.0;
+        return f->asked >= 0.0 && now - f->asked < FLOW_QUIET ? f->asked + FLOW_QUIET - now : 0.0;
     if (flow_stalled(f, now))
         return 0.0;
     return clampd(expected(f) + 0.25, 0.2, FLOW_DRAIN_MAX);

@@ -1,9 +1,12 @@
 /*
- * input.c — the byte-stream parser for keys and mouse reports (see input.h).
+ * input.c — the one parser of the terminal's bytes (see input.h): keys, mouse
+ * reports, and the terminal's answers, framed here and read by answer.c.
  * Bytes accumulate in a small pending buffer and are parsed from its start,
- * one unit (a key, a mouse report, a skipped sequence) at a time.
+ * one unit (a key, a mouse report, a sequence, a byte of a control string) at
+ * a time; a control string's contents go into a buffer of their own.
  */
 #include "input.h"
+#include "answer.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -13,16 +16,21 @@
  * have changed the answer; a unit it waits for is at most CSI_MAX - 1 bytes, so
  * the pending buffer never fills with one. A CSI that reaches CSI_MAX bytes
  * without its final byte is consumed and the rest of it skipped byte by byte
- * (in->skip), with no limit on its length and no buffer. A DCS string (a
- * terminal's late answer) is bounded and skipped the same way, up to its ST. */
+ * (in->skip), with no limit on its length and no buffer. A control string is
+ * taken a byte at a time into in->m.str (an ESC with the byte after it), its
+ * contents kept up to INPUT_STRING_MAX bytes, the rest only counted. */
 #define CSI_MAX 40 /* bytes, ESC to final byte: a longer CSI is garbage */
 _Static_assert(CSI_MAX < sizeof ((struct input *)0)->pend, "a CSI must fit the pending bytes");
 
 enum { NEED_MORE = -1 };
-/* What in->skip is inside: nothing, an over-long CSI, an over-long DCS string. */
-enum { SKIP_NONE, SKIP_CSI, SKIP_DCS };
+/* What in->skip is inside: nothing, an over-long CSI. */
+enum { SKIP_NONE, SKIP_CSI };
 
-void input_init(struct input *in) { memset(in, 0, sizeof *in); }
+void input_init(struct input *in)
+{
+    memset(in, 0, sizeof *in);
+    in->m.str = INPUT_NO_STRING;
+}
 
 static void key_event(struct input_event *ev, int key, int alt)
 {
@@ -96,19 +104,8 @@ static bool csi_event(const unsigned char *p, size_t n, unsigned char fin,
                       struct input_event *ev)
 {
     int v[4] = {0, 0, 0, 0};
-    if (n > 0 && p[0] == '?' && fin == 'c' && parse_params(p + 1, n - 1, v, 4) > 0) {
-        memset(ev, 0, sizeof *ev); /* DA1's answer */
-        ev->type = INPUT_ANSWER;
+    if (answer_csi(p, n, fin, ev))
         return true;
-    }
-    if (n > 2 && p[0] == '?' && p[n - 1] == '$' && fin == 'y' &&
-        parse_params(p + 1, n - 2, v, 4) == 2) {
-        memset(ev, 0, sizeof *ev); /* DECRQM's answer: the mode and its state */
-        ev->type = INPUT_ANSWER;
-        ev->key = v[0];
-        ev->button = v[1];
-        return true;
-    }
     bool priv = n > 0 && p[0] == '<';
     if (priv) {
         if ((fin != 'M' && fin != 'm') || parse_params(p + 1, n - 1, v, 4) != 3)
@@ -182,7 +179,8 @@ static size_t utf8_lead(unsigned char c, unsigned char *lo, unsigned char *hi)
 
 /* A UTF-8 sequence at p[0..n), p[0] >= 0x80. Each byte is checked as it comes,
  * so a broken sequence is dropped at the first byte that cannot continue it
- * (which is then parsed anew), whether or not the rest has arrived. */
+ * (which is then parsed anew, unless it is a continuation byte, which can
+ * start nothing), whether or not the rest has arrived. */
 static int parse_utf8(const unsigned char *p, size_t n, struct input_event *ev, bool *got)
 {
     unsigned char lo, hi;
@@ -193,8 +191,10 @@ static int parse_utf8(const unsigned char *p, size_t n, struct input_event *ev, 
     for (size_t i = 1; i < len; i++) {
         if (i == n)
             return NEED_MORE;
-        if (p[i] < lo || p[i] > hi)
-            return (int)i; /* broken: drop what was read */
+        if (p[i] < lo || p[i] > hi) /* broken: drop what was read, and the byte
+                                     * that broke it if it continues nothing else
+                                     * (a C1 byte there is no string's start) */
+            return (int)i + (p[i] >= 0x80 && p[i] <= 0xBF);
         cp = (cp << 6) | (p[i] & 0x3F);
         lo = 0x80, hi = 0xBF;
     }
@@ -203,47 +203,137 @@ static int parse_utf8(const unsigned char *p, size_t n, struct input_event *ev, 
     return (int)len;
 }
 
-/*
- * A DCS string at p[0..n) (ESC P and a parameter byte): a terminal's answer
- * (DECRQSS, XTGETTCAP, XTVERSION), never a key, skipped whole up to its ST
- * (ESC \). A CAN or SUB cancels it; any other ESC ends it and is parsed anew.
- * One of CSI_MAX bytes with no end yet is over-long: *over, and the rest is
- * skipped as it comes.
- */
-static int parse_dcs(const unsigned char *p, size_t n, int *over)
+/* The control strings: what introduces each, in 7 bits (ESC and a byte) and
+ * in 8 (a C1 byte). */
+static const struct {
+    unsigned char esc, c1;
+} intro[] = {
+    [INPUT_DCS] = {'P', 0x90}, [INPUT_OSC] = {']', 0x9D}, [INPUT_APC] = {'_', 0x9F},
+    [INPUT_PM] = {'^', 0x9E},  [INPUT_SOS] = {'X', 0x98},
+};
+
+/* The string a 7-bit introducer (ESC, then c) or an 8-bit one (c) starts, or
+ * INPUT_NO_STRING. */
+static int string_kind(unsigned char c, bool c1)
 {
-    for (size_t i = 2; i < n; i++) {
-        if (p[i] == 0x18 || p[i] == 0x1a)
-            return (int)i + 1;
-        if (p[i] == 27) {
-            if (i + 1 == n)
-                return NEED_MORE;
-            return p[i + 1] == '\\' ? (int)i + 2 : (int)i;
+    for (int k = INPUT_DCS; k <= INPUT_SOS; k++)
+        if (c == (c1 ? intro[k].c1 : intro[k].esc))
+            return k;
+    return INPUT_NO_STRING;
+}
+
+/* Does the byte after ESC and a string's letter begin the string? A DCS
+ * begins with a parameter byte (as every answer does), the others with any
+ * byte that is not a control; otherwise ESC and the letter are the Alt key a
+ * person typed, and the byte after them is parsed anew. */
+static bool string_begins(int kind, unsigned char c)
+{
+    if (kind == INPUT_DCS)
+        return c >= 0x30 && c <= 0x3F;
+    return c >= 0x20 && c != 0x7F;
+}
+
+static void string_end(struct input *in)
+{
+    in->m.str = INPUT_NO_STRING;
+    in->m.nstr = 0;
+    in->m.over = false;
+    in->m.utf8 = 0;
+}
+
+/* A string ended by its terminator: what it answers, if swirl asked it. */
+static bool string_done(struct input *in, struct input_event *ev)
+{
+    bool got = false;
+    if (!in->m.over && in->m.str == INPUT_DCS)
+        got = answer_dcs(in->sbuf, in->m.nstr, ev);
+    else if (!in->m.over && in->m.str == INPUT_APC)
+        got = answer_apc(in->sbuf, in->m.nstr, ev);
+    string_end(in);
+    return got;
+}
+
+/* The next byte of a control string at p[0..n): kept (up to
+ * INPUT_STRING_MAX; past it the string is dropped whole); BEL, ST (ESC \, or
+ * 0x9C outside a UTF-8 character) end it; CAN and SUB cancel it; another ESC
+ * cuts it off, dropped, and is parsed anew (returns 0). */
+static int string_byte(struct input *in, const unsigned char *p, size_t n,
+                       struct input_event *ev, bool *got)
+{
+    unsigned char c = p[0];
+    *got = false;
+    if (in->m.utf8 > 0 && c >= 0x80 && c <= 0xBF)
+        in->m.utf8--;
+    else if (c == 0x07 || c == 0x9C) {
+        *got = string_done(in, ev);
+        return 1;
+    } else if (c == 0x18 || c == 0x1A) {
+        string_end(in);
+        return 1;
+    } else if (c == 27) {
+        if (n < 2)
+            return NEED_MORE;
+        if (p[1] == '\\') {
+            *got = string_done(in, ev);
+            return 2;
         }
-        if (i + 1 == CSI_MAX) {
-            *over = SKIP_DCS;
-            return CSI_MAX;
+        string_end(in);
+        return 0;
+    } else {
+        unsigned char lo, hi;
+        in->m.utf8 = c >= 0x80 ? (int)utf8_lead(c, &lo, &hi) - 1 : 0;
+        if (in->m.utf8 < 0)
+            in->m.utf8 = 0;
+    }
+    if (in->m.nstr < sizeof in->sbuf)
+        in->sbuf[in->m.nstr++] = c;
+    else
+        in->m.over = true;
+    return 1;
+}
+
+/* ESC and a byte at p[0..n) other than CSI and SS3: the start of a control
+ * string (consumed: its bytes come next), or the Alt key of that byte. */
+static int parse_esc(struct input *in, const unsigned char *p, size_t n,
+                     struct input_event *ev, bool *got)
+{
+    if (p[1] == 27 || p[1] >= 0x80) {
+        key_event(ev, IK_ESC, 0);
+        *got = true;
+        return 1;
+    }
+    int kind = string_kind(p[1], false);
+    if (kind != INPUT_NO_STRING) {
+        if (n < 3)
+            return NEED_MORE;
+        if (string_begins(kind, p[2])) {
+            in->m.str = kind;
+            return 2;
         }
     }
-    return NEED_MORE;
+    key_event(ev, plain_key(p[1]), 1);
+    *got = true;
+    return 2;
 }
 
 /* Looks at the start of the pending bytes and either consumes a complete unit
  * (with or without an event) or says it needs more bytes.
  * Parses one unit at p[0..n); returns bytes consumed or NEED_MORE; *got tells
- * whether ev was filled, *over that the unit is the start of an over-long CSI
- * (SKIP_CSI) or DCS string (SKIP_DCS) whose rest must be skipped. */
-static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, bool *got,
-                     int *over)
+ * whether ev was filled. The start of an over-long CSI sets in->m.skip, that
+ * of a control string in->m.str: their rest comes next. */
+static int parse_one(struct input *in, const unsigned char *p, size_t n,
+                     struct input_event *ev, bool *got)
 {
     *got = false;
-    *over = SKIP_NONE;
     if (p[0] != 27) {
         if (p[0] < 0x80) {
             key_event(ev, plain_key(p[0]), 0);
             *got = true;
             return 1;
         }
+        in->m.str = string_kind(p[0], true);
+        if (in->m.str != INPUT_NO_STRING)
+            return 1;
         return parse_utf8(p, n, ev, got);
     }
     if (n < 2)
@@ -268,17 +358,11 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
             if (c < 0x20 || c > 0x3F)
                 return (int)i; /* malformed: drop it, reparse from c */
             if (i + 1 == CSI_MAX) { /* CSI_MAX bytes and no final byte yet */
-                *over = SKIP_CSI;
+                in->m.skip = SKIP_CSI;
                 return CSI_MAX;
             }
         }
         return NEED_MORE;
-    }
-    if (p[1] == 'P') { /* a DCS string, or Alt-P (ESC P, then anything else) */
-        if (n < 3)
-            return NEED_MORE;
-        if (p[2] >= 0x30 && p[2] <= 0x3F)
-            return parse_dcs(p, n, over);
     }
     if (p[1] == 'O') {
         if (n < 3)
@@ -294,51 +378,30 @@ static int parse_one(const unsigned char *p, size_t n, struct input_event *ev, b
         }
         return 3;
     }
-    if (p[1] == 27 || p[1] >= 0x80) {
-        key_event(ev, IK_ESC, 0);
-        *got = true;
-        return 1;
-    }
-    key_event(ev, plain_key(p[1]), 1);
-    *got = true;
-    return 2;
+    return parse_esc(in, p, n, ev, got);
 }
 
-/* The unit at p[0..n) (see parse_one), after the rest of an over-long CSI: its
- * parameter and intermediate bytes are dropped, its final byte ends it, and any
- * other byte ends it and is parsed anew. In the rest of an over-long DCS
- * string every byte is dropped up to its ST, a CAN or SUB, or another ESC
- * (parsed anew). */
+/* The unit at p[0..n) (see parse_one), inside a control string (its next
+ * byte), or after the rest of an over-long CSI: its parameter and
+ * intermediate bytes are dropped, its final byte ends it, and any other byte
+ * ends it and is parsed anew. */
 static int next_unit(struct input *in, const unsigned char *p, size_t n,
                      struct input_event *ev, bool *got)
 {
-    if (in->skip == SKIP_DCS) {
-        *got = false;
-        if (p[0] == 0x18 || p[0] == 0x1a) {
-            in->skip = SKIP_NONE;
-            return 1;
-        }
-        if (p[0] != 27)
-            return 1;
-        if (n < 2)
-            return NEED_MORE;
-        in->skip = SKIP_NONE;
-        if (p[1] == '\\')
-            return 2;
+    if (in->m.str != INPUT_NO_STRING) {
+        int used = string_byte(in, p, n, ev, got);
+        if (used != 0)
+            return used;
     }
-    if (in->skip == SKIP_CSI) {
+    if (in->m.skip == SKIP_CSI) {
         if (p[0] >= 0x20 && p[0] <= 0x7E) {
             *got = false;
-            in->skip = p[0] <= 0x3F ? SKIP_CSI : SKIP_NONE;
+            in->m.skip = p[0] <= 0x3F ? SKIP_CSI : SKIP_NONE;
             return 1;
         }
-        in->skip = SKIP_NONE;
+        in->m.skip = SKIP_NONE;
     }
-    int over;
-    int used = parse_one(p, n, ev, got, &over);
-    if (over)
-        in->skip = over;
-    return used;
+    return parse_one(in, p, n, ev, got);
 }
 
 static void consume(struct input *in, size_t k)
@@ -356,9 +419,12 @@ static int drain(struct input *in, struct input_event *ev, int max)
     while (pos < in->npend) {
         struct input_event e;
         bool got;
+        struct input_mode was = in->m;
         int used = next_unit(in, in->pend + pos, in->npend - pos, &e, &got);
-        if (used == NEED_MORE || (got && count >= max))
+        if (used == NEED_MORE || (got && count >= max)) {
+            in->m = was; /* parsed again when there is room */
             break;
+        }
         if (got)
             ev[count++] = e;
         pos += (size_t)used;
@@ -394,14 +460,17 @@ int input_flush(struct input *in, struct input_event *ev, int max)
     int count = drain(in, ev, max);
     if (count >= max && in->npend > 0)
         return count; /* no room left: the rest waits for the next call */
-    /* What is left is one unfinished unit: a lone ESC is the Esc key, ESC P
-     * alone is Alt-P (it waited to see whether a DCS string followed), anything
-     * else a truncated sequence, dropped. */
-    if (in->npend == 1 && in->pend[0] == 27)
+    /* What is left is one unfinished unit: a control string not ended, dropped
+     * whole; a lone ESC is the Esc key, ESC and a string's letter alone the
+     * Alt key of the letter (it waited to see whether a string followed);
+     * anything else a truncated sequence, dropped. */
+    if (in->m.str == INPUT_NO_STRING && in->npend == 1 && in->pend[0] == 27)
         key_event(&ev[count++], IK_ESC, 0);
-    else if (in->npend == 2 && in->pend[0] == 27 && in->pend[1] == 'P' && !in->skip)
-        key_event(&ev[count++], 'P', 1);
+    else if (in->m.str == INPUT_NO_STRING && !in->m.skip && in->npend == 2 &&
+             in->pend[0] == 27 && string_kind(in->pend[1], false) != INPUT_NO_STRING)
+        key_event(&ev[count++], in->pend[1], 1);
     in->npend = 0;
-    in->skip = 0;
+    string_end(in);
+    in->m.skip = SKIP_NONE;
     return count;
 }

@@ -1,271 +1,61 @@
 /*
- * probe.c — parsing the terminal's answers, reading tmux's options, and the
- * colour depth they choose (see probe.h). In the answers below ESC is \e and
- * ST is ESC \.
+ * probe.c — what the terminal's answers (as the parser read them: input.h,
+ * answer.c) and tmux's options say, and the colour depth, glyphs and
+ * synchronized output they choose (see probe.h).
  */
 #include "probe.h"
+#include "answer.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ESC 0x1b
-#define SGR_TOKENS 32 /* parameters of a DECRQSS m answer looked at */
-
 /* ---- the terminal's answers ------------------------------------------------ */
 
-/* A decimal number of 1 to 5 digits in p[0..n), or -1. */
-static int number(const unsigned char *p, size_t n)
+bool probe_take(struct probe_answers *a, const struct input_event *ev)
 {
-    if (n == 0 || n > 5)
-        return -1;
-    int v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return -1;
-        v = v * 10 + (p[i] - '0');
-    }
-    return v;
-}
-
-/* A piece of the answer: p[0..n). */
-struct span {
-    const unsigned char *p;
-    size_t n;
-};
-
-/* Splits s at each sep (none escaped) into at most max pieces; returns how
- * many (pieces beyond max are left out). */
-static int split(struct span s, unsigned char sep, struct span *out, int max)
-{
-    int k = 0;
-    size_t start = 0;
-    for (size_t i = 0; i <= s.n; i++)
-        if (i == s.n || s.p[i] == sep) {
-            if (k < max)
-                out[k] = (struct span){s.p + start, i - start};
-            k++;
-            start = i + 1;
-        }
-    return k < max ? k : max;
-}
-
-static int span_number(struct span s) { return number(s.p, s.n); }
-
-/* The background an SGR parameter list sets, from parameter k on: 2 (24-bit,
- * rgb[] filled), 5 (indexed, *index), 0 (none). Colons (48:2::R:G:B or
- * 48:2:R:G:B) or semicolons (48;2;R;G;B) may separate. */
-static int background(const struct span *tok, int ntok, int rgb[3], int *index)
-{
-    for (int k = 0; k < ntok; k++) {
-        struct span sub[8];
-        int ns = split(tok[k], ':', sub, 8);
-        int code = span_number(sub[0]);
-        if (code != 38 && code != 48)
-            continue;
-        int kind = -1, v[3] = {-1, -1, -1};
-        if (ns > 1) { /* colon form: everything is in this parameter */
-            kind = span_number(sub[1]);
-            if (kind == 2 && ns >= 5)
-                for (int c = 0; c < 3; c++)
-                    v[c] = span_number(sub[ns - 3 + c]);
-            else if (kind == 5 && ns >= 3)
-                v[0] = span_number(sub[2]);
-        } else if (k + 1 < ntok) { /* semicolon form: the next parameters */
-            kind = span_number(tok[k + 1]);
-            int need = kind == 2 ? 3 : kind == 5 ? 1 : 0;
-            for (int c = 0; c < need && k + 2 + c < ntok; c++)
-                v[c] = span_number(tok[k + 2 + c]);
-            k += 1 + need; /* a foreground's numbers are not parameters */
-        }
-        if (code == 38)
-            continue;
-        if (kind == 2) {
-            memcpy(rgb, v, sizeof v);
-            return 2;
-        }
-        if (kind == 5) {
-            *index = v[0];
-            return 5;
-        }
-    }
-    return 0;
-}
-
-/* DECRQSS m's answer: the SGR in force, ending in its final byte m:
- * \eP1$r0;48:2::123:45:67m\e\\ (xterm 379; the colour space may be left out,
- * 48:2:R:G:B, as kitty does, or semicolons used, 48;2;R;G;B); \eP0$r\e\\ or
- * \eP1$r0m\e\\ say nothing of colour (VTE, mlterm). The 0/1 before $r differs
- * between terminals (DEC and xterm once disagreed), so only the contents count. */
-static void sgr_answer(struct probe_answers *a, struct span body)
-{
-    if (body.n == 0 || body.p[body.n - 1] != 'm')
-        return;
-    body.n--;
-    struct span tok[SGR_TOKENS];
-    int ntok = split(body, ';', tok, SGR_TOKENS);
-    int rgb[3], index = -1;
-    switch (background(tok, ntok, rgb, &index)) {
-    case 2:
-        if (rgb[0] == PROBE_R && rgb[1] == PROBE_G && rgb[2] == PROBE_B) {
+    if (ev->type != INPUT_ANSWER)
+        return false;
+    const int *v = ev->answer.v;
+    switch (ev->answer.kind) {
+    case ANSWER_DA1:
+        a->fence = true;
+        a->sixel = (v[0] >> 4) & 1;
+        break;
+    case ANSWER_MODE:
+        if (v[0] == 2026)
+            a->sync = v[1] >= 1 && v[1] <= 3 ? PROBE_YES : PROBE_NO;
+        break;
+    case ANSWER_SGR: /* only our colour back counts as kept */
+        if (v[0] == 2 && v[1] == (PROBE_R << 16 | PROBE_G << 8 | PROBE_B)) {
             a->sgr = PROBE_YES;
             a->sgr_index = -1;
-            return;
+        } else if (v[0] == 2 || v[0] == 5) {
+            a->sgr = PROBE_NO;
+            a->sgr_index = v[0] == 5 ? v[1] : -1;
         }
-        index = -1;
         break;
-    case 5:
-        break;
-    default:
-        return; /* the answer says nothing of colour */
-    }
-    a->sgr = PROBE_NO;
-    a->sgr_index = index;
-}
-
-static int hex_digit(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Is the hex-encoded name s (up to any '=') the text name? */
-static bool hex_is(struct span s, const char *name)
-{
-    size_t len = strlen(name), i = 0;
-    for (; i < len; i++) {
-        if (2 * i + 1 >= s.n)
-            return false;
-        int hi = hex_digit(s.p[2 * i]), lo = hex_digit(s.p[2 * i + 1]);
-        if (hi < 0 || lo < 0 || hi * 16 + lo != (unsigned char)name[i])
-            return false;
-    }
-    return 2 * i == s.n || s.p[2 * i] == '=';
-}
-
-/* XTGETTCAP's answer: valid then name[=value];... \eP1+r524742[=value]\e\\ is
- * known, \eP0+r[524742]\e\\ not. */
-static void tcap_answer(struct probe_answers *a, bool valid, struct span body)
-{
-    if (!valid) {
-        if (a->tcap == PROBE_UNKNOWN)
-            a->tcap = PROBE_NO;
-        return;
-    }
-    struct span item[8];
-    int n = split(body, ';', item, 8);
-    for (int i = 0; i < n; i++)
-        if (hex_is(item[i], "RGB") || hex_is(item[i], "Tc"))
+    case ANSWER_TCAP:
+        if (v[1])
             a->tcap = PROBE_YES;
-}
-
-/* A DCS string's contents, between ESC P and ST. */
-static void dcs_answer(struct probe_answers *a, struct span c)
-{
-    if (c.n < 3 || (c.p[0] != '0' && c.p[0] != '1') || c.p[2] != 'r')
-        return;
-    struct span body = {c.p + 3, c.n - 3};
-    if (c.p[1] == '$')
-        sgr_answer(a, body);
-    else if (c.p[1] == '+')
-        tcap_answer(a, c.p[0] == '1', body);
-}
-
-/* A CSI sequence's parameter and intermediate bytes and its final byte; false
- * when it is none of the answers (it is then the user's). DECRQM:
- * \e[?2026;Ps$y, Ps 1 set, 2 reset, 3 set for good; 0 unknown, 4 reset for
- * good. DA1: \e[?Ps;...c, the fence. */
-static bool csi_answer(struct probe_answers *a, struct span c, unsigned char fin)
-{
-    if (c.n == 0 || c.p[0] != '?')
-        return false;
-    if (fin == 'c') {
-        a->fence = true;
-        return true;
+        else if (!v[0] && a->tcap == PROBE_UNKNOWN)
+            a->tcap = PROBE_NO; /* refused; known names that are not ours say nothing */
+        break;
+    case ANSWER_KITTY:
+        if (v[0] == PROBE_KITTY_ID)
+            a->kitty = v[1] ? PROBE_YES : PROBE_NO;
+        break;
+    case ANSWER_GRAPHICS:
+        if (v[0] == 1 && v[1] == 0 && v[2] > 0)
+            a->sixel_colors = v[2];
+        break;
+    case ANSWER_CELL:
+        if (v[0] > 0 && v[1] > 0)
+            a->cell_w = v[0], a->cell_h = v[1];
+        break;
     }
-    if (fin != 'y' || c.n < 2 || c.p[c.n - 1] != '$')
-        return false;
-    struct span v[3];
-    if (split((struct span){c.p + 1, c.n - 2}, ';', v, 3) != 2 || span_number(v[0]) != 2026)
-        return false;
-    int ps = span_number(v[1]);
-    a->sync = ps >= 1 && ps <= 3 ? PROBE_YES : PROBE_NO;
     return true;
-}
-
-/* Where the DCS string at s[0..n) (s[0] ESC, s[1] P) ends: the index after
- * its ST, after a CAN or SUB that cancels it, or at an ESC that starts
- * something else (the string is then cut off there); 0 when it has not ended
- * yet. *st: it ended with ST, so it is whole. */
-static size_t dcs_end(const unsigned char *s, size_t n, bool *st)
-{
-    *st = false;
-    for (size_t j = 2; j < n; j++) {
-        if (s[j] == 0x18 || s[j] == 0x1a)
-            return j + 1;
-        if (s[j] == ESC) {
-            if (j + 1 == n)
-                return 0;
-            *st = s[j + 1] == '\\';
-            return *st ? j + 2 : j;
-        }
-    }
-    return 0;
-}
-
-/* Any byte that is not an answer is the user's and goes on to the input
- * parser; a DCS string nobody asked for is an answer to someone else and is
- * dropped. */
-size_t probe_parse(struct probe_answers *a, const unsigned char *s, size_t n,
-                   unsigned char *rest, size_t cap)
-{
-    size_t nr = 0, i = 0;
-#define KEEP(p, len)                                                          \
-    do {                                                                      \
-        for (size_t k_ = 0; k_ < (len) && nr < cap; k_++)                     \
-            rest[nr++] = (p)[k_];                                             \
-    } while (0)
-    if (a->sgr == PROBE_UNKNOWN)
-        a->sgr_index = -1;
-    while (i < n) {
-        if (s[i] != ESC || i + 1 == n) {
-            KEEP(s + i, 1);
-            i++;
-            continue;
-        }
-        if (s[i + 1] == 'P') {
-            bool st;
-            size_t end = dcs_end(s + i, n - i, &st);
-            if (end == 0) { /* cut short: the input parser skips the rest */
-                KEEP(s + i, n - i);
-                break;
-            }
-            if (st)
-                dcs_answer(a, (struct span){s + i + 2, end - 4});
-            i += end;
-            continue;
-        }
-        if (s[i + 1] == '[') {
-            size_t j = i + 2;
-            while (j < n && s[j] >= 0x20 && s[j] <= 0x3f)
-                j++;
-            if (j < n && s[j] >= 0x40 && s[j] <= 0x7e &&
-                csi_answer(a, (struct span){s + i + 2, j - i - 2}, s[j])) {
-                i = j + 1;
-                continue;
-            }
-        }
-        KEEP(s + i, 1); /* the user's: passed on byte by byte */
-        i++;
-    }
-#undef KEEP
-    return nr;
 }
 
 bool probe_sync(const struct probe_answers *a) { return a->sync == PROBE_YES; }
@@ -358,7 +148,7 @@ static bool config_grants(const struct probe_tmux *t, const char *term)
 static bool has_word(struct span list, const char *word)
 {
     struct span w[64];
-    int n = split(list, ',', w, 64);
+    int n = span_split(list, ',', w, 64);
     for (int i = 0; i < n; i++)
         if (span_is(w[i], word))
             return true;

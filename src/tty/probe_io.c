@@ -5,6 +5,7 @@
  */
 #include "probe.h"
 #include "buf.h"
+#include "reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +18,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define ANSWER_BYTES 2048 /* far more than every answer together */
-
 /* Milliseconds until `end` for poll(), at least 0. */
 static int ms_until(double end)
 {
@@ -26,45 +25,40 @@ static int ms_until(double end)
     return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
 }
 
-/* The questions are written to the tty and the answers read off it directly,
- * with poll() against a deadline, before curses' input loop has read a byte (so
- * curses holds nothing back, and getch() never sees them). Echo and canonical
- * mode must already be off, as curses leaves them, or the tty would print the
- * answers itself; then nothing is asked at all. Reading stops at DA1's answer,
- * which every terminal gives and gives last. */
-size_t probe_ask_tty(int in, int out, double seconds, struct probe_answers *a,
-                     unsigned char *rest, size_t cap)
+/* The questions are written to the tty and the answers read off it by the
+ * one reader and parser (reader.h), with poll() against a deadline. Echo and
+ * canonical mode must already be off, as curses leaves them, or the tty would
+ * print the answers itself; then nothing is asked at all. Reading stops at
+ * DA1's answer, which every terminal gives and gives last. */
+int probe_ask_tty(int in, int out, double seconds, bool pixels, struct probe_answers *a,
+                  struct input *parser, struct input_event *rest, int cap)
 {
     struct termios tio;
     if (!isatty(in) || tcgetattr(in, &tio) != 0 || (tio.c_lflag & (ECHO | ICANON)))
         return 0; /* the answers would be echoed, or not be readable yet */
     double end = buf_now() + seconds;
-    static const char query[] = PROBE_QUERY;
+    static const char plain[] = PROBE_QUERY, with_pixels[] = PROBE_QUERY_PIXELS;
+    const char *query = pixels ? with_pixels : plain;
+    size_t nq = pixels ? sizeof with_pixels - 1 : sizeof plain - 1;
     a->asked = true; /* from here some of it may be out, and answered */
-    if (!buf_write_fd(out, query, sizeof query - 1, seconds))
+    if (a->sgr == PROBE_UNKNOWN)
+        a->sgr_index = -1;
+    if (!buf_write_fd(out, query, nq, seconds))
         return 0;
-    unsigned char buf[ANSWER_BYTES];
-    size_t n = 0;
-    while (n < sizeof buf) {
-        struct pollfd pf = {in, POLLIN, 0};
-        int r = poll(&pf, 1, ms_until(end));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0 || !(pf.revents & POLLIN))
+    int nrest = 0;
+    while (!a->fence) {
+        struct input_event ev[READER_CHUNK];
+        double left = end - buf_now();
+        if (left <= 0.0)
             break;
-        ssize_t got = read(in, buf + n, sizeof buf - n);
-        if (got < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (got <= 0)
+        int n = reader_read(in, parser, left, ev, READER_CHUNK, NULL);
+        if (n == READER_GONE)
             break;
-        n += (size_t)got;
-        struct probe_answers seen = {0};
-        unsigned char scratch[ANSWER_BYTES];
-        probe_parse(&seen, buf, n, scratch, sizeof scratch);
-        if (seen.fence)
-            break;
+        for (int k = 0; k < n; k++)
+            if (!probe_take(a, &ev[k]) && nrest < cap)
+                rest[nrest++] = ev[k];
     }
-    return probe_parse(a, buf, n, rest, cap);
+    return nrest;
 }
 
 /* Runs tmux with args (NULL-terminated) and keeps its output in out (cap

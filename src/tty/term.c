@@ -1,18 +1,19 @@
 /*
  * term.c — swirl in a real terminal (see term.h).
  *
- * ncursesw sets the terminal up (locale, newterm, cbreak, no echo, the alternate
- * screen, cursor) and takes it down (endwin); our encoder paints every cell with
- * one write per frame, and nothing is ever drawn through curses after start-up,
- * so curses never repaints over our frame. Input is read as raw bytes (keypad
- * off) and parsed by input.c; mouse reporting (1002 button-motion + 1006 SGR) is
- * switched on and off by us, whatever terminfo says.
+ * The loop of swirl in a terminal. The screen and its modes, and the terminal
+ * as it was on every way out (on leaving, on Ctrl-Z, in a fatal signal's
+ * handler), are screen.c's: ncursesw sets the terminal up and takes it down,
+ * our encoder paints every cell with one write per frame, and nothing is ever
+ * drawn through curses after start-up. Every byte the terminal sends is read
+ * by the one reader and parsed by the one parser (reader.h, input.h); mouse
+ * reporting (1002 button-motion + 1006 SGR) is switched on and off by us,
+ * whatever terminfo says.
  *
  * Signals (signals.h): SIGINT, SIGTERM and SIGHUP end the loop, which restores
  * the terminal and exits with 128 + the signal; every other signal that ends
- * the process first writes the restore sequence, swallows the answers still on
- * their way and restores the saved termios (crash_restore), then the recording
- * is put in place and the signal goes on.
+ * the process first restores the terminal (screen.c), then the recording is
+ * put in place and the signal goes on.
  * Ctrl-Z leaves the screen and our modes and re-enters them on SIGCONT; a
  * SIGCONT that comes before the loop got to stop (a quick Ctrl-Z and `bg`, or
  * TSTP then CONT from a script) cancels the stop instead of leaving swirl
@@ -60,6 +61,8 @@
 #include "frame.h"
 #include "pixels.h"
 #include "probe.h"
+#include "reader.h"
+#include "screen.h"
 #include "signals.h"
 #include "watch.h"
 
@@ -78,211 +81,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MODES_ON "\x1b[?1002h\x1b[?1006h\x1b[?25l"
-#define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
-#define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define PING "\x1b[5n"    /* the flow control's pings: a status request */
 #define WHERE "\x1b[6n"   /* ... or where the cursor is, now and then (flow.h) */
-#define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
-#define ESC_DELAY 0.05     /* a lone ESC this old is the Esc key */
-#define FEED_BYTES 16      /* input bytes parsed at a time (each gives <= 1 event) */
-#define WRITE_WAIT 0.2     /* s a restore sequence may wait for room on the way */
+#define FEED_BYTES 64      /* input bytes read at a time (each gives <= 1 event) */
 #define BSU "\x1b[?2026h"  /* a synchronized frame's start, */
-/* ... and, after a CAN for a sequence cut short, its end: begun once more
- * first, as a flush may have dropped the start (the mode does not nest: an
- * update begun twice ends at once), so the terminal never sees an end it did
- * not see begin. */
-#define CUT_SYNC "\x18\x1b[?2026h\x1b[?2026l"
 #define PROBE_WAIT 0.15    /* s: the most the terminal's answers are waited for */
 #define TMUX_WAIT 0.5      /* s: the most one tmux command may take */
 
-static volatile sig_atomic_t sig_winch;
-/* Where our bytes go: the terminal opened once more, non-blocking (a file
- * description of our own, so the shell's stays as it was), or stdout. */
-static int out_fd = STDOUT_FILENO;
-/* How long answers on their way may be waited for on leaving (ms; 0: none
- * will come), and how many DA1 answers they end with: the fence's, and the
- * start-up questions' if it has not come yet. Kept for a fatal signal's
- * handler, which cannot ask the flow control. */
-static volatile sig_atomic_t drain_ms;
-static volatile sig_atomic_t fences_due = 1;
-/* Raised when a step under way should end early (watch.h, signals.h). */
-static atomic_int stop_now;
-static struct termios saved_tio;
-static bool have_tio;
-static volatile sig_atomic_t screen_active;
-/* A frame's CSI ?2026h is out and its l is not: whoever leaves the screen ends
- * the update (only then: kitty complains of an end never begun, st of every
- * mark it does not know). */
-static volatile sig_atomic_t sync_open;
-
-/* Writes to the terminal, waiting at most WRITE_WAIT for room: a link that
- * takes nothing that long (stopped) loses what is left, as does one that is
- * gone (SIGHUP). */
-static void write_all(const char *p, size_t n) { buf_write_fd(out_fd, p, n, WRITE_WAIT); }
-
-/* DA1's answer (CSI ? params c) in bytes as they come; *st starts at 0. */
-static bool fence_answer(int *st, unsigned char c)
-{
-    if (*st == 3 && c == 'c') {
-        *st = 0;
-        return true;
-    }
-    if (*st >= 2 && ((c >= '0' && c <= '9') || c == ';'))
-        *st = 3;
-    else if (*st == 1 && c == '[')
-        *st = 2;
-    else if (*st == 2 && c == '?')
-        *st = 3;
-    else
-        *st = c == 0x1b;
-    return false;
-}
-
-/*
- * The terminal answers our pings even after we stop reading, and an answer that
- * arrives once the shell has the terminal back is echoed as "^[[0n". So before
- * the tty echoes again: ask DA1 (the fence) and swallow input up to `fences`
- * of its answers (the start-up questions end with one too, and it may not
- * have come yet), for at most `wait` s. Answers come in order, so every
- * ping's that is coming has come by then, however many went out and whatever
- * a flush dropped on the way. Async-signal-safe (write, poll, read, the clock).
- */
-static void swallow_answers(double wait, int fences)
-{
-    if (wait <= 0.0 || write(out_fd, FENCE, sizeof FENCE - 1) != (ssize_t)sizeof FENCE - 1)
-        return;
-    double end = frame_now() + wait;
-    int st = 0;
-    for (;;) {
-        double left = end - frame_now();
-        struct pollfd pf = {STDIN_FILENO, POLLIN, 0};
-        if (left <= 0)
-            return;
-        int r = poll(&pf, 1, (int)(left * 1000.0) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0 || !(pf.revents & POLLIN))
-            return;
-        unsigned char b[64];
-        ssize_t n = read(STDIN_FILENO, b, sizeof b);
-        if (n <= 0)
-            return;
-        for (ssize_t i = 0; i < n; i++)
-            if (fence_answer(&st, b[i]) && --fences <= 0)
-                return;
-    }
-}
-
-static void on_winch(int sig)
-{
-    (void)sig;
-    sig_winch = 1;
-}
-
-/* In the handler of a fatal signal: the terminal as it was (async-signal-safe).
- * What is queued for the terminal goes (a stopped link would keep the restore
- * behind it); then the answers still on their way are swallowed while the
- * terminal does not echo, and what input is left is dropped, so none of it
- * reaches the shell. TCSANOW: TCSAFLUSH would wait for the output to drain. */
-static void crash_restore(void)
-{
-    if (screen_active) {
-        tcflush(out_fd, TCOFLUSH);
-        ssize_t c = sync_open ? write(out_fd, CUT_SYNC, sizeof CUT_SYNC - 1)
-                              : write(out_fd, "\x18", 1);
-        pixels_leave(out_fd);
-        ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
-        (void)c, (void)r;
-        swallow_answers(drain_ms / 1000.0, fences_due); /* at most FLOW_DRAIN_MAX */
-        if (have_tio)
-            tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
-        tcflush(STDIN_FILENO, TCIFLUSH);
-        screen_active = false;
-    }
-}
-
-static void install_handlers(void)
-{
-    signals_install(crash_restore);
-    signals_set_stop(&stop_now);
-    signals_install_stop();
-    signals_set(SIGWINCH, on_winch, NULL);
-}
-
-/* Out of our modes and the alternate screen; then, while the tty still does
- * not echo, the answers on their way swallowed (for at most `wait` s); then
- * curses gives the tty back (its own leaving of the alternate screen comes
- * to nothing: it has been left). */
-static void screen_leave(double wait)
-{
-    if (!screen_active)
-        return;
-    if (sync_open)
-        write_all(CUT_SYNC, sizeof CUT_SYNC - 1);
-    sync_open = 0;
-    const char *rmcup = tigetstr("rmcup");
-    pixels_leave(out_fd);
-    write_all(MODES_OFF, sizeof MODES_OFF - 1);
-    if (rmcup && rmcup != (char *)-1)
-        write_all(rmcup, strlen(rmcup));
-    swallow_answers(wait, fences_due);
-    tcflush(STDIN_FILENO, TCIFLUSH);
-    endwin();
-    screen_active = false;
-}
-
-static void at_exit(void) { screen_leave(0.0); }
-
-/* Ctrl-S and Ctrl-Q are keys, not the tty's flow control (IXON would stop our
- * output at Ctrl-S, q and all, until a Ctrl-Q). Kept as curses' program mode,
- * which it puts back after Ctrl-Z; endwin puts the shell's back (the saved
- * termios on a fatal signal). */
-static void flow_keys_off(void)
-{
-    struct termios tio;
-    if (tcgetattr(STDIN_FILENO, &tio) == 0 && (tio.c_iflag & (IXON | IXOFF))) {
-        tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
-        tcsetattr(STDIN_FILENO, TCSANOW, &tio);
-        def_prog_mode();
-    }
-}
-
-static void screen_enter(void)
-{
-    refresh(); /* curses: program mode, alternate screen, cleared */
-    flow_keys_off();
-    write_all(MODES_ON, sizeof MODES_ON - 1);
-    screen_active = true;
-}
-
-/* Our own non-blocking way to the terminal (else stdout, blocking). */
-static void open_output(void)
-{
-    const char *name = ttyname(STDOUT_FILENO);
-    int fd = name ? open(name, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) : -1;
-    if (fd >= 0)
-        out_fd = fd;
-}
-
-static void close_output(void)
-{
-    int fd = out_fd;
-    out_fd = STDOUT_FILENO;
-    if (fd != STDOUT_FILENO)
-        close(fd);
-}
-
-static void term_size(int *cols, int *rows)
-{
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) {
-        *cols = ws.ws_col;
-        *rows = ws.ws_row;
-    } else {
-        getmaxyx(stdscr, *rows, *cols);
-    }
-}
+static atomic_int stop_now; /* raised when a step under way should end early
+                             * (watch.h, signals.h) */
 
 /* The terminal loop's state. */
 struct term {
@@ -298,6 +105,7 @@ struct term {
     double probe_t0, probe_t1; /* the start-up questions: asked, answered (-1: not) */
     bool sync_late;      /* synchronized frames asked for, the terminal's answer not come */
     bool leaving;        /* on the way out: input is read for its answers alone */
+    bool gone;           /* the terminal's input is gone (a hang-up without SIGHUP) */
     struct buf out;      /* the frame being written */
     size_t out_sent;     /* how much of it is queued */
     /* Queued for the terminal: the frame's pieces, each with its ping; written
@@ -313,8 +121,8 @@ struct term {
     const char *record;  /* the recording's path, or NULL */
     double t0, period, next, last_byte;
     bool dirty;          /* input since the last frame */
-    unsigned char typed[256]; /* keys typed while the terminal was being asked */
-    size_t ntyped;
+    struct input_event typed[64]; /* keys typed while the terminal was being asked */
+    int ntyped;
 };
 
 /* Events to the app; the terminal's answers to the flow control. */
@@ -324,15 +132,18 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
         if (ev[i].type == INPUT_PONG || ev[i].type == INPUT_WHERE) {
             flow_answered(&t->flow, ev[i].type == INPUT_PONG ? FLOW_PING_STATUS : FLOW_PING_WHERE,
                           now);
-        } else if (ev[i].type == INPUT_ANSWER && ev[i].key == 2026) {
+        } else if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_MODE) {
             /* The start-up question about synchronized frames, answered late */
-            if (t->sync_late && (ev[i].button == 1 || ev[i].button == 2))
+            const int *v = ev[i].answer.v;
+            if (t->sync_late && v[0] == 2026 && (v[1] == 1 || v[1] == 2))
                 t->fr.enc.sync = t->a.o.sync = true;
+            t->sync_late = t->sync_late && v[0] != 2026;
+        } else if (ev[i].type == INPUT_ANSWER && ev[i].answer.kind == ANSWER_DA1) {
+            flow_heard(&t->flow, now); /* the start-up questions' last answer, late */
+            screen_owe_fences(1);
             t->sync_late = false;
         } else if (ev[i].type == INPUT_ANSWER) {
-            flow_heard(&t->flow, now); /* the start-up questions' last answer, late */
-            fences_due = 1;
-            t->sync_late = false;
+            /* another start-up answer come late: nothing to do now */
         } else if (!t->leaving) {
             app_input(&t->a, &ev[i]);
             t->dirty = true;
@@ -340,37 +151,34 @@ static void dispatch(struct term *t, const struct input_event *ev, int n, double
     }
 }
 
-static void feed(struct term *t, const unsigned char *bytes, size_t nb, double now)
-{
-    struct input_event ev[FEED_BYTES];
-    for (size_t off = 0; off < nb; off += FEED_BYTES) {
-        size_t chunk = nb - off < FEED_BYTES ? nb - off : FEED_BYTES;
-        dispatch(t, ev, input_feed(&t->in, bytes + off, chunk, ev, FEED_BYTES), now);
-    }
-}
-
 /* First the events the watcher parsed while the last frame was made (at the
- * times their bytes were read), then what curses has, through our parser; a
- * lone ESC becomes the Esc key once it has waited ESC_DELAY. */
+ * times their bytes were read), then what the terminal has sent since; what
+ * is left pending (a lone ESC, a string cut off) is flushed once it has
+ * waited input_flush_delay(). Returns the bytes read and the events taken. */
 static size_t read_input(struct term *t, double now)
 {
-    unsigned char bytes[512];
-    size_t nb = 0, watched = (size_t)t->nwatched;
-    int ch;
+    size_t total = 0, watched = (size_t)t->nwatched;
     for (size_t i = 0; i < watched; i++)
         dispatch(t, &t->watch.got[i].ev, 1, t->watch.got[i].at);
     t->nwatched = 0;
-    while (nb < sizeof bytes && (ch = getch()) != ERR)
-        if (ch >= 0 && ch < 256)
-            bytes[nb++] = (unsigned char)ch;
-    feed(t, bytes, nb, now);
-    if (nb)
-        t->last_byte = now;
-    else if (input_pending(&t->in) && now - t->last_byte >= ESC_DELAY) {
-        struct input_event ev[FEED_BYTES];
-        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+    struct input_event ev[FEED_BYTES];
+    for (int k = 0; k < 32; k++) { /* at most 32 reads a turn: frames go on */
+        size_t nb;
+        int ne = reader_read(STDIN_FILENO, &t->in, 0.0, ev, FEED_BYTES, &nb);
+        if (ne == READER_GONE) {
+            t->gone = true;
+            break;
+        }
+        dispatch(t, ev, ne, now);
+        total += nb;
+        if (nb < FEED_BYTES)
+            break;
     }
-    return nb + watched;
+    if (total)
+        t->last_byte = now;
+    else if (input_pending(&t->in) && now - t->last_byte >= input_flush_delay(&t->in))
+        dispatch(t, ev, input_flush(&t->in, ev, FEED_BYTES), now);
+    return total + watched;
 }
 
 /* Before leaving: what the terminal has sent already is read and its answers
@@ -397,7 +205,7 @@ static bool sync_begun(const struct term *t)
 static bool q_flush(struct term *t)
 {
     while (t->q_off < t->q.len) {
-        ssize_t w = write(out_fd, t->q.p + t->q_off, t->q.len - t->q_off);
+        ssize_t w = write(screen_fd(), t->q.p + t->q_off, t->q.len - t->q_off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0 && errno == EAGAIN)
@@ -407,7 +215,7 @@ static bool q_flush(struct term *t)
         t->q_out += (long long)n;
     }
     /* A synchronized frame's start is out and its end is not. */
-    sync_open = sync_begun(t) && t->q_out < t->frame_end;
+    screen_sync_open(sync_begun(t) && t->q_out < t->frame_end);
     if (t->q_off < t->q.len)
         return false;
     buf_clear(&t->q);
@@ -433,9 +241,8 @@ static void cut_frame(struct term *t)
     t->q_off = 0;
     t->q_in = t->q_out;
     t->frame_at = t->frame_end = LLONG_MAX;
-    tcflush(out_fd, TCOFLUSH);
-    write_all(began ? CUT_SYNC : "\x18", began ? sizeof CUT_SYNC - 1 : 1);
-    sync_open = 0;
+    tcflush(screen_fd(), TCOFLUSH);
+    screen_cut(began);
     t->out_sent = t->out.len;
 }
 
@@ -456,10 +263,10 @@ static void suspend(struct term *t)
     signals_install_stop();
     screen_enter();
     frame_repaint(&t->fr);
-    sig_winch = 1; /* the size may have changed meanwhile */
+    screen_winch(); /* the size may have changed meanwhile */
     t->next = t->send_after = frame_now();
     flow_init(&t->flow);
-    drain_ms = 0;
+    screen_drain(0.0);
 }
 
 /* Output into the recording; the HUD's idea of it kept up to date. */
@@ -472,7 +279,7 @@ static void rec_output(struct term *t, double now, const char *p, size_t n)
 static void resize(struct term *t, double now)
 {
     int cols, rows;
-    term_size(&cols, &rows);
+    screen_size(&cols, &rows);
     resize_term(rows, cols);
     app_resize(&t->a, cols, rows);
     frame_resize(&t->fr, cols, rows);
@@ -565,12 +372,12 @@ static void frame_due(struct term *t, double now)
 static bool wait_next(struct term *t)
 {
     double wait = t->next - frame_now();
-    if (input_pending(&t->in) && wait > ESC_DELAY)
-        wait = ESC_DELAY;
+    if (input_pending(&t->in) && wait > input_flush_delay(&t->in))
+        wait = input_flush_delay(&t->in);
     if (wait <= 0 || t->nwatched)
         return true;
     /* Also woken when the terminal takes what is queued for it. */
-    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {out_fd, POLLOUT, 0}};
+    struct pollfd pf[2] = {{STDIN_FILENO, POLLIN, 0}, {screen_fd(), POLLOUT, 0}};
     int npf = t->q_off < t->q.len ? 2 : 1;
     return !(poll(pf, (nfds_t)npf, (int)(wait * 1000.0) + 1) > 0 &&
              (pf[0].revents & (POLLHUP | POLLNVAL)));
@@ -595,7 +402,7 @@ static int open_recording(struct term *t, const struct app_opts *o)
  * --no-sync), from what the terminal and tmux answer and the environment
  * (probe.h). Asked once curses has the tty in program mode (no echo, no
  * canonical input: the answers are never shown) and the screen is cleared,
- * before the first frame; read off the fd before curses' getch() ever reads,
+ * before the first frame; read through the one reader before the loop reads a byte,
  * so curses keeps none of them back. Keys typed meanwhile wait in t->typed.
  */
 static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
@@ -621,14 +428,16 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     t->probe_t0 = t->probe_t1 = -1.0;
     if ((color_auto || o->sync) && !console) {
         double asked = frame_now();
-        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, &e.ans, t->typed,
-                                  sizeof t->typed);
+        /* pixels asked about only where no multiplexer is nearer */
+        bool pixels = !(e.tmux && *e.tmux) && !(e.term && strncmp(e.term, "tmux", 4) == 0);
+        t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, pixels, &e.ans,
+                                  &t->in, t->typed, (int)(sizeof t->typed / sizeof t->typed[0]));
         if (e.ans.asked) /* what it did not answer in time, it owes */
             t->probe_t0 = asked;
         if (e.ans.fence)
             t->probe_t1 = frame_now();
         else if (e.ans.asked)
-            fences_due = 2; /* its DA1 answer may be on its way */
+            screen_owe_fences(2); /* its DA1 answer may be on its way */
     }
     t->sync_late = o->sync && t->probe_t0 >= 0.0 && t->probe_t1 < 0.0;
     if (color_auto)
@@ -642,11 +451,12 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
 static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool glyphs_auto)
 {
-    have_tio = tcgetattr(STDIN_FILENO, &saved_tio) == 0;
-    install_handlers(); /* before newterm, so ncurses keeps its hands off them */
+    if (screen_too_large())
+        return 2;
+    screen_install(&stop_now);
     t->scr = newterm(NULL, stdout, stdin);
     if (t->scr)
-        open_output();
+        screen_output_open();
     if (!t->scr) {
         const char *term = getenv("TERM");
         buf_warn("unknown terminal type '%s'", term ? term : "");
@@ -654,20 +464,12 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool
     }
     if (t->record && open_recording(t, o) != 0) { /* swirl will run: now the file */
         endwin();
-        close_output();
+        screen_output_close();
         delscreen(t->scr);
         t->scr = NULL;
         return 2;
     }
-    cbreak();
-    noecho();
-    nonl();
-    intrflush(stdscr, FALSE);
-    keypad(stdscr, FALSE);
-    nodelay(stdscr, TRUE);
-    curs_set(0);
-    atexit(at_exit);
-    screen_enter();
+    screen_program_mode();
     ask_terminal(t, o, color_auto, glyphs_auto);
     return 0;
 }
@@ -679,15 +481,16 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     t->record = record;
     t->frame_at = t->frame_end = LLONG_MAX;
     o->stop = &stop_now;
+    input_init(&t->in);
     int rc = open_screen(t, o, color_auto, glyphs_auto);
     if (rc != 0)
         return rc;
     int cols, rows;
-    term_size(&cols, &rows);
+    screen_size(&cols, &rows);
     resize_term(rows, cols);
     if (app_init(&t->a, o, cols, rows) != 0) {
         screen_leave(0.0);
-        close_output();
+        screen_output_close();
         delscreen(t->scr);
         if (record)
             cast_close(&t->cast, NULL);
@@ -696,7 +499,6 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     }
     frame_init(&t->fr, &t->a, false);
     pixels_start(&t->fr, &t->a, STDOUT_FILENO);
-    input_init(&t->in);
     flow_init(&t->flow);
     if (t->probe_t0 >= 0.0)
         flow_asked(&t->flow, t->probe_t0, t->probe_t1);
@@ -705,9 +507,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
     buf_init(&t->out);
     buf_init(&t->q);
     watch_start(&t->watch, STDIN_FILENO, &stop_now); /* if not: steps run whole */
-    struct input_event ev[sizeof t->typed];
-    dispatch(t, ev, input_feed(&t->in, t->typed, t->ntyped, ev, (int)sizeof t->typed),
-             frame_now());
+    dispatch(t, t->typed, t->ntyped, frame_now());
     t->period = 1.0 / o->fps;
     t->t0 = t->next = t->send_after = t->last_byte = frame_now();
     if (record)
@@ -725,7 +525,7 @@ static int term_close(struct term *t)
     double wait = flow_drain_wait(&t->flow, frame_now());
     cut_frame(t);
     screen_leave(wait);
-    close_output();
+    screen_output_close();
     delscreen(t->scr);
     app_free(&t->a);
     frame_free(&t->fr);
@@ -752,16 +552,14 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
     while (!t.a.quit && !signals_quit) {
         double now = frame_now();
         read_input(&t, now);
-        if (t.a.quit || signals_quit)
+        if (t.a.quit || signals_quit || t.gone)
             break;
         if (signals_stop_asked()) {
             suspend(&t);
             now = frame_now();
         }
-        if (sig_winch) {
-            sig_winch = 0;
+        if (screen_winched())
             resize(&t, now);
-        }
         flow_tick(&t.flow, now);
         if (flow_probe_due(&t.flow, now)) { /* an answer is late: was it lost? */
             q_put(&t, WHERE, sizeof WHERE - 1);
@@ -770,7 +568,7 @@ int term_run(struct app_opts *o, bool color_auto, bool glyphs_auto, const char *
         /* How long leaving may wait for answers: none once they stopped coming (a
          * tty that takes no output for now is no sign: on a fast link it fills
          * for a moment as the terminal draws) */
-        drain_ms = (sig_atomic_t)(flow_drain_wait(&t.flow, now) * 1000.0);
+        screen_drain(flow_drain_wait(&t.flow, now));
         send_pending(&t, now);
         frame_due(&t, now);
         if (!wait_next(&t))

@@ -19,6 +19,7 @@
 #include "buf.h"
 #include "input.h"
 #include "pool.h"
+#include "reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,6 @@
 enum { IDLE, ARMED, QUITTING };
 enum { TIMED_OUT, WOKEN, READABLE };
 
-#define READ_CHUNK 256 /* bytes read (and parsed) at a time, at most */
 
 /* Sleeps until the wake pipe has a byte (drained), the terminal has input
  * (when on_fd) or the clock reaches until (< 0: no limit). */
@@ -77,17 +77,15 @@ static bool still_armed(struct watch *w)
 static bool take_input(struct watch *w, double at, bool *fd_ok)
 {
     int room = WATCH_EVENTS - w->ngot;
-    unsigned char b[READ_CHUNK];
-    ssize_t n = read(w->fd, b, room < READ_CHUNK ? (size_t)room : READ_CHUNK);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        return false;
-    if (n <= 0) { /* the terminal is gone: the loop will see it once woken */
+    struct input_event ev[READER_CHUNK];
+    size_t n;
+    int ne = reader_read(w->fd, w->in, 0.0, ev, room < READER_CHUNK ? room : READER_CHUNK, &n);
+    if (ne == READER_GONE) { /* the terminal is gone: the loop will see it once woken */
         *fd_ok = false;
         return true;
     }
-    w->read_at = at;
-    struct input_event ev[READ_CHUNK];
-    int ne = input_feed(w->in, b, (size_t)n, ev, (int)n);
+    if (n > 0)
+        w->read_at = at;
     bool person = false;
     for (int i = 0; i < ne; i++) {
         w->got[w->ngot++] = (struct watch_event){ev[i], at};
@@ -124,7 +122,7 @@ static void watch_frame(struct watch *w, double armed_at, bool waiting)
             atomic_store(w->stop, 1);
             raised = true;
         }
-        until = input_pending(w->in) ? last_byte + WATCH_ESC : -1.0;
+        until = input_pending(w->in) ? last_byte + input_flush_delay(w->in) : -1.0;
     }
 }
 
