@@ -239,7 +239,6 @@ TEST(rooms_one_reader_and_one_parser_of_the_terminal)
 static const struct {
     const char *path, *why;
 } large[] = {
-    {"src/scenes/pbf_draw.c", "split in three on the water branch (issue 43), merged next"},
     {"src/cli/cli.c", "cut down on the edges branch (issue 44: --set in cli_set.c), merged next"},
 };
 
