@@ -36,7 +36,8 @@ struct src {
     double *fresh_t;         /* when what each cell shows was last the picture */
     double drawn_t;          /* the frame time `exact` was drawn for (-1: none yet) */
     double warm, err_sum, stale_sum, stale_max, exact_t, last_err;
-    long judged;
+    long judged, pictures;
+    double k_sum;
     int level, changes;
     bool paused, dirty, fewer_colours;
 };
@@ -111,9 +112,11 @@ static size_t frame(void *ctx, double t, bool send, double avail, double pace, d
     buf_clear(&s->out);
     size_t n = frame_next(&s->fr, &s->a, 1.0 / s->a.o.fps, no_clock, s->dirty, send ? &s->out : NULL);
     s->dirty = s->dirty && !send;
-    *want = ladder_want(&s->fr.lad, s->a.o.fps, t);
+    *want = frame_want(&s->fr, &s->a, t);
     if (n > 0)
         sent(s, t);
+    if (n > 0 && t >= s->warm && s->fr.px.k > 0)
+        s->k_sum += s->fr.px.k, s->pictures++;
     if (t >= s->warm) {
         s->changes += s->fr.lad.rung != s->level;
         s->fewer_colours = s->fewer_colours || ladder_rungs[s->fr.lad.rung].fewer_colours;
@@ -143,6 +146,10 @@ int simscreen_run(const struct simscreen_cfg *cfg, struct simlink_cfg *c, struct
         return -1;
     s.cfg = cfg;
     frame_init(&s.fr, &s.a, true);
+    if (cfg->pixels != APP_PIXELS_OFF) {
+        pixframe_start(&s.fr.px, cfg->pixels, 0);
+        pixframe_cell(&s.fr.px, 8, 17);
+    }
     buf_init(&s.out);
     image_init(&s.exact_img, 1, 1);
     cells_init(&s.exact, cfg->cols, cfg->rows);
@@ -174,6 +181,8 @@ int simscreen_run(const struct simscreen_cfg *cfg, struct simlink_cfg *c, struct
     seen->fewer_colours = s.fewer_colours;
     seen->exact_t = s.exact_t;
     seen->end_err = s.last_err;
+    seen->pixel_k = s.pictures ? s.k_sum / (double)s.pictures : 0.0;
+    seen->pixel_k_end = s.fr.px.k;
     app_free(&s.a);
     frame_free(&s.fr);
     buf_free(&s.out);

@@ -17,6 +17,7 @@
 #ifndef SWIRL_SIMSCREEN_H
 #define SWIRL_SIMSCREEN_H
 
+#include "app.h"
 #include "simlink.h"
 
 #define SIMSCREEN_STALE 1.0 /* s a cell may show what was the picture that long ago */
@@ -26,6 +27,8 @@ struct simscreen_cfg {
     double pause_at;     /* Space pressed then (0: never) */
     double clear_at;     /* from then on, how long until the error is at most exact_err */
     double exact_err;
+    enum app_pixels pixels; /* frames in the terminal's pixels (pixframe.h; OFF: glyphs),
+                             * cells of 8x17 pixels */
 };
 
 struct simscreen_seen {
@@ -37,6 +40,8 @@ struct simscreen_seen {
     bool fewer_colours;  /* a level of 256 colours was taken over the span */
     double exact_t;      /* s from clear_at until the error was at most exact_err (-1: never) */
     double end_err;      /* the error at the end */
+    double pixel_k;      /* pixels: the mean scale of the pictures sent over the span */
+    int pixel_k_end;     /* and the scale at the end (0: glyphs) */
 };
 
 /* Scene s->scene at s->cols x s->rows behind the link c (its source and fps

@@ -143,7 +143,8 @@ TEST(cli_parse_numbers_name_the_option_and_its_range)
     snprintf(says, sizeof says, "unknown scene 'nope' (%s)", names); /* "dye, pbf or cloth" */
     REFUSED("--scene nope", says);
     REFUSED("--color rainbow", "unknown colour mode 'rainbow'");
-    REFUSED("--glyphs braille", "unknown glyph set 'braille' (auto, half, quad, sextant or ascii)");
+    REFUSED("--glyphs braille",
+            "unknown glyph set 'braille' (auto, half, quad, sextant, ascii, pixels, kitty or sixel)");
     REFUSED("--preset page", "unknown preset 'page'");
     struct cli c;
     PARSED(c, "--headless --seconds 0.5 --record /tmp/swirl-never-written.cast");

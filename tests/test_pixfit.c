@@ -15,7 +15,7 @@
 /* A 100x30 terminal of 8x17 cells: the canvas 100x58, the area 800x493. */
 static struct pixfit_in area(void)
 {
-    return (struct pixfit_in){800, 493, 100, 58, 0, 0.0, 0.0, 0.0, 0.0};
+    return (struct pixfit_in){800, 493, 100, 58, 0, 0.0, 0.0, 0.0, 0.0, 0.0};
 }
 
 /* What a frame at k costs when one at k0 costs b (pixfit's model). */

@@ -41,8 +41,6 @@ static const struct {
     {"buf_vwarn", "src/core/buf.c is being changed (issue 32): static later"},
     {"rng_next", "the generator's step, inline in swirl.h: rng_float, which the product "
                  "calls, is made of it, and the tests draw whole numbers from it"},
-    {"kitty_clear", "the terminal's images deleted on leaving and when the picture goes: "
-                    "for the tty layer, which wires pixels in (issue 42's second half)"},
 };
 
 #define NAMES_MAX 2048

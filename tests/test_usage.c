@@ -233,7 +233,7 @@ TEST(completion_fish_offers_the_options_of_help_and_values_swirl_takes)
     snprintf(cmd, sizeof cmd, "fish --no-config -c 'source %s; complete -C\"swirl --glyphs \"'",
              path);
     got = run_words(cmd, true);
-    CHECK_INT(got.n, 5);
+    CHECK_INT(got.n, 8); /* auto, half, quad, sextant, ascii, pixels, kitty, sixel */
     for (int i = 0; i < got.n; i++)
         CHECK_MSG(swirl_takes("--glyphs", got.w[i]), "swirl refuses --glyphs %s", got.w[i]);
     /* Descriptions are --help's own words; a number offers no file. */

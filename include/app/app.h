@@ -43,12 +43,19 @@ struct app_set {
     double value;
 };
 
+/* The terminal's own pixels (docs/pixels.md): none (glyphs), chosen by the
+ * terminal's answers (--glyphs auto or pixels: kitty's protocol first, sixel
+ * next), or a protocol asked for by name. */
+enum app_pixels { APP_PIXELS_OFF, APP_PIXELS_AUTO, APP_PIXELS_KITTY, APP_PIXELS_SIXEL };
+
 struct app_opts {
     enum color_mode color;
     const char *color_why; /* what chose it: "config file", "command line" or what
                             * was detected ("asked the terminal"); or NULL */
     enum glyph_set glyphs;
     const char *glyphs_why; /* the same for the glyphs ("VTE draws sextants"), or NULL */
+    enum app_pixels pixels; /* asked for; after the terminal was asked, what it shows */
+    const char *pixels_why; /* what chose that ("kitty answered"), or NULL */
     int fps;
     int tolerance;
     bool tolerance_set;  /* the user chose it: a slow link never raises it */

@@ -30,6 +30,10 @@ struct frame_stats {
     double link_rate;    /* bytes a second the link carries (0: not known) */
     bool link_limit;     /* ... at most: the link is the limit */
     struct cells_block block; /* the picture in blocks of cells (0 x 0: whole) */
+    /* Pixels (pixframe.h): the protocol's name while a picture is drawn in
+     * them (NULL: glyphs), the picture's size, and its scale of the most. */
+    const char *pixels;
+    int pixel_w, pixel_h, pixel_k, pixel_kmax;
 };
 
 /* Is the picture drawn in blocks coarser than the glyphs' cells? */

@@ -15,6 +15,7 @@
 #include "compose.h"
 #include "encode.h"
 #include "ladder.h"
+#include "pixframe.h"
 #include "tune.h"
 
 /* Seconds the parts of the last frame took on frame_next's clock: its steps,
@@ -41,6 +42,7 @@ struct frame {
     struct encoder trial_enc;
     struct cells trial_cells;
     struct buf trial_out;
+    struct pixframe px;  /* pixels where the terminal shows them (off: glyphs) */
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */
@@ -71,6 +73,10 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
  */
 double frame_plan(struct frame *f, const struct app *a, double avail, double pace, bool colours,
                   double now);
+
+/* The bytes a second the frames would take whole (the flow plan's `want`):
+ * the ladder's, or the pictures' in pixels. */
+double frame_want(const struct frame *f, const struct app *a, double now);
 
 /* Seconds on a monotonic clock: what paces and times frames. */
 double frame_now(void);

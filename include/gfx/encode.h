@@ -76,6 +76,9 @@ struct encoder {
 void encode_init(struct encoder *e, enum color_mode mode, int tolerance, bool sync);
 void encode_free(struct encoder *e);
 void encode_invalidate(struct encoder *e);
+/* The cell at (col, row) is not known to be on screen (something drew over
+ * it): the next frame sends it. */
+void encode_forget(struct encoder *e, int col, int row);
 /* Appends the bytes that bring the screen from the shadow to `s`; returns how
  * many cells it sent. */
 int encode_frame(struct encoder *e, const struct cells *s, struct buf *out);

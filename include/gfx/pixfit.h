@@ -40,6 +40,10 @@
 #include <stdbool.h>
 
 #define PIXFIT_GROWTH 1.6       /* a frame's bytes as k^this (measured; see above) */
+/* ... for sixel drawn with each pixel repeated to fill the same area (its
+ * bands are the terminal's rows, as many at any k): the dye at 100x30 in
+ * xterm took 32, 55 and 100 KB a frame at k = 1, 2 and 8. */
+#define PIXFIT_GROWTH_REPEAT 0.6
 /* Bytes a cell a frame at k = 1 before any is measured (the most of the
  * scenes': dye, 3.3). */
 #define PIXFIT_CELL_BYTES 3.5
@@ -57,6 +61,7 @@ struct pixfit_in {
     double frame_ms;        /* and took to encode (0: not known) */
     double budget;          /* bytes a frame may take (the flow plan's; 0: any) */
     double ms_budget;       /* ms encoding may take a frame (0: any) */
+    double growth;          /* a frame's bytes as k^this (0: PIXFIT_GROWTH) */
 };
 
 struct pixfit {

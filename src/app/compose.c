@@ -183,11 +183,21 @@ static void picture_line(const struct app *a, const struct frame_stats *fs, char
     char fps[32] = "";
     if (fs->fps > 0.0)
         snprintf(fps, sizeof fps, ", %.0f frames a second", fs->fps);
-    if (fs->link_word)
+    const char *why = a->o.pixels_why ? a->o.pixels_why : "asked for";
+    if (fs->pixels)
+        snprintf(out, n, "  %-11s %s, %dx%d pixels (%d of %d a canvas pixel%s; %s)%s", "picture",
+                 fs->pixels, fs->pixel_w, fs->pixel_h, fs->pixel_k, fs->pixel_kmax,
+                 fs->pixel_k < fs->pixel_kmax ? ", coarser for the link" : "", why, fps);
+    else if (a->o.pixels != APP_PIXELS_OFF && !app_too_small(a))
+        snprintf(out, n, "  %-11s glyphs: the link carries less than a picture in %s a second%s",
+                 "picture", a->o.pixels == APP_PIXELS_KITTY ? "kitty graphics" : "sixel", fps);
+    else if (fs->link_word)
         snprintf(out, n, "  %-11s coarser for the link: %s%s", "picture", fs->link_word, fps);
     else if (a->detail != TUNE_FULL)
         snprintf(out, n, "  %-11s coarser for the CPU: frames took longer than their time%s%s",
                  "picture", a->smaller_waits ? " (r: a smaller simulation)" : "", fps);
+    else if (a->o.pixels_why)
+        snprintf(out, n, "  %-11s whole, in glyphs (%s)%s", "picture", a->o.pixels_why, fps);
     else
         snprintf(out, n, "  %-11s whole%s", "picture", fps);
 }

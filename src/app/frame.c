@@ -31,6 +31,7 @@ void frame_init(struct frame *f, const struct app *a, bool simulated)
     f->trial_enc.sweep = true;
     cells_init(&f->trial_cells, a->cols, a->rows);
     buf_init(&f->trial_out);
+    pixframe_init(&f->px);
 }
 
 void frame_free(struct frame *f)
@@ -41,6 +42,7 @@ void frame_free(struct frame *f)
     encode_free(&f->trial_enc);
     cells_free(&f->trial_cells);
     buf_free(&f->trial_out);
+    pixframe_free(&f->px);
 }
 
 /* The picture at rung r of the ladder, as the composer draws it. */
@@ -57,6 +59,11 @@ double frame_plan(struct frame *f, const struct app *a, double avail, double pac
 {
     const int was = f->lad.rung, trial = f->lad.trial;
     f->plan_t = now;
+    if (pixframe_plan(&f->px, a, avail, pace, now) > 0) { /* pixels: the scale is the level */
+        rung_stats(&f->st, 0);
+        f->enc.pad = 0.0;
+        return a->o.fps;
+    }
     /* Where the colours change, every cell is repainted: the screen shows
      * another palette, which the shadow does not know. */
     if (ladder_plan(&f->lad, avail, a->o.fps, colours, now) &&
@@ -79,10 +86,20 @@ void frame_resize(struct frame *f, int cols, int rows)
     cells_resize(&f->trial_cells, cols, rows);
     encode_invalidate(&f->enc);
     encode_invalidate(&f->trial_enc);
+    pixframe_invalidate(&f->px);
     /* (compose_frame sizes the image to the canvas as it is) */
 }
 
-void frame_repaint(struct frame *f) { encode_invalidate(&f->enc); }
+void frame_repaint(struct frame *f)
+{
+    encode_invalidate(&f->enc);
+    pixframe_invalidate(&f->px);
+}
+
+double frame_want(const struct frame *f, const struct app *a, double now)
+{
+    return f->px.k > 0 ? pixframe_want(&f->px, a) : ladder_want(&f->lad, a->o.fps, now);
+}
 
 static void count_fps(struct frame *f, double now)
 {
@@ -130,6 +147,29 @@ static void trial_frame(struct frame *f, const struct app *a)
     ladder_trial(&f->lad, (double)f->trial_out.len, repaint);
 }
 
+/* A frame in pixels (pixframe.h): the scene at the scale chosen, the
+ * overlays as text, the picture and the cells in one update. */
+static size_t pixel_frame(struct frame *f, struct app *a, double dt, double (*clock)(void),
+                          int cur, long ran, size_t before, struct buf *out)
+{
+    const double t1 = clock();
+    pixframe_draw(&f->px, a, &f->st, &f->cells);
+    const double t2 = clock();
+    compose_over(a, &f->st, &f->cells);
+    if (a->help)
+        app_help_shown(a, compose_help_over(a, &f->st));
+    f->enc.exact = true; /* text alone: every change of it exact */
+    f->enc.mode = compose_mode(a, &f->st);
+    f->enc.tolerance = a->o.tolerance;
+    pixframe_encode(&f->px, a, &f->enc, &f->cells, t1, clock, out);
+    f->t.draw = t2 - t1, f->t.encode = clock() - t2;
+    tune_after(f, a, dt, cur, ran);
+    const size_t n = out->len - before;
+    f->st.frames++;
+    f->st.bytes += n;
+    return n;
+}
+
 size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(void), bool dirty,
                   struct buf *out)
 {
@@ -147,7 +187,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     /* A paused picture that is on screen whole sends nothing; one at a
      * coarser level goes on, so the ladder takes it back up as the link
      * allows. */
-    if (a->paused && !dirty && f->enc.valid && f->lad.rung == 0)
+    if (a->paused && !dirty && f->enc.valid &&
+        (f->px.k > 0 ? !pixframe_coarse(&f->px, a) : f->lad.rung == 0))
         return 0;
     if (!out) {
         f->st.skipped++;
@@ -155,6 +196,10 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     }
     if (!a->paused)
         count_fps(f, clock());
+    const size_t before = out->len;
+    if (pixframe_pick(&f->px, a, &f->enc, clock(), out))
+        return pixel_frame(f, a, dt, clock, cur, a->steps[cur] - steps0, before, out);
+    f->st.pixels = NULL;
     if (app_too_small(a)) {
         compose_frame(a, &f->st, &f->img, &f->cells);
     } else {
@@ -170,7 +215,6 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     }
     if (f->lad.trial >= 0 && !app_too_small(a))
         trial_frame(f, a);
-    size_t before = out->len;
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     f->enc.mode = compose_mode(a, &f->st);
     f->enc.tolerance = a->o.tolerance_set ? a->o.tolerance : ladder_tolerance(&f->lad, a->o.tolerance);

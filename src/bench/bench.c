@@ -553,7 +553,7 @@ static const struct {
     {"dye", bench_dye},     {"frames", bench_frames}, {"bandwidth", bench_bandwidth},
     {"pbf", bench_pbf},     {"cloth", bench_cloth},   {"glyphs", bench_glyphs},
     {"screens", bench_screens}, {"water", bench_water}, {"pictures", bench_pictures}, {"link", bench_link},
-    {"pixels", bench_pixels},
+    {"pixels", bench_pixels}, {"pixlink", bench_pixels_link},
 };
 
 /* swirl-bench [--seeds DIR] [--script FILE] [--node PATH] [PART...]
@@ -561,7 +561,8 @@ static const struct {
  * runs them (default /usr/bin/node); each an absolute path (make bench passes
  * the tree's). Without them the JavaScript comparisons are left out. PARTs
  * (dye, frames, bandwidth, pbf, cloth, glyphs, screens, water, pictures, link,
- * pixels) run only those; water alone is also part of screens. */
+ * pixels, pixlink: the pixels' part behind the link alone) run only those;
+ * water alone is also part of screens. */
 int main(int argc, char **argv)
 {
     const int nparts = (int)(sizeof parts / sizeof parts[0]);

@@ -38,5 +38,8 @@ void bench_pixels(void);
 
 /* The link: swirl's frames behind a simulated link on virtual time (link.c). */
 void bench_link(void);
+/* Frames in pixels behind it: the frames seen a second and the scale (link.c,
+ * for the pixels part). */
+void bench_pixels_link(void);
 
 #endif

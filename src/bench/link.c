@@ -36,6 +36,35 @@ static void link_case(int sc, struct simlink_cfg *c, struct simlink_result *r, d
     simscreen_run(&s, c, r, seen);
 }
 
+/* Pixels behind the link: each scene at 100x30 (cells of 8x17) in each
+ * protocol, the frames the terminal sees a second and the scale they were
+ * drawn at. */
+void bench_pixels_link(void)
+{
+    static const double rates[] = {100e3, 1e6, 10e6};
+    static const enum app_pixels protos[] = {APP_PIXELS_KITTY, APP_PIXELS_SIXEL};
+    printf("  pixels behind the link, 100x30, rtt 20 ms, %.0f s after %.0f s (fps seen, mean k of 8 "
+           "while moving):\n", LINK_SECONDS - LINK_WARM, LINK_WARM);
+    for (size_t p = 0; p < sizeof protos / sizeof protos[0]; p++)
+        for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+            printf("    %-6s %5.0f KB/s   ", protos[p] == APP_PIXELS_KITTY ? "kitty" : "sixel",
+                   rates[i] / 1000.0);
+            for (int sc = 0; sc < SCENE_COUNT; sc++) {
+                struct simlink_cfg c = {.rate = rates[i], .down = 0.01, .up = 0.01,
+                                        .seconds = LINK_SECONDS, .warm = LINK_WARM,
+                                        .answered_probe = true};
+                struct simscreen_cfg s = {.scene = sc, .cols = 100, .rows = 30,
+                                          .pixels = protos[p]};
+                struct simlink_result r;
+                struct simscreen_seen seen;
+                simscreen_run(&s, &c, &r, &seen);
+                printf("  %s %4.1f fps k %.1f", scenes[sc]->name, r.fps, seen.pixel_k);
+            }
+            printf("\n");
+            fflush(stdout);
+        }
+}
+
 /* Where swirl has to give: a slow link, a terminal that reads slowly; each
  * scene's level, its changes, the cells left stale and the error. */
 static void bench_give(void)

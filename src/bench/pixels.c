@@ -342,7 +342,7 @@ static void print_trade(int sc, int cols, int rows, const struct trade *t)
                l + 1 < NPIX ? "," : "\n");
     /* pixfit's model of the bytes at each k from those measured at k = 2. */
     const struct pixfit_in in = {cols * CELL_W, (rows - 1) * CELL_H, cols, 2 * (rows - 1), 2,
-                                 t->pix_kb[1] * 1000.0, 0.0, 0.0, 0.0};
+                                 t->pix_kb[1] * 1000.0, 0.0, 0.0, 0.0, 0.0};
     printf("  %-5s %12s pixfit's model from k=2 (k_max %d):", "", "", pixfit_max(&in));
     for (int l = 0; l < NPIX; l++)
         printf(" k=%d %.1f KB%s", pix_levels[l], pixfit_bytes(&in, pix_levels[l]) / 1000.0,
@@ -510,4 +510,5 @@ void bench_pixels(void)
             print_trade(sc, sizes[z].cols, sizes[z].rows, &t);
         }
     print_low();
+    bench_pixels_link();
 }

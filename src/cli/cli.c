@@ -203,6 +203,38 @@ static int check_record(struct parse *p)
     return 0;
 }
 
+/* --glyphs: a glyph set, auto, or pixels (the protocol by the terminal's
+ * answers, or one by name; the glyphs where pixels give way chosen as for
+ * auto). */
+static int glyphs_option(struct parse *p, const char *arg)
+{
+    static const char *const pixels[] = {[APP_PIXELS_AUTO] = "pixels",
+                                         [APP_PIXELS_KITTY] = "kitty",
+                                         [APP_PIXELS_SIXEL] = "sixel"};
+    struct cli *c = p->c;
+    const char *where = p->line ? "config file" : "command line";
+    c->glyphs_auto = strcmp(arg, "auto") == 0;
+    c->o.pixels = c->glyphs_auto ? APP_PIXELS_AUTO : APP_PIXELS_OFF;
+    c->o.pixels_why = NULL;
+    for (int px = APP_PIXELS_AUTO; px <= APP_PIXELS_SIXEL && !c->glyphs_auto; px++)
+        if (strcmp(arg, pixels[px]) == 0) {
+            c->o.pixels = (enum app_pixels)px;
+            c->o.pixels_why = where;
+            c->glyphs_auto = true;
+            return 0;
+        }
+    for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
+        if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
+            c->o.glyphs = (enum glyph_set)g;
+            c->o.glyphs_why = where;
+            return 0;
+        }
+    if (!c->glyphs_auto)
+        return fail(p, "unknown glyph set '%s' (auto, half, quad, sextant, ascii, pixels, kitty "
+                       "or sixel)", arg);
+    return 0;
+}
+
 /* --scene, --color and --glyphs: words of their own lists. */
 static int option_word(struct parse *p, int id, const char *arg)
 {
@@ -227,16 +259,7 @@ static int option_word(struct parse *p, int id, const char *arg)
             return fail(p, "unknown colour mode '%s' (auto, truecolor, 256, 16, 8 or mono)", arg);
         return 0;
     default: /* OPT_GLYPHS */
-        c->glyphs_auto = strcmp(arg, "auto") == 0;
-        for (int g = GLYPHS_HALF; g <= GLYPHS_ASCII && !c->glyphs_auto; g++)
-            if (strcmp(arg, cells_glyphs_name((enum glyph_set)g)) == 0) {
-                c->o.glyphs = (enum glyph_set)g;
-                c->o.glyphs_why = from;
-                return 0;
-            }
-        if (!c->glyphs_auto)
-            return fail(p, "unknown glyph set '%s' (auto, half, quad, sextant or ascii)", arg);
-        return 0;
+        return glyphs_option(p, arg);
     }
 }
 
@@ -608,6 +631,7 @@ static int parse_all(struct cli *c, int argc, char *const *argv, const char *con
     app_opts_default(&c->o);
     c->run = CLI_TERM;
     c->color_auto = c->glyphs_auto = true;
+    c->o.pixels = APP_PIXELS_AUTO;
     c->cols = 80, c->rows = 24;
     c->steps = -1, c->seconds = -1.0;
     if (n > 0)

@@ -26,10 +26,15 @@ const struct cli_option cli_options[OPT_COUNT] = {
                    "auto, truecolor, 256, 16, 8 or mono (default auto:\n"
                    "NO_COLOR, else what the terminal and tmux answer,\n"
                    "else COLORTERM and terminfo)\n"},
-    [OPT_GLYPHS] = {"glyphs", 0, "SET", "auto half quad sextant ascii", false, true, false,
-                    "auto, half, quad, sextant or ascii (default auto: ascii\n"
-                    "outside a UTF-8 locale, sextant in VTE and kitty, quad\n"
-                    "in alacritty, konsole and urxvt, half elsewhere)\n"},
+    [OPT_GLYPHS] = {"glyphs", 0, "SET", "auto half quad sextant ascii pixels kitty sixel", false,
+                    true, false,
+                    "auto, half, quad, sextant, ascii, or the terminal's own\n"
+                    "pixels: pixels (kitty's protocol, else sixel), kitty or\n"
+                    "sixel (default auto: pixels where the terminal shows\n"
+                    "them, not in tmux or screen nor with --record, whose\n"
+                    "casts hold cells; else ascii outside a UTF-8 locale,\n"
+                    "sextant in VTE and kitty, quad in alacritty, konsole\n"
+                    "and urxvt, half elsewhere)\n"},
     [OPT_FPS] = {"fps", 0, "N", NULL, false, true, false,
                  "frames per second, 1-240 (default 30)\n"},
     [OPT_TOL] = {"tolerance", 0, "N", NULL, false, true, false,
@@ -62,7 +67,7 @@ const struct cli_option cli_options[OPT_COUNT] = {
                  "parameters with the values the other --sets give\n"},
     [OPT_RECORD] = {"record", 0, "FILE.cast", NULL, true, false, true,
                     "record the session as asciicast v2 (an existing file\n"
-                    "only with --overwrite)\n"},
+                    "only with --overwrite; cells: glyphs while it records)\n"},
     [OPT_OVERWRITE] = {"overwrite", 0, NULL, NULL, false, false, true,
                        "let --record replace an existing file\n"},
     [OPT_RECORD_LIMIT] = {"record-limit", 0, "SIZE", NULL, false, false, true,

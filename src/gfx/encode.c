@@ -333,6 +333,12 @@ static bool cells_equal(const struct cell *a, const struct cell *b)
 /* What no cell holds: a shadow of these sends every cell it is compared with. */
 static const struct cell unknown_cell = {0xFFFFFFFFu, COLOR_DEFAULT, COLOR_DEFAULT};
 
+void encode_forget(struct encoder *e, int col, int row)
+{
+    if (e->valid && col >= 0 && col < e->cols && row >= 0 && row < e->rows)
+        e->shadow[(size_t)row * (size_t)e->cols + (size_t)col] = unknown_cell;
+}
+
 /* One pass over the rows: the cells that differ beyond the tolerance (none
  * within it on the swept row or once still), each sent within it; and the
  * books on what was asked. */

@@ -22,6 +22,12 @@ int pixfit_max(const struct pixfit_in *in)
     return k > 1 ? k : 1;
 }
 
+/* A frame's bytes as k^this. */
+static double growth(const struct pixfit_in *in)
+{
+    return in->growth > 0.0 ? in->growth : PIXFIT_GROWTH;
+}
+
 static bool measured(const struct pixfit_in *in)
 {
     return in->measured_k > 0 && in->frame_bytes > 0.0;
@@ -30,9 +36,9 @@ static bool measured(const struct pixfit_in *in)
 double pixfit_bytes(const struct pixfit_in *in, int k)
 {
     if (measured(in))
-        return in->frame_bytes * pow((double)k / in->measured_k, PIXFIT_GROWTH);
+        return in->frame_bytes * pow((double)k / in->measured_k, growth(in));
     const double cells = 0.5 * (double)in->canvas_w * (double)in->canvas_h;
-    return PIXFIT_CELL_BYTES * cells * pow((double)k, PIXFIT_GROWTH);
+    return PIXFIT_CELL_BYTES * cells * pow((double)k, growth(in));
 }
 
 /* ... and in encoding ms (0: not known). */
@@ -54,7 +60,7 @@ static double k1_bytes(const struct pixfit *p, const struct pixfit_in *in)
 /* Does a frame at k fit in `share` of the budgets? */
 static bool fits(const struct pixfit *p, const struct pixfit_in *in, int k, double share)
 {
-    const double bytes = k1_bytes(p, in) * pow((double)k, PIXFIT_GROWTH);
+    const double bytes = k1_bytes(p, in) * pow((double)k, growth(in));
     return (!(in->budget > 0.0) || bytes <= in->budget * share) &&
            (!(in->ms_budget > 0.0) || pixfit_ms(in, k) <= in->ms_budget * share);
 }

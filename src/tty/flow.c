@@ -88,6 +88,15 @@ static double window(const struct flow *f) { return f->off ? f->off_window : f->
 
 bool flow_ready(const struct flow *f) { return (double)flow_in_flight(f) < window(f); }
 
+/* May a piece end before data[i]? Where an escape sequence starts, but for
+ * the ST (ESC \\) that ends a string: a ping inside a picture's string (a
+ * kitty command, a sixel image) would be taken for its bytes, and never
+ * answered. */
+static bool cut_at(const char *data, size_t i, size_t n)
+{
+    return data[i] == '\x1b' && (i + 1 >= n || data[i + 1] != '\\');
+}
+
 size_t flow_chunk(const struct flow *f, const char *data, size_t n)
 {
     double room = window(f) - (double)flow_in_flight(f);
@@ -99,12 +108,13 @@ size_t flow_chunk(const struct flow *f, const char *data, size_t n)
         return n;
     size_t cut = (size_t)room;
     for (size_t i = cut; i > 0; i--)
-        if (data[i] == '\x1b')
+        if (cut_at(data, i, n))
             return i;
     /* No escape sequence starts within the room: this piece runs on to the
-     * next one (what lies between two is at most a row of glyphs). */
+     * next one (what lies between two is at most a row of glyphs, or a
+     * picture's string: a sixel image, a chunk of kitty's). */
     for (size_t i = cut + 1; i < n; i++)
-        if (data[i] == '\x1b')
+        if (cut_at(data, i, n))
             return i;
     return n;
 }

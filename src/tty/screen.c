@@ -10,6 +10,7 @@
 #include "screen.h"
 #include "buf.h"
 #include "flow.h"
+#include "pixels.h"
 #include "reader.h"
 #include "signals.h"
 #include "term.h"
@@ -116,6 +117,7 @@ static void crash_restore(void)
         tcflush(out_fd, TCOFLUSH);
         ssize_t c = sync_open ? write(out_fd, CUT_SYNC, sizeof CUT_SYNC - 1)
                               : write(out_fd, "\x18", 1);
+        pixels_leave(out_fd);
         ssize_t r = write(out_fd, CRASH_RESTORE, sizeof CRASH_RESTORE - 1);
         (void)c, (void)r;
         swallow_answers(drain_ms / 1000.0, fences_due); /* at most FLOW_DRAIN_MAX */
@@ -146,6 +148,7 @@ void screen_leave(double wait)
         screen_write(CUT_SYNC, sizeof CUT_SYNC - 1);
     sync_open = 0;
     const char *rmcup = tigetstr("rmcup");
+    pixels_leave(out_fd);
     screen_write(MODES_OFF, sizeof MODES_OFF - 1);
     if (rmcup && rmcup != (char *)-1)
         screen_write(rmcup, strlen(rmcup));

@@ -59,6 +59,7 @@
 #include "cast.h"
 #include "flow.h"
 #include "frame.h"
+#include "pixels.h"
 #include "probe.h"
 #include "reader.h"
 #include "screen.h"
@@ -282,6 +283,7 @@ static void resize(struct term *t, double now)
     resize_term(rows, cols);
     app_resize(&t->a, cols, rows);
     frame_resize(&t->fr, cols, rows);
+    pixels_resize(&t->fr, &t->a, STDOUT_FILENO);
     t->dirty = true;
     if (t->record) {
         cast_resize(&t->cast, now - t->t0, cols, rows);
@@ -317,7 +319,7 @@ static void plan_frame(struct term *t, double now)
 {
     struct frame_stats *st = &t->fr.st;
     const struct flow *f = &t->flow;
-    flow_plan_rate(&t->plan, f, ladder_want(&t->fr.lad, t->a.o.fps, now), now);
+    flow_plan_rate(&t->plan, f, frame_want(&t->fr, &t->a, now), now);
     t->avail = flow_plan_pace(&t->plan);
     frame_plan(&t->fr, &t->a, flow_plan_avail(&t->plan), t->avail, t->may_reduce_colour, now);
     st->link_rtt = f->base > 0.0 ? f->base : 0.0;
@@ -443,6 +445,7 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     if (glyphs_auto)
         o->glyphs = probe_glyphs(&e, o->color, &o->glyphs_why);
     o->sync = o->sync && probe_sync(&e.ans);
+    pixels_ask(&e, o);
 }
 
 /* The terminal in program mode (curses' setup, our modes, the handlers). */
@@ -505,6 +508,7 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
         return 1;
     }
     frame_init(&t->fr, &t->a, false);
+    pixels_start(&t->fr, &t->a, STDOUT_FILENO);
     flow_init(&t->flow);
     if (t->probe_t0 >= 0.0)
         flow_asked(&t->flow, t->probe_t0, t->probe_t1);

@@ -1,0 +1,297 @@
+/*
+ * pixframe.c — a frame in the terminal's own pixels (see pixframe.h): the
+ * scale chosen for the link (pixfit), the scene drawn at it, the picture
+ * and the cells over it encoded as one update.
+ *
+ * What a picture costs is measured on every one sent (its bytes, and the
+ * ms drawing and encoding took), smoothed, and given back to pixfit with
+ * the k it was drawn at; a new k starts its measurement afresh.
+ */
+#include "pixframe.h"
+
+#include <string.h>
+
+#define BSU "\x1b[?2026h"
+#define ESU "\x1b[?2026l"
+
+void pixframe_init(struct pixframe *p)
+{
+    memset(p, 0, sizeof *p);
+    p->proto = APP_PIXELS_OFF;
+    image_init(&p->img, 1, 1);
+    /* PNG8 (the frame's palette, dithered): a third of PNG's bytes for an
+     * error of 1-3 (the bench), so a finer picture over the same link. */
+    kitty_init(&p->kt, KITTY_ID, KITTY_PNG8, 1);
+    sixel_init(&p->sx, QUANT_MEDIAN, QUANT_MAX);
+    pixfit_init(&p->fit);
+    p->cell_w = PIXFRAME_CELL_W, p->cell_h = PIXFRAME_CELL_H;
+}
+
+void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours)
+{
+    p->proto = proto == APP_PIXELS_KITTY || proto == APP_PIXELS_SIXEL ? proto : APP_PIXELS_OFF;
+    if (p->proto == APP_PIXELS_SIXEL && colours > 1 && colours < QUANT_MAX) {
+        sixel_free(&p->sx);
+        sixel_init(&p->sx, QUANT_MEDIAN, colours);
+    }
+    pixfit_init(&p->fit);
+    p->measured_k = 0;
+    pixframe_invalidate(p);
+}
+
+void pixframe_free(struct pixframe *p)
+{
+    image_free(&p->img);
+    kitty_free(&p->kt);
+    sixel_free(&p->sx);
+}
+
+/* The protocol's name for the help. */
+static const char *pixframe_name(enum app_pixels proto)
+{
+    return proto == APP_PIXELS_KITTY ? "kitty graphics" : proto == APP_PIXELS_SIXEL ? "sixel" : "glyphs";
+}
+
+void pixframe_cell(struct pixframe *p, int cw, int ch)
+{
+    p->cell_w = cw > 0 ? cw : PIXFRAME_CELL_W;
+    p->cell_h = ch > 0 ? ch : PIXFRAME_CELL_H;
+    pixframe_invalidate(p);
+}
+
+void pixframe_invalidate(struct pixframe *p)
+{
+    kitty_invalidate(&p->kt);
+    sixel_invalidate(&p->sx);
+}
+
+/* The rows the picture covers: the canvas's; in sixel, none of the last
+ * row of the screen (xterm scrolls when an image reaches it). */
+static int area_rows(const struct pixframe *p, const struct app *a)
+{
+    int rows = app_canvas_rows(a);
+    if (p->proto == APP_PIXELS_SIXEL && app_canvas_top(a) + rows > a->rows - 1)
+        rows = a->rows - 1 - app_canvas_top(a);
+    return rows > 0 ? rows : 0;
+}
+
+static struct pixfit_in fit_in(const struct pixframe *p, const struct app *a)
+{
+    return (struct pixfit_in){
+        .area_w = a->cols * p->cell_w, .area_h = area_rows(p, a) * p->cell_h,
+        .canvas_w = app_canvas_w(a), .canvas_h = app_canvas_h(a),
+        .measured_k = p->measured_k, .frame_bytes = p->bytes, .frame_ms = p->ms,
+        .budget = p->budget, .ms_budget = PIXFRAME_MS_SHARE * 1000.0 / a->o.fps,
+        .growth = p->proto == APP_PIXELS_SIXEL ? PIXFIT_GROWTH_REPEAT : PIXFIT_GROWTH,
+    };
+}
+
+int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double pace, double now)
+{
+    if (!pixframe_on(p) || app_too_small(a))
+        return p->k = 0;
+    p->budget = avail > 0.0 ? avail / a->o.fps : 0.0;
+    const struct pixfit_in in = fit_in(p, a);
+    p->k = pixfit_choose(&p->fit, &in, now);
+    p->planned = true;
+    /* A probe of a higher rate: the frame filled up to it with padding. */
+    const double fill = pace > avail && p->k > 0 ? pace / a->o.fps - pixfit_bytes(&in, p->k) : 0.0;
+    p->pad = fill > 0.0 ? fill : 0.0;
+    return p->k;
+}
+
+bool pixframe_coarse(const struct pixframe *p, const struct app *a)
+{
+    if (!pixframe_on(p) || p->k < 1 || app_too_small(a))
+        return false;
+    const struct pixfit_in in = fit_in(p, a);
+    return p->k < pixfit_max(&in);
+}
+
+double pixframe_want(const struct pixframe *p, const struct app *a)
+{
+    if (!pixframe_on(p) || app_too_small(a))
+        return 0.0;
+    const struct pixfit_in in = fit_in(p, a);
+    const int kmax = pixfit_max(&in);
+    const int k = p->k < 1 ? 1 : p->k < kmax ? p->k + 1 : kmax;
+    return pixfit_bytes(&in, k) * a->o.fps;
+}
+
+/* What deletes our pictures (kitty), appended to out: on leaving pixels. */
+static void pixframe_clear(struct pixframe *p, struct buf *out)
+{
+    if (p->proto == APP_PIXELS_KITTY && p->shown)
+        kitty_clear(&p->kt, out);
+    p->shown = false;
+    pixframe_invalidate(p);
+}
+
+bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc, double now,
+                   struct buf *out)
+{
+    if (!p->planned) {
+        if (pixframe_on(p) && !app_too_small(a)) {
+            const struct pixfit_in in = fit_in(p, a);
+            p->k = pixfit_choose(&p->fit, &in, now);
+        } else {
+            p->k = 0;
+        }
+        p->pad = 0.0;
+    }
+    p->planned = false;
+    const bool pix = p->k > 0 && pixframe_on(p) && !app_too_small(a);
+    if (pix && a->paused) { /* a still picture: at the finest, once (nothing follows it) */
+        const struct pixfit_in in = fit_in(p, a);
+        p->k = pixfit_max(&in);
+    }
+    if (!pix && p->shown) { /* glyphs from here: the picture goes, every cell is sent */
+        pixframe_clear(p, out);
+        encode_invalidate(enc);
+    }
+    return pix;
+}
+
+/* The sixel picture's pixel repetition: the picture fills its area at any k. */
+static int sixel_scale(const struct pixframe *p, const struct app *a)
+{
+    const struct pixfit_in in = fit_in(p, a);
+    const int s = pixfit_max(&in) / (p->k > 0 ? p->k : 1);
+    return s > 1 ? s : 1;
+}
+
+/* The canvas's rows of the screen's image (the same width: a block of it). */
+static struct image canvas_view(const struct pixframe *p, const struct app *a)
+{
+    const int k = p->img.w / (a->cols > 0 ? a->cols : 1);
+    struct image v = p->img;
+    v.px += (size_t)(2 * k * app_canvas_top(a)) * (size_t)v.w;
+    v.h = k * app_canvas_h(a);
+    return v;
+}
+
+/* Rows [y0, y1) of the image black. */
+static void black_rows(struct image *im, int y0, int y1)
+{
+    for (size_t i = (size_t)y0 * (size_t)im->w; i < (size_t)y1 * (size_t)im->w; i++)
+        im->px[i] = RGB(0, 0, 0);
+}
+
+void pixframe_draw(struct pixframe *p, const struct app *a, struct frame_stats *fs,
+                   struct cells *cells)
+{
+    const int k = p->k > 0 ? p->k : 1;
+    if (p->img.w != k * a->cols || p->img.h != 2 * k * a->rows)
+        image_resize(&p->img, k * a->cols, 2 * k * a->rows);
+    struct image v = canvas_view(p, a);
+    app_scene(a)->draw(a->st[a->cur], &v);
+    const int y0 = 2 * k * app_canvas_top(a);
+    black_rows(&p->img, 0, y0);
+    black_rows(&p->img, y0 + v.h, p->img.h);
+    const struct pixfit_in in = fit_in(p, a);
+    fs->pixels = pixframe_name(p->proto);
+    fs->pixel_k = k, fs->pixel_kmax = pixfit_max(&in);
+    fs->pixel_w = v.w, fs->pixel_h = v.h;
+    cells_clear(cells, 0, cells->rows, COLOR_DEFAULT);
+}
+
+static bool blank(const struct cell *c)
+{
+    return c->ch == ' ' && c->bg == COLOR_DEFAULT;
+}
+
+/* Sixel: will the cells change any in the picture's area (a space over the
+ * picture erases it)? */
+static bool area_touched(const struct encoder *enc, const struct cells *cells, int r0, int r1)
+{
+    if (!enc->valid || enc->cols != cells->cols || enc->rows != cells->rows)
+        return true;
+    for (size_t i = (size_t)r0 * (size_t)cells->cols; i < (size_t)r1 * (size_t)cells->cols; i++)
+        if (memcmp(&enc->shadow[i], &cells->c[i], sizeof cells->c[i]) != 0)
+            return true;
+    return false;
+}
+
+/* Sixel: the text in the picture's area is sent again (the picture drew over it). */
+static void text_again(struct encoder *enc, const struct cells *cells, int r0, int r1,
+                       struct buf *out)
+{
+    bool any = false;
+    for (int r = r0; r < r1; r++)
+        for (int c = 0; c < cells->cols; c++)
+            if (!blank(&cells->c[(size_t)r * (size_t)cells->cols + (size_t)c])) {
+                encode_forget(enc, c, r);
+                any = true;
+            }
+    if (any)
+        encode_frame(enc, cells, out);
+}
+
+/* The picture and the cells, in the protocol's order; true when a picture went. */
+static bool encode_both(struct pixframe *p, const struct app *a, struct encoder *enc,
+                        const struct cells *cells, struct buf *out)
+{
+    const int top = app_canvas_top(a), rows = area_rows(p, a);
+    if (p->proto == APP_PIXELS_KITTY) {
+        /* The whole screen: kitty 0.26 (software GL) blended cells of a
+         * background of their own outside the picture with what it last
+         * drew there (the status line showed its old text, in red). */
+        const bool sent = kitty_frame(&p->kt, &p->img, 0, 0, a->cols, a->rows, out);
+        encode_frame(enc, cells, out);
+        return sent;
+    }
+    if (area_touched(enc, cells, top, top + rows))
+        sixel_invalidate(&p->sx);
+    encode_frame(enc, cells, out);
+    p->sx.scale = sixel_scale(p, a);
+    /* The canvas: k x scale <= the most the area holds (pixfit_max), so it
+     * stops above the last row. */
+    const struct image canvas = canvas_view(p, a);
+    if (canvas.h < 1 || !sixel_frame(&p->sx, &canvas, 0, top, out))
+        return false;
+    text_again(enc, cells, top, top + rows, out);
+    return true;
+}
+
+size_t pixframe_encode(struct pixframe *p, const struct app *a, struct encoder *enc,
+                       const struct cells *cells, double t0, double (*clock)(void),
+                       struct buf *out)
+{
+    const size_t start = out->len;
+    const bool sync = enc->sync;
+    /* Sixel: the picture and the cells in one update (a terminal draws sixel
+     * as it decodes). Not kitty's: its picture shows once all of it has
+     * come, over the last one, and kitty holds an update's bytes unread
+     * (the flow control's pings unanswered) until it ends or 2 s pass: a
+     * picture more than the bytes in flight allow stalled for those 2 s. */
+    const bool wrap = sync && p->proto == APP_PIXELS_SIXEL;
+    enc->sync = false;
+    if (wrap)
+        buf_puts(out, BSU);
+    const size_t body = out->len;
+    const bool sent = encode_both(p, a, enc, cells, out);
+    enc->sync = sync;
+    if (out->len == body) {
+        out->len = start;
+        return 0;
+    }
+    if (wrap)
+        buf_puts(out, ESU);
+    if (sent) {
+        p->shown = true;
+        p->last_bytes = out->len - body;
+        const double ms = (clock() - t0) * 1000.0;
+        if (p->measured_k != p->k)
+            p->measured_k = p->k, p->bytes = (double)p->last_bytes, p->ms = ms;
+        p->bytes += PIXFRAME_SMOOTH * ((double)p->last_bytes - p->bytes);
+        p->ms += PIXFRAME_SMOOTH * (ms - p->ms);
+    }
+    static const char nul[256]; /* padding: terminals ignore NUL */
+    for (size_t left = (size_t)p->pad; left > 0;) {
+        const size_t n = left < sizeof nul ? left : sizeof nul;
+        buf_put(out, nul, n);
+        left -= n;
+    }
+    p->pad = 0.0;
+    return out->len - start;
+}

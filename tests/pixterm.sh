@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# tests/pixterm.sh — swirl in a real terminal's pixels: kitty (the graphics
+# protocol; Debian's kitty on software OpenGL) or xterm -ti vt340 (sixel),
+# each under its own Xvfb, read back with screenshots (xwd | convert) and
+# the bytes swirl wrote (script(1) between the terminal and swirl).
+#
+#   tests/pixterm.sh DIR kitty|sixel  (run from the top of the tree; SWIRL=path picks the binary)
+#
+# It runs `swirl --scene dye --auto --glyphs kitty|sixel` for five seconds,
+# pauses it (Space: DIR/paused.png), presses Ctrl-L (DIR/repainted.png),
+# quits (q) and takes the screen swirl left (DIR/after.png). One "name value"
+# line a result, for tests/test_pixterm.c to judge:
+#   frames N           pictures swirl sent (kitty a=T commands, sixel strings)
+#   canvas_pixels N    canvas pixels that differ (fuzz 10%) between paused and repainted
+#   after_colours N    colours on the screen swirl left (its pictures gone: a few)
+#   deleted_at_exit N  kitty: both ids deleted after the last picture (1), or not (0)
+# Where a tool is missing it prints "skipped: ..." and exits 77; on a failure
+# to drive the programs, "error: ..." and exits 1. Every wait polls against a
+# deadline but the five seconds of --auto. It ends only what it started, by id.
+set -u
+dir=${1:?usage: tests/pixterm.sh DIR kitty|sixel}
+proto=${2:-}
+swirl=$(realpath "${SWIRL:-./swirl}")
+cols=100 rows=30
+case $proto in
+    kitty) term=kitty ;;
+    sixel) term=xterm ;;
+    *) echo "error: usage: tests/pixterm.sh DIR kitty|sixel"; exit 1 ;;
+esac
+mkdir -p "$dir" || exit 1
+missing=()
+for tool in Xvfb $term xdotool xwd convert compare script; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
+    missing+=("the DejaVu Sans Mono font")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "skipped: not installed: ${missing[*]} (apt-get install $term xvfb xdotool x11-apps imagemagick fonts-dejavu-core)"
+    exit 77
+fi
+
+xvfb= xt=
+cleanup() {
+    [ -n "$xt" ] && kill "$xt" 2>/dev/null
+    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+    wait 2>/dev/null
+}
+trap cleanup EXIT
+fail() { echo "error: $*"; exit 1; }
+now() { echo "${EPOCHREALTIME/,/.}"; }
+until_ok() {
+    local end
+    end=$(awk -v t="$(now)" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
+    shift
+    while :; do
+        local late
+        late=$(awk -v t="$(now)" -v e="$end" 'BEGIN { print (t >= e) }')
+        "$@" && return 0
+        [ "$late" = 1 ] && return 1
+        sleep 0.2
+    done
+}
+
+has_display() { [ -s "$dir/display" ]; }
+x_up() { kill -0 "$xvfb" 2>/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1; }
+for try in 1 2 3 4 5; do
+    : >"$dir/display"
+    Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+    xvfb=$!
+    until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
+    export DISPLAY=:$(head -n 1 "$dir/display")
+    if until_ok 5 x_up && sleep 0.5 && kill -0 "$xvfb" 2>/dev/null; then
+        break
+    fi
+    kill "$xvfb" 2>/dev/null
+    wait "$xvfb" 2>/dev/null
+    xvfb=
+    [ "$try" = 5 ] && fail "no X server of our own in five tries (see $dir/xvfb.log)"
+done
+
+# swirl under script(1), which keeps what it wrote; then the screen it left stays.
+inner="script -q -c '$swirl --scene dye --auto --glyphs $proto' $dir/typescript; sleep 120"
+font='DejaVu Sans Mono'
+if [ "$term" = kitty ]; then
+    LIBGL_ALWAYS_SOFTWARE=1 LC_ALL=C.UTF-8 kitty --config NONE -o font_family="$font" \
+        -o font_size=10 -o initial_window_width=${cols}c -o initial_window_height=${rows}c \
+        -o remember_window_size=no -o linux_display_server=x11 bash -c "$inner" \
+        2>"$dir/term.log" &
+else
+    LC_ALL=C.UTF-8 xterm -ti vt340 -u8 -geometry ${cols}x${rows}+0+0 -fa "$font" -fs 10 \
+        -bg black -fg white -e env TERM=xterm-256color COLORTERM=truecolor bash -c "$inner" \
+        2>"$dir/term.log" &
+fi
+xt=$!
+window() {
+    wid=$(xdotool search --pid "$xt" 2>/dev/null | head -n 1)
+    [ -n "$wid" ] || wid=$(xdotool search --onlyvisible --name . 2>/dev/null | tail -n 1)
+    [ -n "$wid" ]
+}
+until_ok 30 window || fail "no $term window (see $dir/term.log)"
+# The root window, cut to ours (kitty draws with OpenGL: xwd of its window is blank).
+geom() {
+    xdotool getwindowgeometry "$wid" 2>/dev/null |
+        awk '/Position/ { split($2, p, ","); x = p[1]; y = p[2] } /Geometry/ { g = $2 }
+             END { if (g) printf "%s+%d+%d", g, x, y }'
+}
+shot() { xwd -root -silent 2>/dev/null | convert xwd:- -crop "$(geom)" +repage "$1" 2>/dev/null; }
+differ() { compare -metric AE -fuzz 10% "$@" null: 2>&1 >/dev/null | awk '{ print int($1) }'; }
+colours() { convert "$1" -format %k info:; }
+still() {
+    shot "$dir/still.png"
+    sleep 0.5
+    shot "$1"
+    [ "$(differ "$dir/still.png" "$1")" = 0 ]
+}
+drawing() { shot "$dir/first.png" && [ "$(colours "$dir/first.png")" -gt 100 ]; }
+until_ok 40 drawing || fail "swirl drew nothing in $term (see $dir/term.log)"
+xdotool mousemove 400 100
+sleep 5 # the five seconds of --auto the test is about
+xdotool key space
+until_ok 5 still "$dir/paused.png" || { xdotool key space; until_ok 8 still "$dir/paused.png"; } ||
+    fail "Space did not pause swirl"
+xdotool key ctrl+l
+sleep 1
+until_ok 8 still "$dir/repainted.png" || fail "the picture did not stand after Ctrl-L"
+read -r w h < <(convert "$dir/paused.png" -format '%w %h' info:)
+ch=$((h / rows))
+canvas="${w}x$((ch * (rows - 1)))+0+0"
+for f in paused repainted; do
+    convert "$dir/$f.png" -crop "$canvas" +repage "$dir/$f-canvas.png"
+done
+xdotool key q
+left() { shot "$dir/after.png" && [ "$(colours "$dir/after.png")" -lt 64 ]; }
+until_ok 15 left
+if [ "$proto" = kitty ]; then
+    frames=$(grep -a -o $'\e_Ga=T' "$dir/typescript" | wc -l)
+    # After the last picture: both ids deleted (the frames delete one each).
+    last=$(grep -a -b -o $'\e_Ga=T' "$dir/typescript" | tail -n 1 | cut -d: -f1)
+    deleted=$(grep -a -b -o $'\e_Ga=d,d=I,i=[0-9]*' "$dir/typescript" |
+        awk -F: -v l="${last:-0}" '$1 > l { sub(/.*i=/, "", $2); print $2 }' | sort -u | wc -l)
+    echo "deleted_at_exit $deleted"
+else
+    frames=$(grep -a -o $'\eP0;1;0q' "$dir/typescript" | wc -l)
+fi
+echo "frames $frames"
+echo "canvas_pixels $(differ "$dir/paused-canvas.png" "$dir/repainted-canvas.png")"
+echo "after_colours $(colours "$dir/after.png")"
+exit 0
