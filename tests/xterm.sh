@@ -57,54 +57,8 @@ cleanup() {
     wait 2>/dev/null
 }
 trap cleanup EXIT
-fail() { echo "error: $*"; exit 1; }
-
-now() { echo "${EPOCHREALTIME/,/.}"; }
-# until_ok SECONDS CMD...: runs CMD every 0.1 s until it succeeds; false when
-# SECONDS pass first (CMD still gets one last try).
-until_ok() {
-    local end
-    end=$(awk -v t="$(now)" -v s="$1" 'BEGIN { printf "%.3f", t + s }')
-    shift
-    while :; do
-        local late
-        late=$(awk -v t="$(now)" -v e="$end" 'BEGIN { print (t >= e) }')
-        "$@" && return 0
-        [ "$late" = 1 ] && return 1
-        sleep 0.1
-    done
-}
-
-# The X server picks a free display and tells us (-displayfd). Two servers
-# started at once (another test's, another run's) may pick the same one: the
-# one that loses says "server already running" and exits, on a busy machine
-# not at once. A server is ours once it answers and it is the one listening on
-# the display's socket (its inode, in /proc/net/unix, among our server's open
-# files); else another try.
-has_display() { [ -s "$dir/display" ]; }
-ours() {
-    local path=/tmp/.X11-unix/X${DISPLAY#:} inode
-    [ -r /proc/net/unix ] || return 0 # (no way to tell: the moment's wait below)
-    for inode in $(awk -v p="$path" '$8 == p || $8 == "@" p { print $7 }' /proc/net/unix); do
-        ls -l "/proc/$xvfb/fd" 2>/dev/null | grep -q "socket:\[$inode\]" && return 0
-    done
-    return 1
-}
-x_up() { kill -0 "$xvfb" 2>/dev/null && xdotool getdisplaygeometry >/dev/null 2>&1 && ours; }
-for try in 1 2 3 4 5; do
-    : >"$dir/display"
-    Xvfb -displayfd 3 -screen 0 1024x640x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
-    xvfb=$!
-    until_ok 10 has_display || fail "Xvfb did not start (see $dir/xvfb.log)"
-    export DISPLAY=:$(head -n 1 "$dir/display")
-    if until_ok 5 x_up && sleep 0.5 && kill -0 "$xvfb" 2>/dev/null; then
-        break
-    fi
-    kill "$xvfb" 2>/dev/null
-    wait "$xvfb" 2>/dev/null
-    xvfb=
-    [ "$try" = 5 ] && fail "no X server of our own in five tries (see $dir/xvfb.log)"
-done
+. "$(dirname "$0")/xserver.sh"
+start_x
 
 # --color truecolor: what xterm answers it shows, and kept so on a busy
 # machine, where xterm takes the bytes slowly and swirl's flow control would
