@@ -109,4 +109,3 @@ int src_list_files(const char *dir, const char *ends, char paths[][SRC_PATH_MAX]
         closedir(top);
     return n;
 }
-
