@@ -42,6 +42,8 @@ fi
 
 xvfb= xt=
 cleanup() {
+    # script(1), and swirl under it, outlive a killed terminal: by their typescript
+    pkill -f -- "$dir/typescript" 2>/dev/null
     [ -n "$xt" ] && kill "$xt" 2>/dev/null
     [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
     wait 2>/dev/null
