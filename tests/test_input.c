@@ -143,6 +143,11 @@ TEST(input_keys_arrows_and_escape)
     CHECK(ev[0].type == INPUT_WHERE && ev[1].type == INPUT_ANSWER);
     CHECK(ev[2].type == INPUT_KEY && ev[2].key == 'x' && ev[1].answer.kind == ANSWER_DA1);
     CHECK_INT(ev[1].answer.v[0], 1 << 22);
+    /* The first number is the class, not an attribute: st's ?6c has none,
+     * a VT100's ?1;2c attribute 2 alone. */
+    CHECK_INT(feed(&in, "\x1b[?6c\x1b[?1;2c", ev, 16), 2);
+    CHECK_INT(ev[0].answer.v[0], 0);
+    CHECK_INT(ev[1].answer.v[0], 1 << 2);
     CHECK_INT(feed(&in, "\x1b[?2026;2$y", ev, 16), 1);
     CHECK(ev[0].type == INPUT_ANSWER && ev[0].answer.kind == ANSWER_MODE &&
           ev[0].answer.v[0] == 2026 && ev[0].answer.v[1] == 2);
