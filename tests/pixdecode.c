@@ -217,6 +217,24 @@ double px_distance(rgb_t a, rgb_t b)
     return sqrt(dr * dr + dg * dg + db * db);
 }
 
+double px_block_error(const struct image *a, const struct image *b)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (int y = 0; y + 4 <= a->h; y += 4)
+        for (int x = 0; x + 4 <= a->w; x += 4, n++) {
+            double d[3] = {0, 0, 0};
+            for (int j = 0; j < 16; j++) {
+                const size_t i = (size_t)(y + j / 4) * (size_t)a->w + (size_t)(x + j % 4);
+                d[0] += rgb_r(a->px[i]) - rgb_r(b->px[i]);
+                d[1] += rgb_g(a->px[i]) - rgb_g(b->px[i]);
+                d[2] += rgb_b(a->px[i]) - rgb_b(b->px[i]);
+            }
+            sum += sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / 16;
+        }
+    return sum / n;
+}
+
 int px_colours(const struct image *im, rgb_t *c, int max)
 {
     int n = 0;

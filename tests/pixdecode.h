@@ -41,6 +41,9 @@ bool px_png(const unsigned char *p, size_t n, struct image *im, const char **why
 
 /* The distance of two colours in 8-bit RGB. */
 double px_distance(rgb_t a, rgb_t b);
+/* The mean distance of b's 4 x 4 blocks' mean colours from a's (what the eye
+ * takes in of an ordered pattern); b at least a's size. */
+double px_block_error(const struct image *a, const struct image *b);
 /* The distinct colours of im, up to max of them, into c; their count (max + 1
  * when there are more). */
 int px_colours(const struct image *im, rgb_t *c, int max);

@@ -235,25 +235,6 @@ TEST(kitty_png_frame_is_a_png_of_the_image)
     kitty_free(&k);
 }
 
-/* The mean distance of b's 4 x 4 blocks' mean colours from a's. */
-static double block_error(const struct image *a, const struct image *b)
-{
-    double sum = 0.0;
-    int n = 0;
-    for (int y = 0; y + 4 <= a->h; y += 4)
-        for (int x = 0; x + 4 <= a->w; x += 4, n++) {
-            double d[3] = {0, 0, 0};
-            for (int j = 0; j < 16; j++) {
-                const size_t i = (size_t)(y + j / 4) * (size_t)a->w + (size_t)(x + j % 4);
-                d[0] += rgb_r(a->px[i]) - rgb_r(b->px[i]);
-                d[1] += rgb_g(a->px[i]) - rgb_g(b->px[i]);
-                d[2] += rgb_b(a->px[i]) - rgb_b(b->px[i]);
-            }
-            sum += sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / 16;
-        }
-    return sum / n;
-}
-
 /* Six colours in stripes. */
 static void stripes(struct image *im, int w, int h)
 {
@@ -298,7 +279,7 @@ TEST(kitty_png8_frame_is_a_palette_png_near_the_image)
             CHECK_MSG(n > 200 && n <= 256, "%d colours", n);
             const double worst = px_beyond_nearest(&im, &back);
             CHECK_MSG(worst <= 24.0, "a pixel %.1f further than the nearest", worst);
-            const double blocks = block_error(&im, &back);
+            const double blocks = px_block_error(&im, &back);
             CHECK_MSG(blocks < 2.0, "4x4 blocks off by %.2f on the whole", blocks);
         }
         free_frame(&f);

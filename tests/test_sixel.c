@@ -151,26 +151,6 @@ TEST(sixel_cube_frame_is_within_a_step_of_the_image_and_flat_areas_average_to_it
     image_free(&im);
 }
 
-/* The mean distance of b's 4 x 4 blocks' mean colours from a's (what the
- * eye takes in of an ordered pattern). */
-static double block_error(const struct image *a, const struct image *b)
-{
-    double sum = 0.0;
-    int n = 0;
-    for (int y = 0; y + 4 <= a->h; y += 4)
-        for (int x = 0; x + 4 <= a->w; x += 4, n++) {
-            double d[3] = {0, 0, 0};
-            for (int j = 0; j < 16; j++) {
-                const size_t i = (size_t)(y + j / 4) * (size_t)a->w + (size_t)(x + j % 4);
-                d[0] += rgb_r(a->px[i]) - rgb_r(b->px[i]);
-                d[1] += rgb_g(a->px[i]) - rgb_g(b->px[i]);
-                d[2] += rgb_b(a->px[i]) - rgb_b(b->px[i]);
-            }
-            sum += sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) / 16;
-        }
-    return sum / n;
-}
-
 /* The mean distance of b's pixels from a's. */
 static double pixel_error(const struct image *a, const struct image *b)
 {
@@ -200,7 +180,7 @@ TEST(sixel_median_frame_of_a_gradient_is_nearer_than_the_cube)
         bytes[p] = out.len;
         struct px_sixel info;
         const bool ok = decode_frame(&out, 0, 0, &back, &info);
-        err[p] = ok ? block_error(&im, &back) : 1e9;
+        err[p] = ok ? px_block_error(&im, &back) : 1e9;
         pixel[p] = ok ? pixel_error(&im, &back) : 1e9;
         /* Undithered, each pixel takes the palette's nearest to its 5-bit
          * bin's pixels: within twice a bin's reach (7 levels a channel) of
@@ -247,7 +227,7 @@ TEST(sixel_median_dithers_where_a_colour_is_far_and_nowhere_else)
         CHECK(sixel_frame(&s, &im, 0, 0, &out));
         struct px_sixel info;
         if (decode_frame(&out, 0, 0, &back, &info)) {
-            err[d] = block_error(&im, &back);
+            err[d] = px_block_error(&im, &back);
             bool flat = true;
             for (int y = 0; y < 48; y++)
                 for (int x = 200; x < 240; x++)
