@@ -28,17 +28,8 @@ case $proto in
     *) echo "error: usage: tests/pixterm.sh DIR kitty|sixel"; exit 1 ;;
 esac
 mkdir -p "$dir" || exit 1
-missing=()
-for tool in Xvfb $term xdotool xwd convert compare script; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
-    missing+=("the DejaVu Sans Mono font")
-fi
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "skipped: not installed: ${missing[*]} (apt-get install $term xvfb xdotool x11-apps imagemagick fonts-dejavu-core)"
-    exit 77
-fi
+. "$(dirname "$0")/xserver.sh"
+need_tools "$term xvfb xdotool x11-apps imagemagick fonts-dejavu-core" Xvfb $term xdotool xwd convert compare script
 
 xvfb= xt=
 cleanup() {
@@ -49,7 +40,6 @@ cleanup() {
     wait 2>/dev/null
 }
 trap cleanup EXIT
-. "$(dirname "$0")/xserver.sh"
 start_x
 
 # swirl under script(1), which keeps what it wrote; then the screen it left stays.

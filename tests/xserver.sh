@@ -1,8 +1,24 @@
-# tests/xserver.sh — sourced by tests/xterm.sh and tests/pixterm.sh: waiting
-# with a deadline (until_ok), and an X server of the script's own (start_x:
+# tests/xserver.sh — sourced by tests/xterm.sh and tests/pixterm.sh: the tools
+# they need (need_tools), waiting with a deadline (until_ok), and an X server of the script's own (start_x:
 # Xvfb on a free display, DISPLAY exported, its pid in $xvfb). The sourcing
 # script sets $dir (where the server's log goes) and kills $xvfb on its way out.
 fail() { echo "error: $*"; exit 1; }
+# need_tools "PACKAGES" TOOL...: each tool and the DejaVu Sans Mono font there,
+# or "skipped: ..." (with what apt-get install would bring) and exit 77.
+need_tools() {
+    local hint=$1 tool missing=()
+    shift
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+    done
+    if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
+        missing+=("the DejaVu Sans Mono font")
+    fi
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "skipped: not installed: ${missing[*]} (apt-get install $hint)"
+        exit 77
+    fi
+}
 
 now() { echo "${EPOCHREALTIME/,/.}"; }
 # until_ok SECONDS CMD...: runs CMD every 0.1 s until it succeeds; false when

@@ -36,17 +36,8 @@ esac
 cols=100 rows=30
 mkdir -p "$dir" || exit 1
 
-missing=()
-for tool in Xvfb xterm xdotool xwd convert compare fc-list pgrep $mux; do
-    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if [ ${#missing[@]} -eq 0 ] && ! fc-list 2>/dev/null | grep -q 'DejaVu Sans Mono'; then
-    missing+=("the DejaVu Sans Mono font")
-fi
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "skipped: not installed: ${missing[*]} (apt-get install xterm xvfb xdotool x11-apps imagemagick fonts-dejavu-core)"
-    exit 77
-fi
+. "$(dirname "$0")/xserver.sh"
+need_tools "xterm xvfb xdotool x11-apps imagemagick fonts-dejavu-core" Xvfb xterm xdotool xwd convert compare fc-list pgrep $mux
 
 xvfb= xt=
 sock=$dir/tmux.sock
@@ -57,7 +48,6 @@ cleanup() {
     wait 2>/dev/null
 }
 trap cleanup EXIT
-. "$(dirname "$0")/xserver.sh"
 start_x
 
 # --color truecolor: what xterm answers it shows, and kept so on a busy
