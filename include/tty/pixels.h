@@ -13,6 +13,10 @@
 #include "frame.h"
 #include "probe.h"
 
+/* Why a multiplexer nearer than the terminal keeps its pixels from swirl
+ * ("inside tmux", "inside GNU screen"), or NULL: then the terminal is asked
+ * about pixels too. */
+const char *pixels_multiplexer(const struct probe_env *e);
 /* After the terminal was asked: the choice made into o (pixels_internal.h), what the answers
  * said of the cells' pixels and sixel's colours kept for pixels_start. */
 void pixels_ask(const struct probe_env *e, struct app_opts *o);

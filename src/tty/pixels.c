@@ -23,6 +23,15 @@ static volatile sig_atomic_t leave_len;
 
 static bool prefix(const char *s, const char *p) { return s && strncmp(s, p, strlen(p)) == 0; }
 
+const char *pixels_multiplexer(const struct probe_env *e)
+{
+    if ((e->tmux && *e->tmux) || prefix(e->term, "tmux"))
+        return "inside tmux";
+    if ((e->sty && *e->sty) || prefix(e->term, "screen") || probe_screen_nearest(e))
+        return "inside GNU screen";
+    return NULL;
+}
+
 enum app_pixels pixels_choose(const struct probe_env *e, enum app_pixels asked,
                               enum color_mode mode, bool recording, const char **why)
 {
@@ -34,13 +43,7 @@ enum app_pixels pixels_choose(const struct probe_env *e, enum app_pixels asked,
     }
     if (asked != APP_PIXELS_AUTO)
         return asked;
-    const char *no = NULL;
-    if (mode == COLOR_MONO)
-        no = "no colour";
-    else if ((e->tmux && *e->tmux) || prefix(e->term, "tmux"))
-        no = "inside tmux";
-    else if ((e->sty && *e->sty) || prefix(e->term, "screen") || probe_screen_nearest(e))
-        no = "inside GNU screen";
+    const char *no = mode == COLOR_MONO ? "no colour" : pixels_multiplexer(e);
     if (no) {
         *why = no;
         return APP_PIXELS_OFF;

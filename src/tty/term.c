@@ -428,8 +428,9 @@ static void ask_terminal(struct term *t, struct app_opts *o, bool color_auto, bo
     t->probe_t0 = t->probe_t1 = -1.0;
     if ((color_auto || o->sync) && !console) {
         double asked = frame_now();
-        /* pixels asked about only where no multiplexer is nearer */
-        bool pixels = !(e.tmux && *e.tmux) && !(e.term && strncmp(e.term, "tmux", 4) == 0);
+        /* pixels asked about only where no multiplexer is nearer (tmux takes
+         * an APC string for a title) */
+        bool pixels = pixels_multiplexer(&e) == NULL;
         t->ntyped = probe_ask_tty(STDIN_FILENO, STDOUT_FILENO, PROBE_WAIT, pixels, &e.ans,
                                   &t->in, t->typed, (int)(sizeof t->typed / sizeof t->typed[0]));
         if (e.ans.asked) /* what it did not answer in time, it owes */
