@@ -3,7 +3,10 @@
  * virtual time: frames whose bytes at each rung a model gives, at a link of
  * a given rate, planned and paced as the frame loop plans and paces them.
  */
+#include "app.h"
+#include "frame.h"
 #include "ladder.h"
+#include "scene.h"
 #include "test.h"
 
 #include <string.h>
@@ -303,4 +306,101 @@ TEST(ladder_tolerance_is_the_rungs_or_the_users)
     CHECK_INT(ladder_tolerance(&l, 6), 6);
     CHECK_INT(ladder_tolerance_at(2, 6), ladder_rungs[2].tolerance);
     CHECK_INT(ladder_tolerance_at(2, 200), 200);
+}
+
+/* A window whose first frame whole would be megabytes starts lower down the
+ * ladder, climbs a rung every LADDER_CLIMB s while no limit is known (each
+ * rung only after a frame went at the one below), and ends whole; a window
+ * of a usual size starts whole; a start never makes finer a ladder that a
+ * slow link took down; a limit found on the way takes over from the climb. */
+TEST(ladder_a_large_window_starts_coarse_and_sharpens)
+{
+    struct ladder l;
+    ladder_init(&l);
+    ladder_start(&l, 200L * 60);
+    CHECK_INT(l.rung, 0);
+    CHECK(!l.starting);
+    ladder_start(&l, 1500L * 800);
+    const int r0 = l.rung;
+    CHECK_MSG(r0 >= 3 && !ladder_rungs[r0].fewer_colours, "a 1500x800 start at rung %d", r0);
+    CHECK(l.starting);
+    int changes = 0, rung = r0;
+    double t = 0.0;
+    for (; t < 5.0 && l.rung > 0; t += 1.0 / FPS) {
+        ladder_plan(&l, 0.0, FPS, true, t);
+        CHECK_MSG(l.rung == rung || l.rung == rung - 1, "at %.2f s: rung %d after %d", t, l.rung,
+                  rung);
+        changes += l.rung != rung, rung = l.rung;
+        ladder_sent(&l, 1e6, false, t);
+    }
+    CHECK_INT(l.rung, 0);
+    CHECK_INT(changes, r0);
+    CHECK_MSG(t >= r0 * LADDER_CLIMB && t <= r0 * (LADDER_CLIMB + 2.0 / FPS) + 0.1,
+              "whole at %.2f s from rung %d", t, r0);
+    /* No frame goes (a terminal that takes nothing yet): no climb. */
+    ladder_init(&l);
+    ladder_start(&l, 1500L * 800);
+    for (t = 0.0; t < 2.0; t += 1.0 / FPS)
+        ladder_plan(&l, 0.0, FPS, true, t);
+    CHECK_INT(l.rung, r0);
+    /* Down for a slow link, then a small window: as low as the link has it. */
+    struct model m = {30000, 0.6, false};
+    struct seen s;
+    ladder_init(&l);
+    drive(&l, &m, 20e3, 0.0, 10.0, 0.0, true, &s);
+    const int slow = l.rung;
+    CHECK(slow >= 3);
+    ladder_start(&l, 80L * 24);
+    CHECK_INT(l.rung, slow);
+    /* A limit known on the way: the ladder's own rules, not the climb. */
+    ladder_init(&l);
+    ladder_start(&l, 1500L * 800);
+    drive(&l, &m, 20e3, 0.0, 10.0, 0.0, true, &s);
+    CHECK(!l.starting);
+    CHECK_MSG(l.rung >= slow - 1, "at 20 KB/s from a start: rung %d, from the top %d", l.rung,
+              slow);
+}
+
+static double no_time(void) { return 0.0; }
+
+/* The frame loop's part: a live window that large starts coarse (its first
+ * frame a fraction of a whole repaint's bytes), and so does one resized to
+ * it; a recording (simulated) is the same at any size. */
+TEST(ladder_start_is_taken_by_live_frames_only)
+{
+    const int cols = 600, rows = 400;
+    size_t first[2];
+    for (int simulated = 0; simulated < 2; simulated++) {
+        struct app_opts o;
+        app_opts_default(&o);
+        o.scene = scene_find("cloth");
+        o.color = COLOR_TRUE;
+        struct app a;
+        CHECK(app_init(&a, &o, cols, rows) == 0);
+        struct frame f;
+        frame_init(&f, &a, simulated);
+        CHECK_MSG((f.lad.rung > 0) == !simulated, "simulated %d: rung %d", simulated, f.lad.rung);
+        struct buf out;
+        buf_init(&out);
+        frame_plan(&f, &a, 0.0, 0.0, true, 0.0);
+        first[simulated] = frame_next(&f, &a, 0.0, no_time, true, &out);
+        if (!simulated) { /* small, then that large again: a start again */
+            app_resize(&a, 100, 30);
+            frame_resize(&f, 100, 30);
+            for (int k = 1; k < 100 && f.lad.rung > 0; k++) {
+                frame_plan(&f, &a, 0.0, 0.0, true, k * 0.05);
+                buf_clear(&out);
+                frame_next(&f, &a, 0.0, no_time, false, &out);
+            }
+            CHECK_INT(f.lad.rung, 0);
+            app_resize(&a, cols, rows);
+            frame_resize(&f, cols, rows);
+            CHECK(f.lad.rung > 0 && f.lad.starting);
+        }
+        buf_free(&out);
+        frame_free(&f);
+        app_free(&a);
+    }
+    CHECK_MSG(first[0] < first[1] && first[0] <= LADDER_START_BYTES,
+              "first frame live %zu bytes, whole %zu", first[0], first[1]);
 }

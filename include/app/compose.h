@@ -26,6 +26,7 @@ struct frame_stats {
     bool fewer_colours;  /* drawn in 256 colours for the link's sake */
     int link_step;       /* the picture's level for the link (ladder.h's rung, 0: whole) */
     const char *link_word; /* that rung's name, for the help (NULL: whole) */
+    bool link_start;     /* that rung is a large window's start, sharpening (ladder_start) */
     double link_rtt;     /* s: the base round trip (0: not known) */
     double link_rate;    /* bytes a second the link carries (0: not known) */
     bool link_limit;     /* ... at most: the link is the limit */

@@ -40,7 +40,11 @@
  *    still picture costs only its repaint, and becomes exact as fast as the
  *    link carries those.
  * With no limit known (a fast link, a terminal that keeps up) it is the top
- * rung, the picture whole. No clock here (times are passed in) and no I/O:
+ * rung, the picture whole; but a window so large that its first frame whole
+ * would be megabytes (ladder_start) starts at the finest rung whose repaint,
+ * as guessed, is at most LADDER_START_BYTES, and climbs a rung every
+ * LADDER_CLIMB s while no limit is known, as a video starts coarse and
+ * sharpens (a limit found on the way takes over as above). No clock here (times are passed in) and no I/O:
  * tests drive it on virtual time.
  */
 #ifndef SWIRL_LADDER_H
@@ -75,6 +79,10 @@ extern const int ladder_nrungs;
 #define LADDER_PEAK 30.0      /* s the busiest frame at a rung fades over (a rise must hold then) */
 #define LADDER_HOLD 20.0      /* s a rise must hold before it counts as one that did */
 #define LADDER_TRIAL_FRESH 1.0 /* s: a rung's bytes measured this lately are its own on a visit */
+#define LADDER_START_BYTES 2e6 /* the most a first frame may take, as guessed */
+#define LADDER_CELL_GLYPH 1.0  /* ... bytes a cell for its glyph, */
+#define LADDER_CELL_COLOURS 9.5 /* and for its colours, shared by a block's cells */
+#define LADDER_CLIMB 0.2       /* s at each rung of the start's climb */
 
 struct ladder {
     int rung;            /* in force */
@@ -98,9 +106,14 @@ struct ladder {
     int changes;         /* how many times it changed */
     bool fresh;          /* the next frame is the first at a new rung (a repaint) */
     bool guess;          /* need[rung] is a repaint's guess (LADDER_GUESS) */
+    bool starting;       /* climbing from a start by size (ladder_start) */
+    double climb_t;      /* when the first frame at the climb's rung went (-1: none yet) */
 };
 
 void ladder_init(struct ladder *l);
+/* A window of `cells` cells: where its first frame whole would cost more
+ * than LADDER_START_BYTES, a start lower down the ladder (see above). */
+void ladder_start(struct ladder *l, long cells);
 /*
  * Before a frame: `avail` bytes a second the link carries for frames (0: no
  * limit known), `fps` the frame rate asked for, `colours` whether the rungs of

@@ -191,6 +191,9 @@ static void picture_line(const struct app *a, const struct frame_stats *fs, char
     else if (a->o.pixels != APP_PIXELS_OFF && !app_too_small(a))
         snprintf(out, n, "  %-11s glyphs: the link carries less than a picture in %s a second%s",
                  "picture", a->o.pixels == APP_PIXELS_KITTY ? "kitty graphics" : "sixel", fps);
+    else if (fs->link_word && fs->link_start)
+        snprintf(out, n, "  %-11s coarse to start, sharpening (a window this large): %s%s",
+                 "picture", fs->link_word, fps);
     else if (fs->link_word)
         snprintf(out, n, "  %-11s coarser for the link: %s%s", "picture", fs->link_word, fps);
     else if (a->detail != TUNE_FULL)

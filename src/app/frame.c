@@ -27,9 +27,11 @@ void frame_init(struct frame *f, const struct app *a, bool simulated)
     f->fps_t0 = -1.0;
     tune_init(&f->tune, pool_threads(a->so.pool), a->o.threads_auto, cells_scale(a->o.glyphs) > 1);
     ladder_init(&f->lad);
+    if (!simulated) /* a recording's frames are the same at any size */
+        ladder_start(&f->lad, (long)a->cols * a->rows);
     encode_init(&f->trial_enc, a->o.color, a->o.tolerance, false);
     f->trial_enc.sweep = true;
-    cells_init(&f->trial_cells, a->cols, a->rows);
+    cells_init(&f->trial_cells, 1, 1); /* sized at the first trial: most runs have none */
     buf_init(&f->trial_out);
     pixframe_init(&f->px);
 }
@@ -72,6 +74,7 @@ double frame_plan(struct frame *f, const struct app *a, double avail, double pac
     if (f->lad.trial >= 0 && f->lad.trial != trial)
         encode_invalidate(&f->trial_enc); /* a trial starts from a repaint, not counted */
     rung_stats(&f->st, f->lad.rung);
+    f->st.link_start = f->lad.starting;
     /* A probe of a higher rate: the frame filled up to it with padding. */
     const double fill = pace > avail ? pace / a->o.fps - f->lad.need[f->lad.rung] : 0.0;
     f->enc.pad = fill > 0.0 ? fill : 0.0;
@@ -83,7 +86,8 @@ void frame_resize(struct frame *f, int cols, int rows)
     cols = cols < 1 ? 1 : cols;
     rows = rows < 2 ? 2 : rows;
     cells_resize(&f->cells, cols, rows);
-    cells_resize(&f->trial_cells, cols, rows);
+    if (!f->st.simulated)
+        ladder_start(&f->lad, (long)cols * rows);
     encode_invalidate(&f->enc);
     encode_invalidate(&f->trial_enc);
     pixframe_invalidate(&f->px);
@@ -136,6 +140,10 @@ static void trial_frame(struct frame *f, const struct app *a)
 {
     struct frame_stats st = f->st;
     rung_stats(&st, f->lad.trial);
+    if (f->trial_cells.cols != f->cells.cols || f->trial_cells.rows != f->cells.rows) {
+        cells_resize(&f->trial_cells, f->cells.cols, f->cells.rows);
+        encode_invalidate(&f->trial_enc);
+    }
     compose_blit(a, &st, &f->img, &f->trial_cells);
     compose_over(a, &st, &f->trial_cells);
     f->trial_enc.mode = compose_mode(a, &st);

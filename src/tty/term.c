@@ -280,7 +280,6 @@ static void resize(struct term *t, double now)
 {
     int cols, rows;
     screen_size(&cols, &rows);
-    resize_term(rows, cols);
     app_resize(&t->a, cols, rows);
     frame_resize(&t->fr, cols, rows);
     pixels_resize(&t->fr, &t->a, STDOUT_FILENO);
@@ -455,7 +454,16 @@ static int open_screen(struct term *t, struct app_opts *o, bool color_auto, bool
     if (screen_too_large())
         return 2;
     screen_install(&stop_now);
+    /* curses draws nothing here (the encoder writes every cell): its windows
+     * stay at the terminal type's own size, not the window's, which at
+     * 1500x800 cost 100 MB of cells cleared and half a second to start
+     * (where the type gives none, the window's size it is). */
+    use_env(FALSE);
     t->scr = newterm(NULL, stdout, stdin);
+    if (!t->scr) { /* a type with no size of its own (dumb): the window's */
+        use_env(TRUE);
+        t->scr = newterm(NULL, stdout, stdin);
+    }
     if (t->scr)
         screen_output_open();
     const char *term = getenv("TERM");
@@ -498,7 +506,6 @@ static int term_open(struct term *t, struct app_opts *o, bool color_auto, bool g
         return rc;
     int cols, rows;
     screen_size(&cols, &rows);
-    resize_term(rows, cols);
     if (app_init(&t->a, o, cols, rows) != 0) {
         screen_leave(0.0);
         screen_output_close();
