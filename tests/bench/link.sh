@@ -36,3 +36,13 @@ for link in "0 0" "0 0.05" "0 0.15" "1000000 0" "1000000 0.1" "100000 0" "100000
     done
     echo
 done
+# The largest window swirl draws (1500x800, issue 45): the first frame, the
+# longest wait between two frames, and q, on a pty with no limit.
+printf "  1500x800, no limit (first frame / longest gap / fps / q exits after):"
+for scene in $scenes; do
+    line=$(build/linkpty -w 1500x800 0 4 "$swirl" --no-config --scene "$scene")
+    printf "  %s %.2f s %.2f s %4.1f fps q %.2f s" "$scene" "$(echo "$line" | field first_frame)" \
+        "$(echo "$line" | field gap_max)" "$(echo "$line" | field fps)" \
+        "$(echo "$line" | field exit_latency)"
+done
+echo

@@ -44,8 +44,8 @@
  * typed to the screen left, s), bytes_after_quit, left_screen, exit_latency
  * (the q's arrival to the command's exit, s), echoed, drained, sgr256 (how
  * many 256-colour SGRs it was sent: a picture given fewer colours), sync_open
- * (1: a synchronized update was left open) and sync_stray (ends of updates
- * never begun). Exit status 0
+ * (1: a synchronized update was left open), sync_stray (ends of updates
+ * never begun) and gap_max (the longest s between two frames before the q). Exit status 0
  * when the command left the screen and ended, 1 otherwise.
  */
 #define _GNU_SOURCE
@@ -132,6 +132,7 @@ struct terminal {
     long long frames, frames_in_span, processed, at_quit, at_left, echoed, stray_ends;
     bool in_sync;      /* a synchronized update is open */
     double t_first, t_left;
+    double t_frame, gap_max; /* the last frame's end; the longest between two before the q */
 };
 
 static void take(struct terminal *tm, struct fifo *up, char c, double t, double t_quit,
@@ -154,6 +155,9 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
         tm->in_sync = false;
         if (tm->frames++ == 0)
             tm->t_first = t;
+        else if (t_quit < 0 && t - tm->t_frame > tm->gap_max)
+            tm->gap_max = t - tm->t_frame;
+        tm->t_frame = t;
         if (span0 >= 0 && t >= span0 && (t_quit < 0 || t < t_quit))
             tm->frames_in_span++;
     }
@@ -293,13 +297,14 @@ int main(int argc, char **argv)
     printf("{\"rate\":%.0f,\"delay\":%.3f,\"fps\":%.2f,\"frames\":%lld,\"util\":%.3f,"
            "\"qdelay_max\":%.3f,\"qdelay_mean\":%.3f,\"first_frame\":%.3f,"
            "\"quit_latency\":%.3f,\"bytes_after_quit\":%lld,\"left_screen\":%s,"
-           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld,\"sgr256\":%lld,\"sync_open\":%d,\"sync_stray\":%lld}\n",
+           "\"exit_latency\":%.3f,\"echoed\":%lld,\"drained\":%lld,\"sgr256\":%lld,\"sync_open\":%d,\"sync_stray\":%lld,"
+           "\"gap_max\":%.3f}\n",
            rate, delay, span > 0 ? (double)tm.frames_in_span / span : 0.0, tm.frames,
            rate > 0 && span > 0 ? (double)sent_in_span / (rate * span) : -1.0, qd_max,
            sent_in_span ? qd_sum / (double)sent_in_span : 0.0,
            tm.t_first >= 0 ? tm.t_first - t0 : -1.0, tm.t_left >= 0 ? tm.t_left - t_quit : -1.0,
            tm.t_left >= 0 ? tm.at_left - tm.at_quit : -1LL, tm.t_left >= 0 ? "true" : "false",
            t_exit >= 0 && t_quit >= 0 ? t_exit - t_quit - (sig ? 0.0 : delay) : -1.0, tm.echoed,
-           drained, tm.colours256, tm.in_sync, tm.stray_ends);
+           drained, tm.colours256, tm.in_sync, tm.stray_ends, tm.gap_max);
     return tm.t_left >= 0 && t_exit >= 0 ? 0 : 1;
 }
