@@ -45,6 +45,32 @@ TEST(flow_pieces_end_before_an_escape_sequence)
     CHECK_INT(flow_in_flight(&f), 5);
 }
 
+/* Every ping's answer is awaited: with the ring of pings full no piece goes
+ * (dropping the oldest would have its answer taken for the next one's, a
+ * round trip too short and a rate too high, which on a real pty behind a
+ * slow link let the window flood it: q was seen after 1.8 s at 20 KB/s);
+ * each answer is matched to its own ping. */
+TEST(flow_no_ping_is_dropped_while_its_answer_may_come)
+{
+    struct flow f;
+    flow_init(&f);
+    f.window = 1e6;
+    char piece[16];
+    memset(piece, 'x', sizeof piece);
+    enum flow_ping kind[FLOW_PINGS];
+    for (int i = 0; i < FLOW_PINGS; i++) {
+        CHECK(flow_chunk(&f, piece, sizeof piece) == sizeof piece);
+        kind[i] = flow_wrote(&f, sizeof piece, i * 0.001);
+    }
+    CHECK_INT((long long)flow_chunk(&f, piece, sizeof piece), 0);
+    CHECK(flow_ready(&f)); /* the window has room: only the pings are full */
+    for (int i = 0; i < 3; i++) {
+        flow_answered(&f, kind[i], i * 0.001 + 0.2);
+        CHECK_NEAR(f.rtt, 0.2, 1e-9);
+        CHECK_INT((long long)flow_chunk(&f, piece, sizeof piece), (long long)sizeof piece);
+    }
+}
+
 /* A piece is at most a FLOW_PIECES-th of a large window: many pings a
  * round trip, so each measures a short stretch of the link. */
 TEST(flow_pieces_are_a_share_of_the_window)

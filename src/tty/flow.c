@@ -97,10 +97,15 @@ static bool cut_at(const char *data, size_t i, size_t n)
     return data[i] == '\x1b' && (i + 1 >= n || data[i + 1] != '\\');
 }
 
+/* A piece waits for room for a whole one (but the frame's last) and for a
+ * free ping: pieces of a few bytes, each freed by an answer and each with
+ * its own ping, would fill the ring of pings, and a ping dropped unanswered
+ * has its answer taken for the next one's (a round trip too short, a rate
+ * too high: a window that floods the link). */
 size_t flow_chunk(const struct flow *f, const char *data, size_t n)
 {
     double room = window(f) - (double)flow_in_flight(f);
-    if (room < 1.0)
+    if (room < 1.0 || (!f->off && f->n >= FLOW_PINGS))
         return 0;
     double most = f->window / FLOW_PIECES > FLOW_PIECE_MIN ? f->window / FLOW_PIECES : FLOW_PIECE_MIN;
     room = f->off || room < most ? room : most; /* silent: no ping is answered anyway */
