@@ -60,3 +60,22 @@ TEST(degrade_a_paused_picture_becomes_exact_once_the_link_clears)
         CHECK_MSG(seen.level == 0, "%s: level %d", scenes[sc]->name, seen.level);
     }
 }
+
+/* Moving, behind a slow link that clears, the picture is as exact as on a
+ * fast link at that round trip within two seconds: the rate is probed, the
+ * ladder climbs through the rungs that fit even at the busiest the picture
+ * was behind the slow link. (When a failed trial of the top rung was tried
+ * again and again, never a rung between, the water stayed coarse.) */
+TEST(degrade_a_moving_picture_is_whole_again_once_the_link_clears)
+{
+    for (int sc = 0; sc < SCENE_COUNT; sc++) {
+        struct simlink_result r;
+        struct simscreen_seen fast, seen;
+        give(sc, 0.0, 0.1, 5.0, 2.0, NULL, &r, &fast);
+        struct simscreen_cfg x = {.clear_at = 5.0, .exact_err = fast.err + 0.5};
+        give(sc, 20e3, 0.1, 8.0, 4.0, &x, &r, &seen);
+        CHECK_MSG(seen.exact_t >= 0.0 && seen.exact_t <= 2.0,
+                  "%s: as exact as on a fast link (error %.1f) %.2f s after the link cleared",
+                  scenes[sc]->name, fast.err, seen.exact_t);
+    }
+}

@@ -1339,7 +1339,7 @@ TEST(encode_every_frame_is_whole)
 }
 
 /* Padding: after the frame's own cells, whole rows sent again exactly, in
- * turn, until the pad is spent; the screen stays the picture (and becomes it
+ * turn, until the pad is spent (the screen at most ENCODE_PAD_PASSES times); the screen stays the picture (and becomes it
  * exactly in those rows), the shadow knows it, and the padding is told apart. */
 TEST(encode_padding_sends_whole_rows_again_exactly)
 {
@@ -1374,6 +1374,15 @@ TEST(encode_padding_sends_whole_rows_again_exactly)
     for (int i = 0; i < 40 * 12; i++)
         off += cell_gap(&e.shadow[i], &t.c[i]) != 0;
     CHECK_INT(off, 0);
+    /* A pad of more than the screen (a probe of a link many times what a
+     * coarse picture takes): the screen again, more than once, up to
+     * ENCODE_PAD_PASSES times. */
+    buf_clear(&out);
+    e.pad = 1e6;
+    sent = encode_frame(&e, &s, &out);
+    term_feed(&t, out.p, out.len);
+    CHECK_MSG(sent == ENCODE_PAD_PASSES * 40 * 12, "%d cells for a pad of 1 MB", sent);
+    CHECK_INT(term_gap(&t, &s), 0);
     e.pad = 0.0;
     buf_clear(&out);
     CHECK_INT(encode_frame(&e, &s, &out), 0);

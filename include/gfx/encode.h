@@ -39,14 +39,17 @@
  * A frame is always whole: what a slow link or terminal cannot take is given
  * up before the encoder (fewer frames, a coarser picture: app/ladder.h), so
  * the screen is never half one frame and half another. `pad` bytes more go
- * after the frame's own, whole rows in turn sent again exactly as they are
- * (a probe of a link's rate is filled with them: they cost nothing but the
+ * after the frame's own, whole rows in turn sent again exactly as they are,
+ * the screen up to ENCODE_PAD_PASSES times (a probe of a link's rate is
+ * filled with them, however coarse the picture it probes for: they cost nothing but the
  * bytes, and leave those cells exact). The tolerance works
  * the same in every mode but mono (where cells have no colours): a
  * 256-colour cell is compared by the palette colours it shows.
  */
 #ifndef SWIRL_ENCODE_H
 #define SWIRL_ENCODE_H
+
+#define ENCODE_PAD_PASSES 8 /* a frame's padding sends the screen at most this many times */
 
 #include "buf.h"
 #include "cells.h"

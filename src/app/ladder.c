@@ -187,13 +187,25 @@ static void trial_end(struct ladder *l, double avail, double fps, double now)
     l->wait = l->wait * 2.0 < LADDER_WAIT_MAX ? l->wait * 2.0 : LADDER_WAIT_MAX;
 }
 
+/* The bytes a frame at rung r would take at the busiest the rung in force
+ * has lately been: its peak scaled by what r costs against it (as a trial
+ * judges it), and at least what r was measured at. A rung whose trial
+ * failed for the peak is not tried again for it while a coarser one would
+ * rise. */
+static double busy_at(const struct ladder *l, int r, double now)
+{
+    const double here = l->need[l->rung], there = need_at(l, r, now);
+    const double scaled = here > 0.0 ? l->peak * there / here : need_from(l, r, l->peak, now);
+    return scaled > there ? scaled : there;
+}
+
 /* A trial of the finest rung that, at the busiest the rung in force has
  * lately been, would keep its floor with a margin: a link that cleared is
  * climbed in a trial or two, not a rung at a time. */
 static void trial_start(struct ladder *l, double avail, double fps, double now)
 {
     for (int r = 0; r < l->rung; r++)
-        if (fps_for(need_from(l, r, l->peak, now), avail, fps) >= rise_of(r, fps)) {
+        if (fps_for(busy_at(l, r, now), avail, fps) >= rise_of(r, fps)) {
             l->trial = r, l->trial_n = 0;
             l->trial_sum = l->trial_main = l->trial_repaint = 0.0;
             return;

@@ -378,7 +378,7 @@ static void pad_rows(struct encoder *e, const struct cells *s, struct buf *out, 
                      int *sent)
 {
     const size_t start = out->len;
-    for (int k = 0; k < s->rows && (double)(out->len - start) < e->pad; k++) {
+    for (int k = 0; k < ENCODE_PAD_PASSES * s->rows && (double)(out->len - start) < e->pad; k++) {
         const int r = (e->pad_row + k) % s->rows;
         for (int c = 0; c < s->cols; c++) {
             size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
