@@ -69,3 +69,19 @@ for rtt in "${rtts[@]}"; do
     done
     echo
 done
+# The terminal's own pixels through the same ssh at 1 MB/s (linkpty's rate;
+# cells of 8x17 pixels, as DejaVu Sans Mono 10 has them), 100x30: the frames
+# seen a second in the kitty graphics protocol and in sixel (issue 42: at
+# least 20).
+printf "  pixels, 1 MB/s, rtt 20 ms, 100x30:"
+for glyphs in kitty sixel; do
+    for scene in $scenes; do
+        line=$(build/linkpty -w 100x30+8x17 1000000 8 ssh -tt -q -F /dev/null -i "$dir/user" \
+            -p "$port" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+            -o "ProxyCommand=$here/build/delayproxy 0.01 %h %p" \
+            -o SendEnv=COLORTERM root@127.0.0.1 \
+            "cd '$here' && LANG=C.UTF-8 TERM=xterm-256color '$swirl' --glyphs $glyphs --no-config --scene $scene")
+        printf "  %s %s %4.1f fps" "$glyphs" "$scene" "$(echo "$line" | field fps)"
+    done
+done
+echo

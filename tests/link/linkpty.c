@@ -28,16 +28,18 @@
  * what the command writes goes, and so nothing is answered, until it has
  * ended; then what it wrote is delivered at once; keys still go). -k SIGNAL:
  * the command gets that signal instead of the q.
- * -w COLSxROWS: the pane's size (default 100x30). -f: QUIT_AFTER counts from
+ * -w COLSxROWS[+CWxCH]: the pane's size (default 100x30) and its cells' pixels
+ * (none told by default). -f: QUIT_AFTER counts from
  * the first frame the terminal sees, not from the start (the measured span
  * is then as long however long a starved start-up takes; with no frame by
  * NO_FRAME s, from then).
  *
- *   linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS]
+ *   linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS[+CWxCH]]
  *           RATE QUIT_AFTER COMMAND [ARG...]
  *
  * Prints one JSON line. Its figures over the measured span (from 1 s after the
- * first frame to the q): fps (frames seen a second), util (of the link's bytes,
+ * first frame to the q): fps (frames seen a second: the ends of synchronized
+ * updates, and kitty pictures, which are not synchronized), util (of the link's bytes,
  * the share that carried the command's output; -1 without a rate), qdelay_max
  * and qdelay_mean (s a byte waited in the queue before it left). Then
  * first_frame (s from the start to the first frame seen), quit_latency (q
@@ -100,9 +102,11 @@ static bool match(struct matcher *m, char c)
     return false;
 }
 
-static pid_t spawn(int *master, int cols, int rows, char **argv)
+static pid_t spawn(int *master, int cols, int rows, int cw, int ch, char **argv)
 {
-    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols,
+                         .ws_xpixel = (unsigned short)(cols * cw),
+                         .ws_ypixel = (unsigned short)(rows * ch)};
     pid_t pid = forkpty(master, NULL, NULL, &ws);
     if (pid == 0) {
         setenv("TERM", "xterm-256color", 1);
@@ -117,7 +121,7 @@ static pid_t spawn(int *master, int cols, int rows, char **argv)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS] "
+    fprintf(stderr, "usage: linkpty [-p] [-n] [-f] [-d DELAY] [-s STALL] [-k SIGNAL] [-w COLSxROWS[+CWxCH]] "
                     "RATE QUIT_AFTER COMMAND [ARG...]\n");
     exit(2);
 }
@@ -126,6 +130,7 @@ static void usage(void)
 struct terminal {
     bool silent;
     struct matcher ping, where, da1, decrqm, sync_begin, sync_end, left;
+    struct matcher kitty; /* a kitty picture begins: a frame, which kitty's are not synchronized */
     struct matcher echoes[5]; /* what the tty shows of an answer it echoes */
     struct matcher sgr256[2]; /* a 256-colour foreground or background */
     long long colours256;
@@ -150,9 +155,10 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
         fifo_push(up, decrqm_answer, sizeof decrqm_answer - 1, t);
     if (match(&tm->sync_begin, c))
         tm->in_sync = true;
-    if (match(&tm->sync_end, c)) {
-        tm->stray_ends += !tm->in_sync; /* an end never begun */
-        tm->in_sync = false;
+    const bool picture = match(&tm->kitty, c);
+    if (match(&tm->sync_end, c) || picture) {
+        tm->stray_ends += !picture && !tm->in_sync; /* an end never begun */
+        tm->in_sync = tm->in_sync && picture;
         if (tm->frames++ == 0)
             tm->t_first = t;
         else if (t_quit < 0 && t - tm->t_frame > tm->gap_max)
@@ -173,12 +179,12 @@ static void take(struct terminal *tm, struct fifo *up, char c, double t, double 
 int main(int argc, char **argv)
 {
     double delay = 0.0, stall = -1.0;
-    int sig = 0, cols = 100, rows = 30;
+    int sig = 0, cols = 100, rows = 30, cw = 0, ch = 0; /* a cell's pixels: none told */
     bool pty_queue = false, from_first = false;
     struct terminal tm = {
         .ping = {"\x1b[5n", 0}, .where = {"\x1b[6n", 0}, .da1 = {"\x1b[c", 0},
         .decrqm = {"\x1b[?2026$p", 0}, .sync_begin = {"\x1b[?2026h", 0},
-        .sync_end = {"\x1b[?2026l", 0},
+        .sync_end = {"\x1b[?2026l", 0}, .kitty = {"\x1b_Ga=T,", 0},
         .left = {"\x1b[?1049l", 0},
         .echoes = {{"^[[", 0}, {"\x1b[0n", 0}, {"\x1b[1;1R", 0}, {"\x1b[?62;22c", 0},
                    {"\x1b[?2026;2$y", 0}},
@@ -199,7 +205,7 @@ int main(int argc, char **argv)
             stall = atof(optarg);
         else if (opt == 'k')
             sig = atoi(optarg);
-        else if (opt == 'w' && sscanf(optarg, "%dx%d", &cols, &rows) == 2)
+        else if (opt == 'w' && sscanf(optarg, "%dx%d+%dx%d", &cols, &rows, &cw, &ch) >= 2)
             continue;
         else
             usage();
@@ -208,7 +214,7 @@ int main(int argc, char **argv)
         usage();
     double rate = atof(argv[optind]), quit_after = atof(argv[optind + 1]);
     int master;
-    pid_t pid = spawn(&master, cols, rows, argv + optind + 2);
+    pid_t pid = spawn(&master, cols, rows, cw, ch, argv + optind + 2);
     if (pid < 0) {
         perror("linkpty: forkpty");
         return 1;
