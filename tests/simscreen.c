@@ -147,7 +147,7 @@ int simscreen_run(const struct simscreen_cfg *cfg, struct simlink_cfg *c, struct
     s.cfg = cfg;
     frame_init(&s.fr, &s.a, true);
     if (cfg->pixels != APP_PIXELS_OFF) {
-        pixframe_start(&s.fr.px, cfg->pixels, 0);
+        pixframe_start(&s.fr.px, cfg->pixels, 0, 0, 0);
         pixframe_cell(&s.fr.px, 8, 17);
     }
     buf_init(&s.out);

@@ -43,7 +43,7 @@ static void live_open(struct live *l, const char *scene, enum app_pixels proto, 
     CHECK(o.scene >= 0);
     CHECK(app_init(&l->a, &o, cols, rows) == 0);
     frame_init(&l->f, &l->a, true);
-    pixframe_start(&l->f.px, proto, 0);
+    pixframe_start(&l->f.px, proto, 0, 0, 0);
     pixframe_cell(&l->f.px, 8, 16);
     buf_init(&l->out);
 }
@@ -326,6 +326,55 @@ TEST(pixlive_a_slow_link_gives_glyphs_and_deletes_the_picture)
     snprintf(del, sizeof del, "\x1b_Ga=d,d=I,i=%u,q=2\x1b\\", KITTY_ID + 1);
     CHECK_MSG(find(l.out.p, l.out.len, 0, del) < l.out.len, "both ids deleted");
     CHECK_MSG(find(l.out.p, l.out.len, 0, "\xe2\x96") < l.out.len, "glyphs drawn");
+    live_close(&l);
+}
+
+/* Does a row of the cells hold the text? */
+static bool cells_hold(const struct cells *c, const char *text)
+{
+    const size_t m = strlen(text);
+    for (int r = 0; r < c->rows; r++)
+        for (int x = 0; x + (int)m <= c->cols; x++) {
+            size_t i = 0;
+            while (i < m && c->c[(size_t)r * (size_t)c->cols + (size_t)x + i].ch ==
+                                (uint32_t)(unsigned char)text[i])
+                i++;
+            if (i == m)
+                return true;
+        }
+    return false;
+}
+
+/* Sixel in a window larger than the terminal draws a picture (xterm's
+ * 1000x1000 by default, told by XTSMGRAPHICS): glyphs, with the reason in
+ * the help, and no DCS string; in a window that fits, the picture, at its
+ * new size once resized to fit. */
+TEST(pixlive_sixel_larger_than_the_terminal_draws_gives_glyphs)
+{
+    struct live l;
+    live_open(&l, "pbf", APP_PIXELS_SIXEL, 200, 60);
+    pixframe_start(&l.f.px, APP_PIXELS_SIXEL, 0, 1000, 1000);
+    pixframe_cell(&l.f.px, 8, 17);
+    CHECK(pixframe_too_large(&l.f.px, &l.a));
+    live_frame(&l);
+    CHECK_MSG(find(l.out.p, l.out.len, 0, "\x1bP") == l.out.len, "a sixel string at 1600x1020");
+    CHECK(l.f.st.pixels == NULL && l.f.st.pixels_big);
+    CHECK_MSG(find(l.out.p, l.out.len, 0, "\xe2\x96") < l.out.len, "glyphs drawn");
+    l.a.help = true;
+    live_frame(&l);
+    CHECK_MSG(cells_hold(&l.f.cells, "sixel of the whole window") &&
+                  cells_hold(&l.f.cells, "1000x1000"), "the help says why");
+    app_resize(&l.a, 120, 40); /* 960x663 */
+    frame_resize(&l.f, 120, 40);
+    CHECK(!pixframe_too_large(&l.f.px, &l.a));
+    l.a.help = false;
+    double now = frame_now(); /* (back from glyphs once it has held a moment: pixfit.h) */
+    for (int i = 0; i < 40 && !l.f.st.pixels; i++, now += 0.1) {
+        frame_plan(&l.f, &l.a, 0.0, 0.0, false, now);
+        live_frame(&l);
+    }
+    CHECK_MSG(find(l.out.p, l.out.len, 0, "\x1bP") < l.out.len, "no sixel at 960x663");
+    CHECK(l.f.st.pixels != NULL && !l.f.st.pixels_big);
     live_close(&l);
 }
 

@@ -115,13 +115,20 @@ TEST(probe_passes_keys_on_and_keeps_answers_back)
 }
 
 /* The answers about pixels: kitty's graphics query (ours by its id), DA1's
- * sixel attribute, XTSMGRAPHICS' colour registers, the cell's size. */
+ * sixel attribute, XTSMGRAPHICS' colour registers and largest sixel picture,
+ * the cell's size. */
 TEST(probe_takes_the_answers_about_pixels)
 {
     struct probe_answers a = parse("\x1b_Gi=31;OK\x1b\\\x1b[?1;0;1024S\x1b[6;17;8t"
                                    "\x1b[?63;1;2;4;6;9;15;16;22;28c", NULL, 0, NULL);
     CHECK(a.kitty == PROBE_YES && a.sixel && a.sixel_colors == 1024);
     CHECK(a.cell_w == 8 && a.cell_h == 17 && a.fence);
+    /* The largest sixel picture (item 2); an error (status 3) and ReGIS's
+     * (item 3) say nothing of it. */
+    a = parse("\x1b[?3;0;800;480S\x1b[?2;0;1000;1000S\x1b[?62;4c", NULL, 0, NULL);
+    CHECK_MSG(a.sixel_w == 1000 && a.sixel_h == 1000 && a.fence, "%dx%d", a.sixel_w, a.sixel_h);
+    a = parse("\x1b[?2;3;0;0S\x1b[?1;0;256S\x1b[?62;4c", NULL, 0, NULL);
+    CHECK(a.sixel_w == 0 && a.sixel_h == 0 && a.sixel_colors == 256 && a.fence);
     a = parse("\x1b_Gi=31;ENOENT:no such thing\x1b\\\x1b[?62;22c", NULL, 0, NULL);
     CHECK(a.kitty == PROBE_NO && !a.sixel && a.fence);
     a = parse("\x1b_Gi=7;OK\x1b\\\x1b[?3;1;0S\x1b[?64;1;2;6c", NULL, 0, NULL);

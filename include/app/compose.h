@@ -35,6 +35,8 @@ struct frame_stats {
      * them (NULL: glyphs), the picture's size, and its scale of the most. */
     const char *pixels;
     int pixel_w, pixel_h, pixel_k, pixel_kmax;
+    bool pixels_big;     /* glyphs: a picture would be larger than the terminal draws, */
+    int pixel_max_w, pixel_max_h; /* which is this (pixframe_too_large) */
 };
 
 /* Is the picture drawn in blocks coarser than the glyphs' cells? */

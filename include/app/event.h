@@ -52,6 +52,8 @@ enum answer_kind {
                       * status, v[2] value */
     ANSWER_CELL,     /* CSI 6 ; height ; width t: v[0] width, v[1] height, in
                       * pixels */
+    ANSWER_GEOMETRY, /* XTSMGRAPHICS item 2, CSI ? 2 ; Ps ; w ; h S: v[0] width,
+                      * v[1] height of the largest sixel picture, v[2] status */
 };
 enum mouse_action { MOUSE_PRESS, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_MOVE, MOUSE_WHEEL };
 

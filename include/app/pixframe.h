@@ -58,14 +58,21 @@ struct pixframe {
     double bytes, ms;       /* bytes a picture, and ms to draw and encode it, smoothed */
     size_t last_bytes;      /* the last frame's picture, in bytes */
     int area_rows;          /* the rows the picture covers */
+    int max_w, max_h;       /* sixel: the largest picture the terminal draws (0: not told) */
 };
 
 void pixframe_init(struct pixframe *p);
 /* Pixels from now on with proto (APP_PIXELS_OFF: none); colours: sixel's
- * registers (0: 256). */
-void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours);
+ * registers (0: 256); max_w x max_h: the largest sixel picture the terminal
+ * draws (XTSMGRAPHICS; 0: not told). */
+void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours, int max_w,
+                    int max_h);
 void pixframe_free(struct pixframe *p);
 static inline bool pixframe_on(const struct pixframe *p) { return p->proto != APP_PIXELS_OFF; }
+/* Is the window too large for the protocol's picture (a sixel picture that
+ * fills it would be more pixels than the terminal draws: xterm's default is
+ * 1000x1000, and it draws nothing of a larger one)? Then glyphs are drawn. */
+bool pixframe_too_large(const struct pixframe *p, const struct app *a);
 /* A cell is cw x ch of the terminal's pixels (0: not known). */
 void pixframe_cell(struct pixframe *p, int cw, int ch);
 /* The screen lost the picture (a resize, Ctrl-L, back from Ctrl-Z): the next

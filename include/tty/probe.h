@@ -33,11 +33,11 @@
 /* ... and, where pixels may be drawn (no multiplexer nearer: tmux takes an APC
  * string for a window title), before DA1: kitty's graphics query (a 1x1 RGB
  * image, a=q: checked, never stored, answered only by a terminal with the
- * protocol), the sixel colour registers (XTSMGRAPHICS) and a cell's size in
- * pixels (CSI 16 t). */
+ * protocol), the sixel colour registers and the largest sixel picture
+ * (XTSMGRAPHICS items 1 and 2) and a cell's size in pixels (CSI 16 t). */
 #define PROBE_QUERY_PIXELS                                                    \
     PROBE_QUERY_HEAD "\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\"                \
-    "\x1b[?1;1;0S\x1b[16t\x1b[c"
+    "\x1b[?1;1;0S\x1b[?2;1;0S\x1b[16t\x1b[c"
 
 /* The id of the image kitty's graphics query asks about (a=q: nothing is
  * stored), so that its answer is known for ours. */
@@ -58,6 +58,7 @@ struct probe_answers {
     enum probe_verdict kitty;  /* kitty graphics query (a=q): YES OK, NO an error */
     bool sixel;                /* DA1 listed attribute 4 */
     int sixel_colors;          /* XTSMGRAPHICS: colour registers, 0 unknown */
+    int sixel_w, sixel_h;      /* XTSMGRAPHICS: the largest sixel picture, 0 unknown */
     int cell_w, cell_h;        /* CSI 16 t: a cell in pixels, 0 unknown */
 };
 

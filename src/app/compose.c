@@ -188,6 +188,9 @@ static void picture_line(const struct app *a, const struct frame_stats *fs, char
         snprintf(out, n, "  %-11s %s, %dx%d pixels (%d of %d a canvas pixel%s; %s)%s", "picture",
                  fs->pixels, fs->pixel_w, fs->pixel_h, fs->pixel_k, fs->pixel_kmax,
                  fs->pixel_k < fs->pixel_kmax ? ", coarser for the link" : "", why, fps);
+    else if (fs->pixels_big)
+        snprintf(out, n, "  %-11s glyphs: sixel of the whole window would be more than the %dx%d "
+                 "pixels the terminal draws%s", "picture", fs->pixel_max_w, fs->pixel_max_h, fps);
     else if (a->o.pixels != APP_PIXELS_OFF && !app_too_small(a))
         snprintf(out, n, "  %-11s glyphs: the link carries less than a picture in %s a second%s",
                  "picture", a->o.pixels == APP_PIXELS_KITTY ? "kitty graphics" : "sixel", fps);

@@ -205,6 +205,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
     if (!a->paused)
         count_fps(f, clock());
     const size_t before = out->len;
+    f->st.pixels_big = pixframe_too_large(&f->px, a);
+    f->st.pixel_max_w = f->px.max_w, f->st.pixel_max_h = f->px.max_h;
     if (pixframe_pick(&f->px, a, &f->enc, clock(), out))
         return pixel_frame(f, a, dt, clock, cur, a->steps[cur] - steps0, before, out);
     f->st.pixels = NULL;

@@ -27,8 +27,10 @@ void pixframe_init(struct pixframe *p)
     p->cell_w = PIXFRAME_CELL_W, p->cell_h = PIXFRAME_CELL_H;
 }
 
-void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours)
+void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours, int max_w,
+                    int max_h)
 {
+    p->max_w = max_w > 0 ? max_w : 0, p->max_h = max_h > 0 ? max_h : 0;
     p->proto = proto == APP_PIXELS_KITTY || proto == APP_PIXELS_SIXEL ? proto : APP_PIXELS_OFF;
     if (p->proto == APP_PIXELS_SIXEL && colours > 1 && colours < QUANT_MAX) {
         sixel_free(&p->sx);
@@ -75,6 +77,18 @@ static int area_rows(const struct pixframe *p, const struct app *a)
     return rows > 0 ? rows : 0;
 }
 
+bool pixframe_too_large(const struct pixframe *p, const struct app *a)
+{
+    return p->proto == APP_PIXELS_SIXEL && p->max_w > 0 && p->max_h > 0 &&
+           (a->cols * p->cell_w > p->max_w || area_rows(p, a) * p->cell_h > p->max_h);
+}
+
+/* Is a picture drawn at all (else glyphs, whatever the link)? */
+static bool drawn(const struct pixframe *p, const struct app *a)
+{
+    return pixframe_on(p) && !app_too_small(a) && !pixframe_too_large(p, a);
+}
+
 static struct pixfit_in fit_in(const struct pixframe *p, const struct app *a)
 {
     return (struct pixfit_in){
@@ -88,7 +102,7 @@ static struct pixfit_in fit_in(const struct pixframe *p, const struct app *a)
 
 int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double pace, double now)
 {
-    if (!pixframe_on(p) || app_too_small(a))
+    if (!drawn(p, a))
         return p->k = 0;
     p->budget = avail > 0.0 ? avail / a->o.fps : 0.0;
     const struct pixfit_in in = fit_in(p, a);
@@ -102,7 +116,7 @@ int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double 
 
 bool pixframe_coarse(const struct pixframe *p, const struct app *a)
 {
-    if (!pixframe_on(p) || p->k < 1 || app_too_small(a))
+    if (!drawn(p, a) || p->k < 1)
         return false;
     const struct pixfit_in in = fit_in(p, a);
     return p->k < pixfit_max(&in);
@@ -110,7 +124,7 @@ bool pixframe_coarse(const struct pixframe *p, const struct app *a)
 
 double pixframe_want(const struct pixframe *p, const struct app *a)
 {
-    if (!pixframe_on(p) || app_too_small(a))
+    if (!drawn(p, a))
         return 0.0;
     const struct pixfit_in in = fit_in(p, a);
     const int kmax = pixfit_max(&in);
@@ -131,7 +145,7 @@ bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc,
                    struct buf *out)
 {
     if (!p->planned) {
-        if (pixframe_on(p) && !app_too_small(a)) {
+        if (drawn(p, a)) {
             const struct pixfit_in in = fit_in(p, a);
             p->k = pixfit_choose(&p->fit, &in, now);
         } else {
@@ -140,7 +154,7 @@ bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc,
         p->pad = 0.0;
     }
     p->planned = false;
-    const bool pix = p->k > 0 && pixframe_on(p) && !app_too_small(a);
+    const bool pix = p->k > 0 && drawn(p, a);
     if (pix && a->paused) { /* a still picture: at the finest, once (nothing follows it) */
         const struct pixfit_in in = fit_in(p, a);
         p->k = pixfit_max(&in);

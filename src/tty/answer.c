@@ -52,8 +52,9 @@ static void answer(struct input_event *ev, enum answer_kind kind, int v0, int v1
 
 /* DA1: \e[?Ps;...c, the class first, then the attributes (4: sixel), each
  * kept as a bit. DECRQM: \e[?mode;Ps$y, Ps 1 set, 2 reset, 3 set for good;
- * 0 unknown, 4 reset for good. XTSMGRAPHICS: \e[?Pi;Ps;Pvc S (Pi 1: colour
- * registers; Ps 0: success). The size of a cell in pixels: \e[6;h;wt. */
+ * 0 unknown, 4 reset for good. XTSMGRAPHICS: \e[?Pi;Ps;Pv S (Pi 1: colour
+ * registers; Ps 0: success), or \e[?Pi;Ps;Pw;Ph S (Pi 2: the largest sixel
+ * picture). The size of a cell in pixels: \e[6;h;wt. */
 bool answer_csi(const unsigned char *p, size_t n, unsigned char fin, struct input_event *ev)
 {
     struct span v[16];
@@ -77,9 +78,18 @@ bool answer_csi(const unsigned char *p, size_t n, unsigned char fin, struct inpu
         return true;
     }
     if (n > 1 && p[0] == '?' && fin == 'S') {
-        int k = span_split((struct span){p + 1, n - 1}, ';', v, 4);
-        if (k < 2 || k > 3 || number(v[0]) < 0 || number(v[1]) < 0)
+        int k = span_split((struct span){p + 1, n - 1}, ';', v, 5);
+        if (k < 2 || k > 4 || number(v[0]) < 0 || number(v[1]) < 0)
             return false;
+        if (k == 4) { /* a geometry: item 2 (sixel), 3 (ReGIS) */
+            if (number(v[2]) < 0 || number(v[3]) < 0)
+                return false;
+            if (number(v[0]) == 2)
+                answer(ev, ANSWER_GEOMETRY, number(v[2]), number(v[3]), number(v[1]));
+            else
+                answer(ev, ANSWER_GRAPHICS, number(v[0]), number(v[1]), -1);
+            return true;
+        }
         answer(ev, ANSWER_GRAPHICS, number(v[0]), number(v[1]), k == 3 ? number(v[2]) : -1);
         return true;
     }

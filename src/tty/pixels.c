@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 /* What the answers said (pixels_ask), and what leaving writes. */
-static int answered_w, answered_h, answered_colours;
+static int answered_w, answered_h, answered_colours, answered_max_w, answered_max_h;
 static char leave_bytes[128];
 static volatile sig_atomic_t leave_len;
 
@@ -70,6 +70,7 @@ void pixels_ask(const struct probe_env *e, struct app_opts *o)
     o->pixels = pixels_choose(e, o->pixels, o->color, o->recording, &o->pixels_why);
     answered_w = e->ans.cell_w, answered_h = e->ans.cell_h;
     answered_colours = e->ans.sixel_colors;
+    answered_max_w = e->ans.sixel_w, answered_max_h = e->ans.sixel_h;
 }
 
 /* A cell's pixels (0: not known). */
@@ -86,7 +87,7 @@ static void pixels_cell(int fd, int cols, int rows, int *cw, int *ch)
 
 void pixels_start(struct frame *f, const struct app *a, int fd)
 {
-    pixframe_start(&f->px, a->o.pixels, answered_colours);
+    pixframe_start(&f->px, a->o.pixels, answered_colours, answered_max_w, answered_max_h);
     pixels_resize(f, a, fd);
     if (a->o.pixels != APP_PIXELS_KITTY)
         return;

@@ -50,6 +50,10 @@ bool probe_take(struct probe_answers *a, const struct input_event *ev)
         if (v[0] == 1 && v[1] == 0 && v[2] > 0)
             a->sixel_colors = v[2];
         break;
+    case ANSWER_GEOMETRY:
+        if (v[2] == 0 && v[0] > 0 && v[1] > 0)
+            a->sixel_w = v[0], a->sixel_h = v[1];
+        break;
     case ANSWER_CELL:
         if (v[0] > 0 && v[1] > 0)
             a->cell_w = v[0], a->cell_h = v[1];
