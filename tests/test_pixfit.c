@@ -15,7 +15,7 @@
 /* A 100x30 terminal of 8x17 cells: the canvas 100x58, the area 800x493. */
 static struct pixfit_in area(void)
 {
-    return (struct pixfit_in){800, 493, 100, 58, 0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    return (struct pixfit_in){800, 493, 100, 58, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 }
 
 /* What a frame at k costs when one at k0 costs b (pixfit's model). */
@@ -160,6 +160,25 @@ TEST(pixfit_glyphs_only_far_below_a_whole_frame_and_pixels_back_after)
     in.budget = b1; /* room: pixels after PIXFIT_UP_AFTER */
     CHECK_INT(frames(&p, &in, &t, 25, b1, NULL), 0);
     CHECK_INT(frames(&p, &in, &t, 10, b1, NULL), 1);
+}
+
+/* Sixel's line (PIXFIT_GLYPH_FRAMES_SIXEL): a k = 1 frame in 3 budgets is
+ * glyphs, where kitty's (the default) keeps pixels; in 1.5, pixels. */
+TEST(pixfit_sixel_gives_way_to_glyphs_sooner)
+{
+    const double b1 = 10000.0;
+    for (int sixel = 0; sixel < 2; sixel++) {
+        struct pixfit_in in = area();
+        in.glyph_frames = sixel ? PIXFIT_GLYPH_FRAMES_SIXEL : 0.0;
+        in.budget = b1 / 3;
+        struct pixfit p;
+        pixfit_init(&p);
+        double t = 0.0;
+        CHECK_INT(frames(&p, &in, &t, 30, b1, NULL), sixel ? 0 : 1);
+        in.budget = b1 / 1.5;
+        pixfit_init(&p);
+        CHECK_INT(frames(&p, &in, &t, 30, b1, NULL), 1);
+    }
 }
 
 TEST(pixfit_a_smaller_area_is_taken_at_once)

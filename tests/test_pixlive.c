@@ -378,6 +378,28 @@ TEST(pixlive_sixel_larger_than_the_terminal_draws_gives_glyphs)
     live_close(&l);
 }
 
+/* Where a k = 1 picture would take 4 frames' budgets, sixel gives glyphs
+ * (PIXFIT_GLYPH_FRAMES_SIXEL: at fewer than 15 frames a second its pictures
+ * show the scene worse than glyphs), kitty keeps its pictures. */
+TEST(pixlive_sixel_gives_way_to_glyphs_sooner_than_kitty)
+{
+    static const enum app_pixels protos[] = {APP_PIXELS_KITTY, APP_PIXELS_SIXEL};
+    for (int i = 0; i < 2; i++) {
+        struct live l;
+        live_open(&l, "dye", protos[i], COLS, ROWS);
+        double now = frame_now();
+        for (int f = 0; f < 3; f++, now += 1.0 / 30)
+            frame_plan(&l.f, &l.a, 0.0, 0.0, false, now), live_frame(&l);
+        const double k1 = l.f.px.fit.k1_bytes, avail = 30.0 * k1 / 4.0;
+        CHECK(k1 > 0.0);
+        for (int f = 0; f < 60; f++, now += 1.0 / 30)
+            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+        CHECK_MSG((l.f.px.k == 0) == (protos[i] == APP_PIXELS_SIXEL), "%s: k %d",
+                  i ? "sixel" : "kitty", l.f.px.k);
+        live_close(&l);
+    }
+}
+
 TEST(pixlive_leaving_deletes_our_pictures)
 {
     struct live l;

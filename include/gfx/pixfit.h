@@ -52,6 +52,13 @@
 #define PIXFIT_ROOM 0.8         /* a step up must fit in this share of the budget, */
 #define PIXFIT_UP_AFTER 1.0     /* for this many s */
 #define PIXFIT_GLYPH_FRAMES 30.0 /* glyphs once a k = 1 frame takes this many frames' budgets */
+/* ... for sixel: its k = 1 frame is about three times kitty's bytes (each
+ * pixel repeated, a band per row of cells), and the bench's low budgets
+ * found it level with half-blocks at 8 bytes a cell a frame (dye 5.5 against
+ * 6.1 at 11 frames a second, pbf 9.8 against 9.9; the cloth 6.8 against 4.9)
+ * and far behind at 2 (20-25 against 13-15 at 3-6 frames a second): glyphs
+ * once it would come at fewer than 15 frames a second. */
+#define PIXFIT_GLYPH_FRAMES_SIXEL 2.0
 
 struct pixfit_in {
     int area_w, area_h;     /* the picture's area in the terminal's pixels */
@@ -62,6 +69,8 @@ struct pixfit_in {
     double budget;          /* bytes a frame may take (the flow plan's; 0: any) */
     double ms_budget;       /* ms encoding may take a frame (0: any) */
     double growth;          /* a frame's bytes as k^this (0: PIXFIT_GROWTH) */
+    double glyph_frames;    /* glyphs once a k = 1 frame takes this many frames'
+                             * budgets (0: PIXFIT_GLYPH_FRAMES) */
 };
 
 struct pixfit {

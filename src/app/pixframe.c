@@ -97,6 +97,7 @@ static struct pixfit_in fit_in(const struct pixframe *p, const struct app *a)
         .measured_k = p->measured_k, .frame_bytes = p->bytes, .frame_ms = p->ms,
         .budget = p->budget, .ms_budget = PIXFRAME_MS_SHARE * 1000.0 / a->o.fps,
         .growth = p->proto == APP_PIXELS_SIXEL ? PIXFIT_GROWTH_REPEAT : PIXFIT_GROWTH,
+        .glyph_frames = p->proto == APP_PIXELS_SIXEL ? PIXFIT_GLYPH_FRAMES_SIXEL : PIXFIT_GLYPH_FRAMES,
     };
 }
 

@@ -342,7 +342,7 @@ static void print_trade(int sc, int cols, int rows, const struct trade *t)
                l + 1 < NPIX ? "," : "\n");
     /* pixfit's model of the bytes at each k from those measured at k = 2. */
     const struct pixfit_in in = {cols * CELL_W, (rows - 1) * CELL_H, cols, 2 * (rows - 1), 2,
-                                 t->pix_kb[1] * 1000.0, 0.0, 0.0, 0.0, 0.0};
+                                 t->pix_kb[1] * 1000.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     printf("  %-5s %12s pixfit's model from k=2 (k_max %d):", "", "", pixfit_max(&in));
     for (int l = 0; l < NPIX; l++)
         printf(" k=%d %.1f KB%s", pix_levels[l], pixfit_bytes(&in, pix_levels[l]) / 1000.0,
@@ -366,8 +366,8 @@ static const double low_budgets[] = {8.0, 2.0, 0.5, 0.25, 0.125}; /* bytes a cel
 #define NLOW 5
 
 struct low {
-    double err[3], kb[3]; /* half, sextant, pixels: mean error and KB a frame sent */
-    double frames, k;     /* pixels: frames sent a second, their mean k */
+    double err[4], kb[4]; /* half, sextant, kitty, sixel: mean error and KB a frame sent */
+    double frames[2], k[2]; /* kitty, sixel: frames sent a second, their mean k */
 };
 
 /* Pixels at a budget: pixfit's scale from what the frames cost, and a frame
@@ -376,7 +376,9 @@ struct low {
 struct pix_link {
     struct pixfit fit;
     struct pixfit_in in;
+    bool sixel;           /* sixel (each pixel repeated to fill the area), else kitty */
     struct kitty kt;
+    struct sixel sx;
     struct image shown;   /* what the terminal shows */
     double credit, kb;
     int sent, ksum;
@@ -388,7 +390,13 @@ static void pix_link_frame(struct pix_link *p, struct run *r, struct image *im, 
     run_draw(r, k > 0 ? k : 1, im);
     struct buf out;
     buf_init(&out);
-    kitty_frame(&p->kt, im, 0, 0, r->a.cols, app_canvas_rows(&r->a), &out);
+    if (p->sixel) {
+        const int s = pixfit_max(&p->in) / (k > 0 ? k : 1);
+        p->sx.scale = s > 1 ? s : 1;
+        sixel_frame(&p->sx, im, 0, 0, &out);
+    } else {
+        kitty_frame(&p->kt, im, 0, 0, r->a.cols, app_canvas_rows(&r->a), &out);
+    }
     const double bytes = (double)out.len;
     buf_free(&out);
     p->in.frame_bytes = p->in.measured_k == k ? 0.7 * p->in.frame_bytes + 0.3 * bytes : bytes;
@@ -399,8 +407,9 @@ static void pix_link_frame(struct pix_link *p, struct run *r, struct image *im, 
         p->kb += bytes / 1000.0;
         p->sent++, p->ksum += k;
         image_copy(&p->shown, im);
-    } else {
-        kitty_invalidate(&p->kt); /* not sent: the next is sent whole */
+    } else { /* not sent: the next is sent whole */
+        kitty_invalidate(&p->kt);
+        sixel_invalidate(&p->sx);
     }
 }
 
@@ -424,11 +433,18 @@ static void low_of(int sc, int cols, int rows, double per_cell, struct low *l)
         encode_init(&enc[g], COLOR_TRUE, APP_DEFAULT_TOLERANCE, false);
         enc[g].sweep = true;
     }
-    struct pix_link p = {.in = {cols * CELL_W, crow * CELL_H, app_canvas_w(&r.a),
-                                app_canvas_h(&r.a), 0, 0.0, 0.0, budget, 0.0}};
-    pixfit_init(&p.fit);
-    kitty_init(&p.kt, KITTY_ID, KITTY_PNG, 1);
-    image_init(&p.shown, 1, 1);
+    struct pix_link p[2];
+    for (int x = 0; x < 2; x++) {
+        p[x] = (struct pix_link){.in = {cols * CELL_W, crow * CELL_H, app_canvas_w(&r.a),
+                                        app_canvas_h(&r.a), 0, 0.0, 0.0, budget, 0.0,
+                                        x ? PIXFIT_GROWTH_REPEAT : 0.0,
+                                        x ? PIXFIT_GLYPH_FRAMES_SIXEL : 0.0},
+                                 .sixel = x == 1};
+        pixfit_init(&p[x].fit);
+        kitty_init(&p[x].kt, KITTY_ID, KITTY_PNG, 1);
+        sixel_init(&p[x].sx, QUANT_MEDIAN, QUANT_MAX);
+        image_init(&p[x].shown, 1, 1);
+    }
     run_frames(&r, WARM);
     int looks = 0;
     for (int f = 0; f < LOW_FRAMES; f++) {
@@ -451,19 +467,25 @@ static void low_of(int sc, int cols, int rows, double per_cell, struct low *l)
                 l->err[g] += cells_error(enc[g].shadow, cells[g].cols, cells[g].rows, &ref);
             }
         }
-        pix_link_frame(&p, &r, &im, (double)f / 30.0);
-        if (look)
-            l->err[2] += scaled_error(&p.shown, &ref);
+        for (int x = 0; x < 2; x++) {
+            pix_link_frame(&p[x], &r, &im, (double)f / 30.0);
+            if (look)
+                l->err[2 + x] += scaled_error(&p[x].shown, &ref);
+        }
     }
-    for (int g = 0; g < 3; g++)
+    for (int g = 0; g < 4; g++)
         l->err[g] /= looks;
-    l->kb[0] /= LOW_FRAMES, l->kb[1] /= LOW_FRAMES, l->kb[2] = p.kb / LOW_FRAMES;
-    l->frames = 30.0 * p.sent / LOW_FRAMES;
-    l->k = p.sent ? (double)p.ksum / p.sent : 0.0;
+    l->kb[0] /= LOW_FRAMES, l->kb[1] /= LOW_FRAMES;
+    for (int x = 0; x < 2; x++) {
+        l->kb[2 + x] = p[x].kb / LOW_FRAMES;
+        l->frames[x] = 30.0 * p[x].sent / LOW_FRAMES;
+        l->k[x] = p[x].sent ? (double)p[x].ksum / p[x].sent : 0.0;
+        kitty_free(&p[x].kt);
+        sixel_free(&p[x].sx);
+        image_free(&p[x].shown);
+    }
     for (int g = 0; g < 2; g++)
         encode_free(&enc[g]), cells_free(&cells[g]);
-    kitty_free(&p.kt);
-    image_free(&p.shown);
     image_free(&ref);
     image_free(&im);
     app_free(&r.a);
@@ -480,9 +502,10 @@ static void print_low(void)
             struct low l;
             low_of(sc, 100, 30, low_budgets[b], &l);
             printf("  %-5s %5.3g bytes a cell (%5.1f KB): half err %5.1f, sextant err %5.1f; "
-                   "pixels err %5.1f (%4.1f frames a second, k %.1f)\n", scenes[sc]->name,
-                   low_budgets[b], low_budgets[b] * 100 * 29 / 1000.0, l.err[0], l.err[1],
-                   l.err[2], l.frames, l.k);
+                   "kitty err %5.1f (%4.1f frames a second, k %.1f); sixel err %5.1f (%4.1f, k "
+                   "%.1f)\n", scenes[sc]->name, low_budgets[b], low_budgets[b] * 100 * 29 / 1000.0,
+                   l.err[0], l.err[1], l.err[2], l.frames[0], l.k[0], l.err[3], l.frames[1],
+                   l.k[1]);
         }
 }
 

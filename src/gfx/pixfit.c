@@ -50,6 +50,12 @@ static double pixfit_ms(const struct pixfit_in *in, int k)
     return in->frame_ms * r * r;
 }
 
+/* Glyphs once a k = 1 frame takes this many frames' budgets. */
+static double glyph_frames(const struct pixfit_in *in)
+{
+    return in->glyph_frames > 0.0 ? in->glyph_frames : PIXFIT_GLYPH_FRAMES;
+}
+
 /* What a k = 1 frame costs: measured now, or the last estimate while glyphs
  * are drawn, or the prior. */
 static double k1_bytes(const struct pixfit *p, const struct pixfit_in *in)
@@ -89,7 +95,7 @@ static bool held(bool cond, double *since, double now, double after)
 /* Glyphs or pixels: true where the mode changed (p->k set). */
 static bool glyphs_or_pixels(struct pixfit *p, const struct pixfit_in *in, int kmax, double now)
 {
-    const double k1 = k1_bytes(p, in), room = in->budget * PIXFIT_GLYPH_FRAMES;
+    const double k1 = k1_bytes(p, in), room = in->budget * glyph_frames(in);
     if (p->k == 0) {
         if (held(!(in->budget > 0.0) || k1 <= room * PIXFIT_ROOM, &p->glyph_t, now,
                  PIXFIT_UP_AFTER)) {
@@ -112,7 +118,7 @@ int pixfit_choose(struct pixfit *p, const struct pixfit_in *in, double now)
     if (measured(in))
         p->k1_bytes = pixfit_bytes(in, 1);
     if (p->k < 0) { /* the first frame: no steps yet */
-        p->k = in->budget > 0.0 && k1_bytes(p, in) > in->budget * PIXFIT_GLYPH_FRAMES
+        p->k = in->budget > 0.0 && k1_bytes(p, in) > in->budget * glyph_frames(in)
                    ? 0
                    : largest_fit(p, in, kmax);
         return p->k;
