@@ -497,6 +497,35 @@ TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
     e2e_stop();
 }
 
+/* The scrolling region of a window taller than the terminal type's lines
+ * (xterm-256color says 24) is the whole window while swirl runs, stopped and
+ * after it: curses sets it to the lines it knows, and a region of 24 rows
+ * of 40 scrolled a sixel picture inside it and left the shell scrolling
+ * there after swirl. */
+static const char *region(void)
+{
+    return e2e_tmux("display -p -t e '#{alternate_on} #{scroll_region_upper} "
+                    "#{scroll_region_lower}'");
+}
+
+TEST_E2E(e2e_the_scrolling_region_is_the_whole_window)
+{
+    CHECK(e2e_start(100, 40, "env TERM=xterm-256color COLORTERM=truecolor PS1=READY: bash --norc "
+                             "--noprofile -i"));
+    CHECK(e2e_wait_for(e2e_plain, "READY:"));
+    e2e_send_bytes("./swirl --no-config\r");
+    CHECK(hud_ready());
+    CHECK_MSG(e2e_wait_for(region, "1 0 39"), "running: %s", region());
+    e2e_send_key("C-z");
+    CHECK(e2e_wait_for(e2e_plain, "Stopped"));
+    CHECK_MSG(e2e_wait_for(region, "0 0 39"), "stopped: %s", region());
+    e2e_send_bytes("fg\r");
+    CHECK_MSG(e2e_wait_for(region, "1 0 39"), "resumed: %s", region());
+    e2e_send_key("q");
+    CHECK_MSG(e2e_wait_for(region, "0 0 39"), "after q: %s", region());
+    e2e_stop();
+}
+
 TEST_E2E(e2e_lang_c_gives_ascii)
 {
     CHECK(e2e_start_swirl(80, 24, "LANG=C LC_ALL=C COLORTERM=truecolor", ""));

@@ -26,8 +26,13 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define MODES_ON "\x1b[?1002h\x1b[?1006h\x1b[?25l"
-#define MODES_OFF "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
+/* The scrolling region the whole window (CSI r), going in and coming out:
+ * curses sets it to the lines it knows, which are the terminal type's
+ * (term.c keeps its windows that small), and leaves it so; a region short of
+ * the window would scroll a sixel picture within it, and the shell's lines
+ * after swirl. (It homes the cursor: both times on the alternate screen.) */
+#define MODES_ON "\x1b[r\x1b[?1002h\x1b[?1006h\x1b[?25l"
+#define MODES_OFF "\x1b[r\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[0m\x1b[?25h"
 #define CRASH_RESTORE MODES_OFF "\x1b[?1049l\r\n"
 #define FENCE "\x1b[c"    /* on leaving: DA1, answered after every ping before it */
 #define FENCE_GRACE 0.02   /* s swallowed after the last fence's answer (a second
