@@ -56,7 +56,12 @@ static void pixterm(const char *proto)
         test_skip(x.note);
     }
     CHECK_MSG(x.status == 0, "tests/pixterm.sh %s exit %d: %s", proto, x.status, x.note);
-    CHECK_MSG(x.frames >= 10, "%ld pictures sent (see %s/typescript)", x.frames, dir);
+    /* Pictures, not glyphs: at least the first ones. How many depends on how
+     * fast the terminal reads them: on a busy machine xterm reads sixel at a
+     * few hundred KB/s, less than a picture takes at 15 frames a second, and
+     * swirl gives way to glyphs as it should (PIXFIT_GLYPH_FRAMES_SIXEL; in
+     * CI once after 3 pictures). */
+    CHECK_MSG(x.frames >= 2, "%ld pictures sent (see %s/typescript)", x.frames, dir);
     CHECK_MSG(x.canvas >= 0 && x.canvas <= PIXTERM_SLACK,
               "%ld canvas pixels differ between the paused picture and its Ctrl-L repaint "
               "(see %s/paused.png and repainted.png)", x.canvas, dir);
@@ -64,7 +69,7 @@ static void pixterm(const char *proto)
               "%ld colours on the screen swirl left (see %s/after.png)", x.after, dir);
     if (strcmp(proto, "kitty") == 0)
         CHECK_MSG(x.deleted == 2, "%ld of the two ids deleted after the last picture", x.deleted);
-    if (x.status == 0 && x.frames >= 10 && x.canvas == 0 && x.after < PIXTERM_AFTER_MAX)
+    if (x.status == 0 && x.frames >= 2 && x.canvas == 0 && x.after < PIXTERM_AFTER_MAX)
         e2e_sh("rm -rf %s", dir);
 }
 

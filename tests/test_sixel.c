@@ -275,6 +275,54 @@ TEST(sixel_scale_draws_each_pixel_as_a_square_of_the_terminals)
     image_free(&im);
 }
 
+/* Stretched over a size that is no whole multiple of it (the cells it
+ * covers): every terminal pixel drawn, each the image pixel it falls in; a
+ * new size sends the frame again. */
+TEST(sixel_stretches_over_the_size_it_is_given)
+{
+    struct image im, one, back;
+    blocks(&im, 45, 14);
+    image_init(&one, 1, 1);
+    image_init(&back, 1, 1);
+    struct sixel s;
+    sixel_init(&s, QUANT_MEDIAN, 256);
+    struct buf out;
+    buf_init(&out);
+    struct px_sixel info;
+    CHECK(sixel_frame(&s, &im, 0, 0, &out));
+    decode_frame(&out, 0, 0, &one, &info);
+    s.scale = 2, s.width = 101, s.height = 37; /* 90x28 at scale 2 */
+    buf_clear(&out);
+    CHECK_MSG(sixel_frame(&s, &im, 0, 0, &out), "a new size sends the frame again");
+    if (decode_frame(&out, 0, 0, &back, &info)) {
+        CHECK(info.raster_w == 101 && info.raster_h == 37);
+        CHECK(back.w == 101 && back.h == 37);
+        int worst = 0;
+        long undrawn = 0;
+        for (int y = 0; y < back.h; y++)
+            for (int x = 0; x < back.w; x++) {
+                const rgb_t p = back.px[(size_t)y * 101 + (size_t)x];
+                const rgb_t q = one.px[(size_t)(y * 14 / 37) * 45 + (size_t)(x * 45 / 101)];
+                undrawn += p == PX_UNDRAWN;
+                int d = abs(rgb_r(p) - rgb_r(q));
+                d = d > abs(rgb_g(p) - rgb_g(q)) ? d : abs(rgb_g(p) - rgb_g(q));
+                d = d > abs(rgb_b(p) - rgb_b(q)) ? d : abs(rgb_b(p) - rgb_b(q));
+                worst = d > worst ? d : worst;
+            }
+        CHECK_INT(undrawn, 0);
+        CHECK_MSG(worst == 0, "a pixel %d off the image pixel it falls in", worst);
+    }
+    buf_clear(&out);
+    CHECK_MSG(!sixel_frame(&s, &im, 0, 0, &out), "the same frame at the same size: nothing");
+    s.height = 38;
+    CHECK_MSG(sixel_frame(&s, &im, 0, 0, &out), "another height: sent");
+    buf_free(&out);
+    sixel_free(&s);
+    image_free(&back);
+    image_free(&one);
+    image_free(&im);
+}
+
 TEST(sixel_runs_go_as_repeats_and_an_unchanged_frame_sends_nothing)
 {
     struct image im, back;

@@ -13,7 +13,11 @@
  * string ended (ST) and the cursor restored (DECRC). Each pixel of the image
  * may be drawn as scale x scale of the terminal's (pixel repetition: a
  * run n pixels long is n x scale sixels, a band covers 6 / scale rows of
- * the image). The frame is meant to go inside synchronized output (CSI
+ * the image); and it may be stretched to a size a little more than that
+ * (`width` x `height`: the cells it covers, which are seldom a whole
+ * multiple of its pixels: cells of 17 pixels hold 16 at most, and a scale
+ * of 2 at k = 3 fills 6 of 8), each terminal pixel showing the image pixel
+ * it falls in, as kitty stretches its picture over the cells. The frame is meant to go inside synchronized output (CSI
  * ?2026 h ... l) as one write, so a terminal that draws as it decodes shows
  * it whole; DECSDM (mode 80) is left alone.
  *
@@ -33,13 +37,15 @@
 struct sixel {
     struct quant q;
     int scale;             /* terminal pixels an image pixel, each way (1..) */
+    int width, height;     /* terminal pixels the picture fills (0: its own x scale;
+                            * more: image pixels repeated, some once more, to fill them) */
     uint8_t *idx;          /* each pixel's palette index */
     uint8_t *bits;         /* a band's sixels, QUANT_MAX rows of the image's width */
     size_t idx_cap, bits_cap;
     int first[QUANT_MAX], last[QUANT_MAX]; /* a colour's columns in the band (-1: none) */
     uint8_t order[QUANT_MAX]; /* the band's colours, as first met */
     struct image sent;     /* the last frame sent (an unchanged frame sends nothing), */
-    int sent_place[3];     /* and its col, row and scale (scale 0: none) */
+    int sent_place[5];     /* and its col, row, scale (0: none), width and height */
 };
 
 void sixel_init(struct sixel *s, enum quant_kind palette, int colours);

@@ -260,7 +260,10 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
     encode_frame(enc, cells, out);
     p->sx.scale = sixel_scale(p, a);
     /* The canvas: k x scale <= the most the area holds (pixfit_max), so it
-     * stops above the last row. */
+     * stops above the last row; stretched to the area (cells of 17 pixels
+     * hold 16 of a picture, a scale of 2 at k = 3 fills 6 of 8: bands of
+     * black beside it, else). */
+    p->sx.width = a->cols * p->cell_w, p->sx.height = rows * p->cell_h;
     const struct image canvas = canvas_view(p, a);
     if (canvas.h < 1 || !sixel_frame(&p->sx, &canvas, 0, top, out))
         return false;

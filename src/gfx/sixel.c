@@ -63,15 +63,13 @@ static void put_palette(const struct quant *q, struct buf *out)
 }
 
 /* Sets the sixel bits of the band of terminal rows [y0, y0 + 6) of an image
- * w wide and h tall (in image pixels), drawn at scale; returns the number of
- * colours in it (s->order). */
-static int band_bits(struct sixel *s, int w, int h, int y0)
+ * w wide and h tall (in image pixels), drawn over H terminal rows; returns
+ * the number of colours in it (s->order). */
+static int band_bits(struct sixel *s, int w, int h, int H, int y0)
 {
     int ncol = 0;
-    for (int r = 0; r < 6; r++) {
-        const int iy = (y0 + r) / s->scale;
-        if (iy >= h)
-            break;
+    for (int r = 0; r < 6 && y0 + r < H; r++) {
+        const int iy = (int)((long long)(y0 + r) * h / H);
         const uint8_t *row = s->idx + (size_t)iy * (size_t)w;
         for (int x = 0; x < w; x++) {
             const int c = row[x];
@@ -89,21 +87,29 @@ static int band_bits(struct sixel *s, int w, int h, int y0)
     return ncol;
 }
 
-/* Writes colour c's sixels in the band and clears its row. */
-static void put_colour(struct sixel *s, int c, int w, struct buf *out)
+/* The terminal columns image columns [a, b) of w span over W: those X whose
+ * image column X * w / W is among them (as a row: y * h / H). */
+static long long first_column(int a, int w, int W) { return ((long long)a * W + w - 1) / w; }
+static int span(int a, int b, int w, int W)
+{
+    return (int)(first_column(b, w, W) - first_column(a, w, W));
+}
+
+/* Writes colour c's sixels in the band (w image columns over W) and clears its row. */
+static void put_colour(struct sixel *s, int c, int w, int W, struct buf *out)
 {
     uint8_t *bits = s->bits + (size_t)c * (size_t)w;
-    const int k = s->scale, x1 = s->last[c];
+    const int x1 = s->last[c];
     buf_putc(out, '#');
     buf_putu(out, (unsigned)c);
     if (s->first[c] > 0)
-        put_run(out, s->first[c] * k, 0);
+        put_run(out, span(0, s->first[c], w, W), 0);
     for (int x = s->first[c]; x <= x1;) {
         const uint8_t v = bits[x];
         int n = 1;
         while (x + n <= x1 && bits[x + n] == v)
             n++;
-        put_run(out, n * k, v);
+        put_run(out, span(x, x + n, w, W), v);
         memset(bits + x, 0, (size_t)n);
         x += n;
     }
@@ -123,7 +129,8 @@ void sixel_invalidate(struct sixel *s) { s->sent_place[2] = 0; }
 bool sixel_frame(struct sixel *s, const struct image *im, int col, int row, struct buf *out)
 {
     const int w = im->w, h = im->h, k = s->scale < 1 ? 1 : s->scale;
-    const int place[3] = {col, row, k};
+    const int W = s->width > w * k ? s->width : w * k, H = s->height > h * k ? s->height : h * k;
+    const int place[5] = {col, row, k, W, H};
     if (w < 1 || h < 1 || (!memcmp(place, s->sent_place, sizeof place) && image_same(im, &s->sent)))
         return false;
     image_copy(&s->sent, im);
@@ -137,16 +144,16 @@ bool sixel_frame(struct sixel *s, const struct image *im, int col, int row, stru
     for (int c = 0; c < QUANT_MAX; c++)
         s->last[c] = -1;
     quant_image(&s->q, im, s->idx);
-    buf_printf(out, "\x1b" "7\x1b[%d;%dH\x1bP0;1;0q\"1;1;%d;%d", row + 1, col + 1, w * k, h * k);
+    buf_printf(out, "\x1b" "7\x1b[%d;%dH\x1bP0;1;0q\"1;1;%d;%d", row + 1, col + 1, W, H);
     put_palette(&s->q, out);
-    for (int y0 = 0; y0 < h * k; y0 += 6) {
-        const int ncol = band_bits(s, w, h, y0);
+    for (int y0 = 0; y0 < H; y0 += 6) {
+        const int ncol = band_bits(s, w, h, H, y0);
         for (int i = 0; i < ncol; i++) {
-            put_colour(s, s->order[i], w, out);
+            put_colour(s, s->order[i], w, W, out);
             if (i + 1 < ncol)
                 buf_putc(out, '$');
         }
-        if (y0 + 6 < h * k)
+        if (y0 + 6 < H)
             buf_putc(out, '-');
     }
     buf_puts(out, "\x1b\\\x1b" "8");
