@@ -14,8 +14,8 @@
  * more (the picture drew over it); the picture stops above the last row
  * (xterm scrolls the screen when a sixel image reaches it, DECSDM left
  * alone): its scale is what the rows above it hold. Each pixel of a sixel
- * picture drawn at a small k is repeated (sixel.h's scale) so the picture
- * fills its area at any k.
+ * picture drawn at a small k is repeated (sixel.h's scale), and the picture
+ * stretched over its cells exactly, so it fills its area at any k.
  *
  * A frame is whole: the picture and the cells inside one synchronized
  * update. An unchanged picture sends nothing (a paused scene); what the
