@@ -398,6 +398,14 @@ TEST(pixlive_sixel_gives_way_to_glyphs_sooner_than_kitty)
             frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
         CHECK_MSG((l.f.px.k == 0) == (protos[i] == APP_PIXELS_SIXEL), "%s: k %d",
                   i ? "sixel" : "kitty", l.f.px.k);
+        if (i) { /* the help says where the line is (in a window it fits) */
+            l.a.o.pixels = protos[i]; /* (the terminal's answers chose it) */
+            app_resize(&l.a, 120, 40);
+            frame_resize(&l.f, 120, 40);
+            l.a.help = true;
+            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+            CHECK_MSG(cells_hold(&l.f.cells, "less than 15 pictures in sixel"), "the help's why");
+        }
         live_close(&l);
     }
 }

@@ -6,6 +6,7 @@
  * is written from the app's key table, so it can never disagree with the keys.
  */
 #include "compose.h"
+#include "pixfit.h"
 #include "pool.h"
 
 #include <errno.h>
@@ -177,10 +178,24 @@ static int help_wrap(const char *s, int width, char (*out)[APP_HELP_COLS], int n
     return n;
 }
 
+/* Below how many pictures a second the protocol gives way to glyphs (pixfit's
+ * line: fewer, and glyphs show the scene better), in words. */
+static const char *least_pictures(const struct app *a, char *out, size_t n)
+{
+    const double frames = a->o.pixels == APP_PIXELS_KITTY ? PIXFIT_GLYPH_FRAMES
+                                                           : PIXFIT_GLYPH_FRAMES_SIXEL;
+    const double least = a->o.fps / frames;
+    if (least < 1.5)
+        snprintf(out, n, "a picture");
+    else
+        snprintf(out, n, "%.0f pictures", least);
+    return out;
+}
+
 /* What the picture gives, and why, for the help. */
 static void picture_line(const struct app *a, const struct frame_stats *fs, char *out, size_t n)
 {
-    char fps[32] = "";
+    char fps[32] = "", least[32];
     if (fs->fps > 0.0)
         snprintf(fps, sizeof fps, ", %.0f frames a second", fs->fps);
     const char *why = a->o.pixels_why ? a->o.pixels_why : "asked for";
@@ -192,8 +207,9 @@ static void picture_line(const struct app *a, const struct frame_stats *fs, char
         snprintf(out, n, "  %-11s glyphs: sixel of the whole window would be more than the %dx%d "
                  "pixels the terminal draws%s", "picture", fs->pixel_max_w, fs->pixel_max_h, fps);
     else if (a->o.pixels != APP_PIXELS_OFF && !app_too_small(a))
-        snprintf(out, n, "  %-11s glyphs: the link carries less than a picture in %s a second%s",
-                 "picture", a->o.pixels == APP_PIXELS_KITTY ? "kitty graphics" : "sixel", fps);
+        snprintf(out, n, "  %-11s glyphs: the link carries less than %s in %s a second%s",
+                 "picture", least_pictures(a, least, sizeof least),
+                 a->o.pixels == APP_PIXELS_KITTY ? "kitty graphics" : "sixel", fps);
     else if (fs->link_word && fs->link_start)
         snprintf(out, n, "  %-11s coarse to start, sharpening (a window this large): %s%s",
                  "picture", fs->link_word, fps);
