@@ -410,6 +410,48 @@ TEST(pixlive_sixel_gives_way_to_glyphs_sooner_than_kitty)
     }
 }
 
+/* Paused where the moving picture gave way to glyphs: one picture at the
+ * finest, if it goes within PIXFRAME_STILL_S at the link's rate, then nothing
+ * more while paused; moving again, glyphs. Over a link too slow for it, the
+ * paused picture stays glyphs. */
+TEST(pixlive_a_paused_picture_is_drawn_in_pixels_where_it_fits)
+{
+    for (int slow = 0; slow < 2; slow++) {
+        struct live l;
+        live_open(&l, "dye", APP_PIXELS_SIXEL, COLS, ROWS);
+        double now = frame_now();
+        for (int f = 0; f < 3; f++, now += 1.0 / 30)
+            frame_plan(&l.f, &l.a, 0.0, 0.0, false, now), live_frame(&l);
+        const double k1 = l.f.px.fit.k1_bytes, avail = 30.0 * k1 / 4.0; /* glyphs (above) */
+        for (int f = 0; f < 60; f++, now += 1.0 / 30)
+            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+        CHECK_INT(l.f.px.k, 0);
+        /* The finest picture: kmax^0.6 of a k = 1 one (PIXFIT_GROWTH_REPEAT), a
+         * few k1's; 1 s of the link at avail is 7.5 k1: it goes. A link 20
+         * times slower: it does not. */
+        const double link = slow ? avail / 20.0 : avail;
+        l.a.paused = true;
+        frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
+        now += 1.0 / 30;
+        const bool picture = find(l.out.p, l.out.len, 0, "\x1bP") < l.out.len;
+        CHECK_MSG(picture == !slow, "%s link: %s", slow ? "a slow" : "the", picture ? "a picture" : "glyphs");
+        const long made = l.f.st.frames;
+        frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
+        now += 1.0 / 30;
+        CHECK_MSG(l.out.len == 0, "paused: %zu bytes more", l.out.len);
+        if (!slow) /* (glyphs at a coarse level go on: the ladder climbs a still picture) */
+            CHECK_MSG(l.f.st.frames == made, "paused: a frame made again (drawn for nothing)");
+        if (!slow) {
+            l.a.paused = false;
+            frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
+            CHECK_MSG(find(l.out.p, l.out.len, 0, "\x1bP") == l.out.len &&
+                          find(l.out.p, l.out.len, 0, "\xe2\x96") < l.out.len,
+                      "moving again: glyphs");
+        }
+        live_close(&l);
+    }
+}
+
 TEST(pixlive_leaving_deletes_our_pictures)
 {
     struct live l;

@@ -37,6 +37,9 @@
 /* A cell's pixels where the terminal did not say (DejaVu Sans Mono 10 is 8x17). */
 #define PIXFRAME_CELL_W 8
 #define PIXFRAME_CELL_H 16
+/* A paused picture goes in pixels at the finest if it takes at most this many
+ * seconds of the link, even where the moving one gave way to glyphs. */
+#define PIXFRAME_STILL_S 1.0
 /* Of a frame's time, what drawing and encoding a picture may take. */
 #define PIXFRAME_MS_SHARE 0.5
 /* The weight of a new frame in what frames are taken to cost. */
@@ -52,6 +55,7 @@ struct pixframe {
     int k;                  /* the frame's scale (0: glyphs) */
     bool planned;           /* k was chosen for the frame being made (pixframe_plan) */
     bool shown;             /* the screen shows a picture of ours */
+    bool still;             /* ... a paused one at the finest: nothing more to send */
     double budget;          /* bytes a frame may take (0: any) */
     double pad;             /* bytes of padding the frame adds (a probe of the link) */
     int measured_k;         /* what frames cost at this k (0: nothing yet): */
@@ -82,6 +86,9 @@ void pixframe_invalidate(struct pixframe *p);
  * (0: no limit known), the frames are paced to `pace` while a probe of a
  * higher rate runs. Chooses k; returns it (0: glyphs). */
 int pixframe_plan(struct pixframe *p, const struct app *a, double avail, double pace, double now);
+/* Paused where the moving picture was glyphs: would one picture at the
+ * finest go within PIXFRAME_STILL_S at the link's rate (then it is drawn)? */
+bool pixframe_still_fits(const struct pixframe *p, const struct app *a);
 /* Is the picture on screen coarser than the finest (a paused one is sent
  * again at the finest)? */
 bool pixframe_coarse(const struct pixframe *p, const struct app *a);

@@ -196,7 +196,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
      * coarser level goes on, so the ladder takes it back up as the link
      * allows. */
     if (a->paused && !dirty && f->enc.valid &&
-        (f->px.k > 0 ? !pixframe_coarse(&f->px, a) : f->lad.rung == 0))
+        (f->px.still || (f->px.k > 0 ? !pixframe_coarse(&f->px, a)
+                                      : f->lad.rung == 0 && !pixframe_still_fits(&f->px, a))))
         return 0;
     if (!out) {
         f->st.skipped++;

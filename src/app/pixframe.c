@@ -63,6 +63,7 @@ void pixframe_cell(struct pixframe *p, int cw, int ch)
 
 void pixframe_invalidate(struct pixframe *p)
 {
+    p->still = false;
     kitty_invalidate(&p->kt);
     sixel_invalidate(&p->sx);
 }
@@ -142,6 +143,15 @@ static void pixframe_clear(struct pixframe *p, struct buf *out)
     pixframe_invalidate(p);
 }
 
+bool pixframe_still_fits(const struct pixframe *p, const struct app *a)
+{
+    if (!a->paused || !drawn(p, a))
+        return false;
+    const struct pixfit_in in = fit_in(p, a);
+    return !(p->budget > 0.0) ||
+           pixfit_bytes(&in, pixfit_max(&in)) <= p->budget * a->o.fps * PIXFRAME_STILL_S;
+}
+
 bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc, double now,
                    struct buf *out)
 {
@@ -155,8 +165,12 @@ bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc,
         p->pad = 0.0;
     }
     p->planned = false;
-    const bool pix = p->k > 0 && drawn(p, a);
-    if (pix && a->paused) { /* a still picture: at the finest, once (nothing follows it) */
+    if (!a->paused)
+        p->still = false;
+    /* A still picture: at the finest, once (nothing follows it), even where
+     * the moving one gave way to glyphs, if it goes within PIXFRAME_STILL_S. */
+    const bool pix = drawn(p, a) && (p->k > 0 || pixframe_still_fits(p, a));
+    if (pix && a->paused) {
         const struct pixfit_in in = fit_in(p, a);
         p->k = pixfit_max(&in);
     }
@@ -289,6 +303,8 @@ size_t pixframe_encode(struct pixframe *p, const struct app *a, struct encoder *
     const size_t body = out->len;
     const bool sent = encode_both(p, a, enc, cells, out);
     enc->sync = sync;
+    const struct pixfit_in in = fit_in(p, a); /* a paused picture at the finest on screen */
+    p->still = a->paused && (sent || p->shown) && p->k >= pixfit_max(&in);
     if (out->len == body) {
         out->len = start;
         return 0;
