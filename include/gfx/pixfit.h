@@ -87,6 +87,9 @@ void pixfit_init(struct pixfit *p);
 int pixfit_choose(struct pixfit *p, const struct pixfit_in *in, double now);
 /* The most the area holds: k_max (at least 1). */
 int pixfit_max(const struct pixfit_in *in);
+/* A picture drawn at k repeats each pixel this many times each way to fill
+ * the area (sixel, which the terminal does not scale): k_max / k, at least 1. */
+int pixfit_repeat(const struct pixfit_in *in, int k);
 /* What a frame at k is expected to cost in bytes (the flow plan's `want`
  * for the next frame, before it is drawn). */
 double pixfit_bytes(const struct pixfit_in *in, int k);

@@ -181,14 +181,6 @@ bool pixframe_pick(struct pixframe *p, const struct app *a, struct encoder *enc,
     return pix;
 }
 
-/* The sixel picture's pixel repetition: the picture fills its area at any k. */
-static int sixel_scale(const struct pixframe *p, const struct app *a)
-{
-    const struct pixfit_in in = fit_in(p, a);
-    const int s = pixfit_max(&in) / (p->k > 0 ? p->k : 1);
-    return s > 1 ? s : 1;
-}
-
 /* The canvas's rows of the screen's image (the same width: a block of it). */
 static struct image canvas_view(const struct pixframe *p, const struct app *a)
 {
@@ -272,7 +264,8 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
     if (area_touched(enc, cells, top, top + rows))
         sixel_invalidate(&p->sx);
     encode_frame(enc, cells, out);
-    p->sx.scale = sixel_scale(p, a);
+    const struct pixfit_in in = fit_in(p, a); /* (the picture fills its area at any k) */
+    p->sx.scale = pixfit_repeat(&in, p->k);
     /* The canvas: k x scale <= the most the area holds (pixfit_max), so it
      * stops above the last row; stretched to the area (cells of 17 pixels
      * hold 16 of a picture, a scale of 2 at k = 3 fills 6 of 8: bands of

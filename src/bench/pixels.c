@@ -391,8 +391,7 @@ static void pix_link_frame(struct pix_link *p, struct run *r, struct image *im, 
     struct buf out;
     buf_init(&out);
     if (p->sixel) {
-        const int s = pixfit_max(&p->in) / (k > 0 ? k : 1);
-        p->sx.scale = s > 1 ? s : 1;
+        p->sx.scale = pixfit_repeat(&p->in, k);
         sixel_frame(&p->sx, im, 0, 0, &out);
     } else {
         kitty_frame(&p->kt, im, 0, 0, r->a.cols, app_canvas_rows(&r->a), &out);

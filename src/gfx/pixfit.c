@@ -22,6 +22,12 @@ int pixfit_max(const struct pixfit_in *in)
     return k > 1 ? k : 1;
 }
 
+int pixfit_repeat(const struct pixfit_in *in, int k)
+{
+    const int s = pixfit_max(in) / (k > 0 ? k : 1);
+    return s > 1 ? s : 1;
+}
+
 /* A frame's bytes as k^this. */
 static double growth(const struct pixfit_in *in)
 {
