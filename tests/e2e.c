@@ -72,6 +72,17 @@ static int split_words(const char *args, char *copy, size_t cap, char **argv, in
 
 /* tmux run directly, no shell in between: a capture is what the end-to-end
  * tests do most, and a shell's start costs as much again. */
+size_t e2e_read_all(int fd, char *out, size_t n)
+{
+    size_t len = 0;
+    ssize_t got;
+    while (len + 1 < n && (got = read(fd, out + len, n - 1 - len)) > 0)
+        len += (size_t)got;
+    if (n > 0)
+        out[len] = 0;
+    return len;
+}
+
 const char *e2e_tmux(const char *args)
 {
     static char out[1 << 20];
@@ -91,9 +102,8 @@ const char *e2e_tmux(const char *args)
             _exit(127);
         }
         close(fds[1]);
-        ssize_t got;
-        while (pid > 0 && n + 1 < sizeof out && (got = read(fds[0], out + n, sizeof out - 1 - n)) > 0)
-            n += (size_t)got;
+        if (pid > 0)
+            n = e2e_read_all(fds[0], out, sizeof out);
         close(fds[0]);
         if (pid > 0)
             waitpid(pid, NULL, 0);

@@ -26,6 +26,9 @@ void e2e_nap(void);
 int e2e_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Output of a tmux command against our server (a static buffer). */
 const char *e2e_tmux(const char *args);
+/* What fd gives until its end, at most n - 1 bytes, into out (NUL-ended);
+ * the bytes read. */
+size_t e2e_read_all(int fd, char *out, size_t n);
 /* Captures of the pane: with colours, plain text, every cell (-N). */
 const char *e2e_screen(void);
 const char *e2e_plain(void);

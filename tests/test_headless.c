@@ -78,11 +78,7 @@ static int run_with_stdout(const char *args, const char *out, char *err, size_t 
         _exit(127);
     }
     close(fds[1]);
-    size_t len = 0;
-    ssize_t k;
-    while (len + 1 < n && (k = read(fds[0], err + len, n - 1 - len)) > 0)
-        len += (size_t)k;
-    err[len] = 0;
+    e2e_read_all(fds[0], err, n);
     close(fds[0]);
     int st;
     if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))

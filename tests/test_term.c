@@ -279,11 +279,7 @@ static int run_on_pty(const char *term, const char *dir, int cols, int rows, cha
         kill(kid, SIGKILL);
         waitpid(kid, &status, 0);
     }
-    size_t len = 0;
-    ssize_t k;
-    while (len + 1 < n && (k = read(fds[0], err + len, n - 1 - len)) > 0)
-        len += (size_t)k;
-    err[len] = 0;
+    e2e_read_all(fds[0], err, n);
     close(fds[0]);
     *modes_kept = tcgetattr(master, &after) == 0 && after.c_lflag == before.c_lflag &&
                   after.c_iflag == before.c_iflag && after.c_oflag == before.c_oflag &&
