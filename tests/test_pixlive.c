@@ -380,6 +380,24 @@ TEST(pixlive_sixel_larger_than_the_terminal_draws_gives_glyphs)
     live_close(&l);
 }
 
+/* n frames 1/30 s apart from *now, each planned at avail bytes a second. */
+static void live_run(struct live *l, double *now, int n, double avail)
+{
+    for (int f = 0; f < n; f++, *now += 1.0 / 30)
+        frame_plan(&l->f, &l->a, avail, avail, false, *now), live_frame(l);
+}
+
+/* A few frames with no limit (what a k = 1 picture costs is measured), then
+ * two seconds behind a link on which it takes 4 frames' budgets; that rate. */
+static double live_behind_a_4_frame_link(struct live *l, double *now)
+{
+    live_run(l, now, 3, 0.0);
+    const double k1 = l->f.px.fit.k1_bytes, avail = 30.0 * k1 / 4.0;
+    CHECK(k1 > 0.0);
+    live_run(l, now, 60, avail);
+    return avail;
+}
+
 /* Where a k = 1 picture would take 4 frames' budgets, sixel gives glyphs
  * (PIXFIT_GLYPH_FRAMES_SIXEL: at fewer than 15 frames a second its pictures
  * show the scene worse than glyphs), kitty keeps its pictures. */
@@ -390,12 +408,7 @@ TEST(pixlive_sixel_gives_way_to_glyphs_sooner_than_kitty)
         struct live l;
         live_open(&l, "dye", protos[i], COLS, ROWS);
         double now = frame_now();
-        for (int f = 0; f < 3; f++, now += 1.0 / 30)
-            frame_plan(&l.f, &l.a, 0.0, 0.0, false, now), live_frame(&l);
-        const double k1 = l.f.px.fit.k1_bytes, avail = 30.0 * k1 / 4.0;
-        CHECK(k1 > 0.0);
-        for (int f = 0; f < 60; f++, now += 1.0 / 30)
-            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+        const double avail = live_behind_a_4_frame_link(&l, &now);
         CHECK_MSG((l.f.px.k == 0) == (protos[i] == APP_PIXELS_SIXEL), "%s: k %d",
                   i ? "sixel" : "kitty", l.f.px.k);
         if (i) { /* the help says where the line is (in a window it fits) */
@@ -403,7 +416,7 @@ TEST(pixlive_sixel_gives_way_to_glyphs_sooner_than_kitty)
             app_resize(&l.a, 120, 40);
             frame_resize(&l.f, 120, 40);
             l.a.help = true;
-            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+            live_run(&l, &now, 1, avail);
             CHECK_MSG(cells_hold(&l.f.cells, "less than 15 pictures in sixel"), "the help's why");
         }
         live_close(&l);
@@ -420,30 +433,25 @@ TEST(pixlive_a_paused_picture_is_drawn_in_pixels_where_it_fits)
         struct live l;
         live_open(&l, "dye", APP_PIXELS_SIXEL, COLS, ROWS);
         double now = frame_now();
-        for (int f = 0; f < 3; f++, now += 1.0 / 30)
-            frame_plan(&l.f, &l.a, 0.0, 0.0, false, now), live_frame(&l);
-        const double k1 = l.f.px.fit.k1_bytes, avail = 30.0 * k1 / 4.0; /* glyphs (above) */
-        for (int f = 0; f < 60; f++, now += 1.0 / 30)
-            frame_plan(&l.f, &l.a, avail, avail, false, now), live_frame(&l);
+        const double avail = live_behind_a_4_frame_link(&l, &now); /* glyphs (above) */
         CHECK_INT(l.f.px.k, 0);
         /* The finest picture: kmax^0.6 of a k = 1 one (PIXFIT_GROWTH_REPEAT), a
          * few k1's; 1 s of the link at avail is 7.5 k1: it goes. A link 20
          * times slower: it does not. */
         const double link = slow ? avail / 20.0 : avail;
         l.a.paused = true;
-        frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
-        now += 1.0 / 30;
+        live_run(&l, &now, 1, link);
         const bool picture = find(l.out.p, l.out.len, 0, "\x1bP") < l.out.len;
-        CHECK_MSG(picture == !slow, "%s link: %s", slow ? "a slow" : "the", picture ? "a picture" : "glyphs");
+        CHECK_MSG(picture == !slow, "%s link: %s", slow ? "a slow" : "the",
+                  picture ? "a picture" : "glyphs");
         const long made = l.f.st.frames;
-        frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
-        now += 1.0 / 30;
+        live_run(&l, &now, 1, link);
         CHECK_MSG(l.out.len == 0, "paused: %zu bytes more", l.out.len);
-        if (!slow) /* (glyphs at a coarse level go on: the ladder climbs a still picture) */
-            CHECK_MSG(l.f.st.frames == made, "paused: a frame made again (drawn for nothing)");
+        /* (glyphs at a coarse level go on: the ladder climbs a still picture) */
         if (!slow) {
+            CHECK_MSG(l.f.st.frames == made, "paused: a frame made again (drawn for nothing)");
             l.a.paused = false;
-            frame_plan(&l.f, &l.a, link, link, false, now), live_frame(&l);
+            live_run(&l, &now, 1, link);
             CHECK_MSG(find(l.out.p, l.out.len, 0, "\x1bP") == l.out.len &&
                           find(l.out.p, l.out.len, 0, "\xe2\x96") < l.out.len,
                       "moving again: glyphs");
