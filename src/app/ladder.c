@@ -39,33 +39,6 @@ void ladder_init(struct ladder *l)
     l->down_t = l->quiet_t = l->rose_t = l->changed_t = l->peak_t = l->climb_t = -1.0;
 }
 
-/* A repaint's bytes at rung r, as guessed for n cells before any is
- * measured: each cell's glyph, and its colours once a block (the costliest
- * scene's, the cloth's, at 1500x800: 10.5 bytes a cell whole, 1.4 at 6x3). */
-static double start_guess(int r, double n)
-{
-    const struct cells_block *b = &ladder_rungs[r].block;
-    const double area = b->w > 0 && b->h > 0 ? (double)b->w * b->h : 1.0;
-    return n * (LADDER_CELL_GLYPH + LADDER_CELL_COLOURS / area);
-}
-
-void ladder_start(struct ladder *l, long cells)
-{
-    int r = 0;
-    while (r + 1 < ladder_nrungs && !ladder_rungs[r + 1].fewer_colours &&
-           start_guess(r, (double)cells) > LADDER_START_BYTES)
-        r++;
-    if (r <= l->rung)
-        return; /* never finer than the link has shown it should be */
-    l->rung = r;
-    l->trial = -1;
-    l->fresh = true;
-    l->guess = false;
-    l->need[r] = 0.0;
-    l->starting = true;
-    l->climb_t = -1.0;
-}
-
 /* The frames a second rung r must keep, for fps asked; and what a rise to it
  * must show (a margin above that, or every frame asked for). */
 static double floor_of(int r, double fps) { return ladder_rungs[r].floor * fps / LADDER_REF_FPS; }
@@ -158,6 +131,30 @@ static void set_rung(struct ladder *l, int r, double now)
     l->peak = 0.0; /* the busiest at this rung: from this visit on */
     l->changed_t = now;
     l->changes++;
+}
+
+/* A repaint's bytes at rung r, as guessed for n cells before any is
+ * measured: each cell's glyph, and its colours once a block (the costliest
+ * scene's, the cloth's, at 1500x800: 10.5 bytes a cell whole, 1.4 at 6x3). */
+static double start_guess(int r, double n)
+{
+    const struct cells_block *b = &ladder_rungs[r].block;
+    const double area = b->w > 0 && b->h > 0 ? (double)b->w * b->h : 1.0;
+    return n * (LADDER_CELL_GLYPH + LADDER_CELL_COLOURS / area);
+}
+
+void ladder_start(struct ladder *l, long cells)
+{
+    int r = 0;
+    while (r + 1 < ladder_nrungs && !ladder_rungs[r + 1].fewer_colours &&
+           start_guess(r, (double)cells) > LADDER_START_BYTES)
+        r++;
+    if (r <= l->rung)
+        return; /* never finer than the link has shown it should be */
+    set_rung(l, r, -1.0); /* (before any frame: no time to give) */
+    l->need[r] = 0.0;     /* measured again at this size */
+    l->starting = true;
+    l->climb_t = -1.0;
 }
 
 /* A trial over: up, if the rung tried would have kept its floor with a
