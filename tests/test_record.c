@@ -524,7 +524,12 @@ static pid_t start_swirl(const char *dir, const char *const *args)
         int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int in = open("/dev/null", O_RDONLY);
         dup2(in, 0), dup2(o, 1), dup2(e, 2);
-        signal(SIGPIPE, SIG_DFL); /* the test runner ignores it; a shell does not */
+        /* Every signal at its default, as a shell leaves them: the test runner
+         * ignores SIGPIPE, and whatever started it may ignore others (perf
+         * record ignores SIGUSR2), which swirl would rightly leave ignored. */
+        for (int sig = 1; sig < NSIG; sig++)
+            if (sig != SIGKILL && sig != SIGSTOP)
+                signal(sig, SIG_DFL);
         char *argv[16];
         int n = 0;
         argv[n++] = (char *)"./swirl";
