@@ -73,6 +73,16 @@
 #define WARM_UP 1.0     /* s after the first frame before the measured span begins */
 #define NO_FRAME 30.0   /* s from the start: -f's QUIT_AFTER counts from here without a frame */
 #define BURST 0.002     /* s of the rate the link may send at once */
+#define IDLE_MS 10      /* ms the loop sleeps with nothing on the link (the pty's output wakes it) */
+
+/* Raised by SIGCHLD (which also wakes the loop's poll): the command may have
+ * ended, for waitpid to see. */
+static volatile sig_atomic_t child_changed = 1;
+static void on_child(int sig)
+{
+    (void)sig;
+    child_changed = 1;
+}
 
 static double now(void)
 {
@@ -213,6 +223,11 @@ int main(int argc, char **argv)
     if (argc - optind < 3)
         usage();
     double rate = atof(argv[optind]), quit_after = atof(argv[optind + 1]);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_child;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL);
     int master;
     pid_t pid = spawn(&master, cols, rows, cw, ch, argv + optind + 2);
     if (pid < 0) {
@@ -230,7 +245,7 @@ int main(int argc, char **argv)
     int status = 0;
     for (;;) {
         double t = now();
-        if (t_exit < 0 && waitpid(pid, &status, WNOHANG) == pid) {
+        if (t_exit < 0 && child_changed && (child_changed = 0, waitpid(pid, &status, WNOHANG) == pid)) {
             t_exit = t;
             t_end = t + 2.0 * delay + SETTLE;
         }
@@ -291,8 +306,12 @@ int main(int argc, char **argv)
             if (write(master, &c, 1) != 1)
                 break;
         }
-        struct pollfd pf = {master, POLLIN, 0};
-        poll(&pf, 1, 1);
+        /* Wait a millisecond, or less for the command's output, but only
+         * when it will be read: with the queue in the pty and no credit, or
+         * stalled, output waiting there would wake the loop at once, and
+         * spin it. */
+        struct pollfd pf = {master, want && !stalled ? POLLIN : 0, 0};
+        poll(&pf, 1, queue.n || wire.n || up.n ? 1 : IDLE_MS);
     }
     if (t_exit < 0) {
         kill(pid, SIGKILL);
