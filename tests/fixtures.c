@@ -49,6 +49,18 @@ void fx_screen_compose(struct fx_screen *x)
     compose_frame(&x->a, &x->f.st, &x->f.img, &x->f.cells);
 }
 
+const char *fx_row_text(const struct fx_screen *x, int row)
+{
+    static char line[1024];
+    int n = 0;
+    for (int c = 0; c < x->f.cells.cols && n < (int)sizeof line - 1; c++) {
+        const uint32_t ch = x->f.cells.c[(size_t)row * (size_t)x->f.cells.cols + (size_t)c].ch;
+        line[n++] = ch < 128 ? (char)ch : '#';
+    }
+    line[n] = 0;
+    return line;
+}
+
 struct cloth_params fx_cloth_params(int w, int h, int fixed)
 {
     struct cloth_params p;

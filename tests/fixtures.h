@@ -66,6 +66,9 @@ void fx_screen_open(struct fx_screen *x, const struct app_opts *o, int cols, int
 void fx_screen_close(struct fx_screen *x);
 /* The app's picture composed into the frame's cells. */
 void fx_screen_compose(struct fx_screen *x);
+/* A row of the composed cells as text (non-ASCII glyphs as '#'), in a
+ * buffer of its own that the next call overwrites. */
+const char *fx_row_text(const struct fx_screen *x, int row);
 
 /* The app advanced by dt with no budget for its steps (all of them run). */
 static inline void fx_app_advance(struct app *a, double dt, double (*clock)(void))

@@ -44,20 +44,7 @@ static int mouse(struct fx_screen *x, enum mouse_action act, int button, int col
     return app_input(&x->a, &e);
 }
 
-/* A row of the composed cells as text (non-ASCII glyphs as '#'). */
-static const char *row_text(struct fx_screen *x, int row)
-{
-    static char line[1024];
-    int n = 0;
-    for (int c = 0; c < x->f.cells.cols && n < (int)sizeof line - 1; c++) {
-        uint32_t ch = cells_at(&x->f.cells, c, row)->ch;
-        line[n++] = ch < 128 ? (char)ch : '#';
-    }
-    line[n] = 0;
-    return line;
-}
-
-static bool row_has(struct fx_screen *x, int row, const char *s) { return strstr(row_text(x, row), s); }
+static bool row_has(struct fx_screen *x, int row, const char *s) { return strstr(fx_row_text(x, row), s); }
 
 /* No row of the screen says any of the HUD's or the captions' words. */
 static bool no_text(struct fx_screen *x, const char *s)
@@ -79,7 +66,7 @@ static const char *status_at(int scene, int cols, bool paused)
     frames(&x, 3);
     x.a.paused = paused;
     fx_screen_compose(&x);
-    snprintf(line, sizeof line, "%s", row_text(&x, 23));
+    snprintf(line, sizeof line, "%s", fx_row_text(&x, 23));
     fx_screen_close(&x);
     return line;
 }
@@ -146,7 +133,7 @@ TEST(hud_s_key_and_no_status_hide_the_status_line)
         frames(&x, 2);
         fx_screen_compose(&x);
         CHECK_MSG(no_text(&x, "? help") && !row_has(&x, 23, scenes[sc]->name), "%s: '%s'",
-                  scenes[sc]->name, row_text(&x, 23));
+                  scenes[sc]->name, fx_row_text(&x, 23));
         /* The canvas takes the row, and the scene is sized to it. */
         CHECK_INT(app_canvas_h(&x.a), 48);
         CHECK_INT(x.f.img.h, 48);
@@ -219,7 +206,7 @@ TEST(screensaver_draws_only_the_scenes_and_quits_on_a_key)
             fx_screen_compose(&x);
             CHECK_MSG(no_text(&x, "help") && no_text(&x, "any key") &&
                           no_text(&x, app_scene(&x.a)->name) && no_text(&x, "drag"),
-                      "frame %d: '%s' / '%s'", f, row_text(&x, 0), row_text(&x, 23));
+                      "frame %d: '%s' / '%s'", f, fx_row_text(&x, 0), fx_row_text(&x, 23));
         }
     }
     for (int i = 0; i < SCENE_COUNT; i++)

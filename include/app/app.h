@@ -34,6 +34,8 @@
 #define APP_KEY_REPEAT 0.75
 #define APP_RECORD_LIMIT (256LL << 20) /* --record-limit: bytes a recording may take */
 #define APP_SLOW_SHOWN 1.0 /* s: the HUD's [slow: ...] tag stays this long after a slow frame */
+#define APP_NOTE_SHOWN 4.0 /* s: a note (app_note) stays on the status line this long */
+#define APP_NOTE_COLS 64   /* a note's bytes, its end included */
 
 /* A --set [SCENE:]NAME=VALUE, resolved against its scene's parameters (the
  * first scene's when it names none). */
@@ -138,6 +140,9 @@ struct app {
     bool demo;
     struct cast_status rec; /* the recording, as the HUD shows it (the terminal
                              * loop keeps it up to date; off when not recording) */
+    bool shot_asked;     /* P: the frame saves the picture (shot.h) before it is drawn */
+    char note[APP_NOTE_COLS]; /* what became of it, on the status line for a while */
+    double note_at;      /* app time the note was given */
     int detail;          /* the frame loop's detail (tune.h; app_set_detail) */
     bool smaller_waits;  /* ... the current scene takes its smaller simulation at r */
 };
@@ -201,6 +206,13 @@ static inline const struct scene_ops *app_scene(const struct app *a) { return sc
 static inline bool app_slow_shown(const struct app *a)
 {
     return (a->step_cut || a->dropped > 0) && a->now - a->dropped_at < APP_SLOW_SHOWN;
+}
+/* A note on the status line for APP_NOTE_SHOWN (what a key did: "saved
+ * swirl-dye-1.png"); while paused, the picture is sent again once it has gone. */
+void app_note(struct app *a, const char *text);
+static inline bool app_note_shown(const struct app *a)
+{
+    return a->note[0] && a->now - a->note_at < APP_NOTE_SHOWN;
 }
 static inline bool app_too_small(const struct app *a)
 {

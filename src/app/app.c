@@ -165,6 +165,12 @@ static int switch_scene(struct app *a, int i)
     return 0;
 }
 
+void app_note(struct app *a, const char *text)
+{
+    snprintf(a->note, sizeof a->note, "%s", text);
+    a->note_at = a->now;
+}
+
 void app_resize(struct app *a, int cols, int rows)
 {
     a->cols = cols < 1 ? 1 : cols;
@@ -394,6 +400,12 @@ static int act_space(struct app *a, int k)
     a->ptr.last_real = a->now;
     return APP_NONE;
 }
+static int act_shot(struct app *a, int k)
+{
+    (void)k;
+    a->shot_asked = true; /* the frame knows the cells' pixels (shot.h) */
+    return APP_NONE;
+}
 static int act_enter(struct app *a, int k)
 {
     if (a->kbd)
@@ -421,6 +433,8 @@ const struct app_binding app_bindings[] = {
                         "held key counts once)"},
     {IK_ENTER, act_enter, NULL, NULL},
     {'s', act_status, "s", "status line off / on"},
+    {'P', act_shot, "P", "save the picture, drawn at the window's pixels, as "
+                         "swirl-SCENE-N.png here"},
     {'L' - 64, act_repaint, "Ctrl-L", "repaint the whole screen"},
     {'?', act_help, "?", "this help"},
     {'h', act_help, NULL, NULL},
@@ -544,11 +558,11 @@ static void demo_tour(struct app *a, double t)
 static double run_steps(struct app *a, double dt, int n, double (*clock)(void), double budget)
 {
     demo_tour(a, a->now + dt);
-    const bool slow = app_slow_shown(a);
+    const bool slow = app_slow_shown(a), noted = app_note_shown(a);
     a->now += dt;
-    /* The HUD's slow tag has gone stale: a paused picture, which is only sent
-     * again when something changed, is sent again without it. */
-    if (slow && !app_slow_shown(a) && a->paused)
+    /* The HUD's slow tag or note has gone stale: a paused picture, which is
+     * only sent again when something changed, is sent again without it. */
+    if (((slow && !app_slow_shown(a)) || (noted && !app_note_shown(a))) && a->paused)
         a->picture++;
     autopilot(a);
     if (app_too_small(a) || n <= 0)

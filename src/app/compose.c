@@ -88,7 +88,7 @@ static void cut_items(char *s, size_t keep, size_t room)
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
 {
     int row = a->rows - 1;
-    char line[768], stats[256], head[160];
+    char line[768], stats[256], head[256];
     const struct scene_ops *s = app_scene(a);
     cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
     s->hud(a->st[a->cur], stats, sizeof stats);
@@ -102,8 +102,11 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
      * link or the CPU; the scene runs slower than life. */
     char rec[64];
     rec_text(&a->rec, rec, sizeof rec);
-    snprintf(head, sizeof head, " %s %s%s%s%s", s->name, rec, a->paused ? "paused  " : "",
-             compose_coarse(a, fs) ? "coarse  " : "", app_slow_shown(a) ? "slow  " : "");
+    char note[APP_NOTE_COLS + 2] = "";
+    if (app_note_shown(a))
+        snprintf(note, sizeof note, "%s  ", a->note);
+    snprintf(head, sizeof head, " %s %s%s%s%s%s", s->name, rec, a->paused ? "paused  " : "",
+             compose_coarse(a, fs) ? "coarse  " : "", app_slow_shown(a) ? "slow  " : "", note);
     snprintf(line, sizeof line, "%s%s%s", head, timing, stats);
     size_t keep = strlen(head);
     while (keep > 0 && head[keep - 1] == ' ')

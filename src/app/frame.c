@@ -7,6 +7,7 @@
  */
 #include "compose.h"
 #include "frame.h"
+#include "shot.h"
 #include "pool.h"
 
 #include <string.h>
@@ -188,6 +189,10 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         app_advance_within(a, dt, clock, f->st.simulated ? 0.0 : FRAME_STEP_BUDGET * dt);
     double t1 = clock();
     f->t = (struct frame_times){t1 - t0, 0.0, 0.0, 0.0};
+    if (a->shot_asked) { /* P: the scene as it is now, at the cells' pixels */
+        a->shot_asked = false;
+        shot_take(a, f->px.cell_w, f->px.cell_h);
+    }
     if (a->picture != f->picture) {
         f->picture = a->picture;
         encode_invalidate(&f->enc);

@@ -99,9 +99,7 @@ void pixels_start(struct frame *f, const struct app *a, int fd)
 
 void pixels_resize(struct frame *f, const struct app *a, int fd)
 {
-    if (!pixframe_on(&f->px))
-        return;
-    int cw, ch;
+    int cw, ch; /* with glyphs too: a saved picture (P) is drawn at them */
     pixels_cell(fd, a->cols, a->rows, &cw, &ch);
     pixframe_cell(&f->px, cw, ch);
 }

@@ -1,0 +1,16 @@
+/*
+ * shot.h — the picture as a file (the P key): the scene drawn afresh at the
+ * window's pixels, saved beside where swirl was started.
+ */
+#ifndef SWIRL_SHOT_H
+#define SWIRL_SHOT_H
+
+#include "app.h"
+
+/* The scene shown by a (no status line, help or panel over it) drawn at the
+ * window's pixels, cells of cw x ch (0: 8x16), saved as swirl-SCENE-N.png
+ * (or .ppm, built without zlib) in the current directory, N the first
+ * number not taken; and what became of it on the status line (app_note). */
+void shot_take(struct app *a, int cw, int ch);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * shot_internal.h — private to src/app/shot.c (and the tests): the picture's
+ * size and the saving itself, beneath shot_take.
+ */
+#ifndef SWIRL_SHOT_INTERNAL_H
+#define SWIRL_SHOT_INTERNAL_H
+
+#include "shot.h"
+
+#include <stddef.h>
+
+#define SHOT_MAX_PX (16 * 1024 * 1024) /* pixels a picture, at most (scaled down to fit) */
+#define SHOT_MAX_N 10000               /* swirl-SCENE-N: the numbers tried */
+
+/* The size of the picture of a's canvas at cells of cw x ch pixels (at most
+ * SHOT_MAX_PX, its shape kept). */
+void shot_size(const struct app *a, int cw, int ch, int *w, int *h);
+/* The scene shown by a (no status line, help or panel over it) drawn at
+ * shot_size, written to swirl-SCENE-N.png (PNG, built with zlib) or .ppm
+ * (binary PPM, without) in the current directory, N the first number not
+ * taken: nothing is overwritten. Returns 0 with the name in path, or an errno
+ * value. */
+int shot_save(const struct app *a, int cw, int ch, char *path, size_t cap);
+
+#endif
