@@ -4,22 +4,31 @@
 # each under its own Xvfb, read back with screenshots (xwd | convert) and
 # the bytes swirl wrote (script(1) between the terminal and swirl).
 #
-#   tests/pixterm.sh DIR kitty|sixel  (run from the top of the tree; SWIRL=path picks the binary)
+#   tests/pixterm.sh DIR kitty|sixel [GLYPHS]  (run from the top of the tree;
+#                                              SWIRL=path picks the binary)
 #
-# It runs `swirl --scene dye --auto --glyphs kitty|sixel` for five seconds,
-# pauses it (Space: DIR/paused.png), presses Ctrl-L (DIR/repainted.png),
+# It runs `swirl --scene dye --auto --glyphs kitty|sixel` (or --glyphs GLYPHS:
+# half, quad, sextant, in the same terminal) in DIR for five seconds, pauses
+# it (Space: DIR/paused.png), has it save its picture (P: DIR/swirl-$scene-1.png,
+# the scene drawn at the window's pixels), presses Ctrl-L (DIR/repainted.png),
 # quits (q) and takes the screen swirl left (DIR/after.png). One "name value"
 # line a result, for tests/test_pixterm.c to judge:
 #   frames N           pictures swirl sent (kitty a=T commands, sixel strings)
 #   canvas_pixels N    canvas pixels that differ (fuzz 10%) between paused and repainted
 #   after_colours N    colours on the screen swirl left (its pictures gone: a few)
 #   deleted_at_exit N  kitty: both ids deleted after the last picture (1), or not (0)
+#   glyph_frames N     block and sextant glyphs swirl wrote (0: pixels throughout)
+#   picture_error E    the paused screen's canvas against the saved picture
+#                      stretched over it, in blocks of 4x4 pixels: the mean
+#                      difference of a channel, 0-255 (ImageMagick's MAE)
 # Where a tool is missing it prints "skipped: ..." and exits 77; on a failure
 # to drive the programs, "error: ..." and exits 1. Every wait polls against a
 # deadline but the five seconds of --auto. It ends only what it started, by id.
 set -u
 dir=${1:?usage: tests/pixterm.sh DIR kitty|sixel}
 proto=${2:-}
+glyphs=${3:-$proto}
+scene=${SCENE:-dye}
 swirl=$(realpath "${SWIRL:-./swirl}")
 cols=100 rows=30
 case $proto in
@@ -42,8 +51,10 @@ cleanup() {
 trap cleanup EXIT
 start_x
 
-# swirl under script(1), which keeps what it wrote; then the screen it left stays.
-inner="script -q -c '$swirl --scene dye --auto --glyphs $proto' $dir/typescript; sleep 120"
+# swirl under script(1), which keeps what it wrote (-f: at once, for what is
+# read of it meanwhile); then the screen it left stays.
+dir=$(realpath "$dir")
+inner="cd '$dir' && script -q -f -c '$swirl --scene $scene --auto --glyphs $glyphs' $dir/typescript; sleep 120"
 font='DejaVu Sans Mono'
 if [ "$term" = kitty ]; then
     LIBGL_ALWAYS_SOFTWARE=1 LC_ALL=C.UTF-8 kitty --config NONE -o font_family="$font" \
@@ -81,10 +92,24 @@ still() {
 drawing() { window && shot "$dir/first.png" && [ "$(colours "$dir/first.png")" -gt 100 ]; }
 until_ok 40 drawing || fail "swirl drew nothing in $term (see $dir/term.log)"
 xdotool mousemove 400 100
+# The server's first key maps its keycode: a key can be lost meanwhile, so
+# the first one is Shift, which sends swirl nothing.
+xdotool key shift
 sleep 5 # the five seconds of --auto the test is about
+# Space pauses: swirl says so on its status line (in what it wrote: the
+# typescript; a key can be lost on its way, so once more if it does not),
+# and the picture stands (for a second: a busy terminal may
+# hold a frame up that long).
 xdotool key space
-until_ok 5 still "$dir/paused.png" || { xdotool key space; until_ok 8 still "$dir/paused.png"; } ||
+says_paused() { grep -a -q paused "$dir/typescript"; }
+until_ok 8 says_paused || { xdotool key space; until_ok 10 says_paused; } ||
     fail "Space did not pause swirl"
+stands() { still "$1" && sleep 0.5 && still "$1"; }
+until_ok 8 stands "$dir/paused.png" || fail "the paused picture did not stand"
+# The picture saved: the paused scene, as fine as the window's pixels.
+xdotool key shift+p
+saved() { [ -s "$dir/swirl-$scene-1.png" ]; }
+until_ok 10 saved || fail "P saved no picture (see $dir)"
 xdotool key ctrl+l
 sleep 1
 until_ok 8 still "$dir/repainted.png" || fail "the picture did not stand after Ctrl-L"
@@ -108,6 +133,27 @@ else
     frames=$(grep -a -o $'\eP0;1;0q' "$dir/typescript" | wc -l)
 fi
 echo "frames $frames"
+# Cells drawn as glyphs (half-blocks, quadrants, sextants): where swirl gave
+# way to them, or was asked for them.
+echo "glyph_frames $(LC_ALL=C grep -a -o -P '\xe2\x96[\x80-\x9f]|\xf0\x9f\xac' "$dir/typescript" | wc -l)"
 echo "canvas_pixels $(differ "$dir/paused-canvas.png" "$dir/repainted-canvas.png")"
 echo "after_colours $(colours "$dir/after.png")"
+# The saved picture (k pixels a canvas pixel: the scene's own shape) against
+# the paused screen's canvas, stretched over the cells as the terminal
+# stretches swirl's own pictures; both taken in blocks of 4x4 pixels (what the
+# eye takes in of a dithered picture: sixel's is) before they are compared.
+# The cells start where the terminal's first non-black pixel is on the
+# diagonal (xterm's inner border: 2 or 3 pixels; kitty's none).
+ch=$(($(convert "$dir/paused.png" -format %h info:) / rows))
+cw=$(($(convert "$dir/swirl-$scene-1.png" -format %w info:) / cols))
+off=0
+while [ "$off" -lt 6 ] && [ "$(convert "$dir/paused.png" -format "%[hex:p{$off,$off}]" info:)" = 000000 ]; do
+    off=$((off + 1))
+done
+area="$((cw * cols))x$((ch * (rows - 1)))"
+convert "$dir/paused.png" -crop "$area+$off+$off" +repage -scale 25% "$dir/paused-blocks.png"
+convert "$dir/swirl-$scene-1.png" -resize "$area!" -scale 25% "$dir/saved-blocks.png"
+mae=$(compare -metric MAE "$dir/saved-blocks.png" "$dir/paused-blocks.png" null: 2>&1 |
+    sed -n 's/.*(\(.*\)).*/\1/p')
+echo "picture_error $(awk -v m="$mae" 'BEGIN { printf "%.2f", 255 * m }')"
 exit 0

@@ -1,6 +1,6 @@
 /*
  * test_shot.c — the picture saved as a file (P, shot.c): read back, it is the
- * scene drawn afresh at the window's pixels, without the status line; a
+ * scene drawn afresh as fine as the window's pixels, without the status line; a
  * second picture never overwrites the first; the size is capped with its
  * shape kept; the status line says what became of it, and a directory that
  * cannot take it is said so. The key reaches it through a frame, which
@@ -74,7 +74,7 @@ TEST(shot_is_the_scene_drawn_at_the_windows_pixels)
     struct fx_screen x;
     open_cloth(&x, 60, 20);
     char path[48];
-    CHECK_INT(shot_save(&x.a, 7, 15, path, sizeof path), 0);
+    CHECK_INT(shot_save(&x.a, 7, path, sizeof path), 0);
     CHECK_MSG(strcmp(path, "swirl-cloth-1.png") == 0, "saved as %s", path);
     size_t n = 0;
     unsigned char *file = slurp(path, &n);
@@ -82,10 +82,10 @@ TEST(shot_is_the_scene_drawn_at_the_windows_pixels)
     image_init(&got, 1, 1);
     const char *why = "";
     CHECK_MSG(file && px_png(file, n, &got, &why), "not a PNG: %s", why);
-    /* 60 cells of 7 pixels by 19 rows (the status line's is not the
-     * scene's) of 15. */
+    /* 7 pixels a canvas pixel: 60 cells across, and 19 rows (the status
+     * line's is not the scene's) of two canvas pixels down. */
     CHECK_INT(got.w, 60 * 7);
-    CHECK_INT(got.h, 19 * 15);
+    CHECK_INT(got.h, 19 * 2 * 7);
     image_init(&want, got.w, got.h);
     app_scene(&x.a)->draw(x.a.st[x.a.cur], &want);
     CHECK_MSG(image_same(&got, &want), "the picture read back is not the scene drawn at %dx%d",
@@ -95,7 +95,7 @@ TEST(shot_is_the_scene_drawn_at_the_windows_pixels)
         lit += rgb_b(got.px[i]) > 120;
     CHECK_MSG(lit > got.w * got.h / 20, "%d bright blue pixels of %d", lit, got.w * got.h);
     /* A second picture goes beside it. */
-    CHECK_INT(shot_save(&x.a, 7, 15, path, sizeof path), 0);
+    CHECK_INT(shot_save(&x.a, 7, path, sizeof path), 0);
     CHECK_MSG(strcmp(path, "swirl-cloth-2.png") == 0, "saved as %s", path);
     size_t n2 = 0;
     unsigned char *again = slurp("swirl-cloth-1.png", &n2);
@@ -113,16 +113,16 @@ TEST(shot_size_is_capped_with_its_shape)
     struct fx_screen x;
     open_cloth(&x, 100, 30);
     int w, h;
-    shot_size(&x.a, 8, 17, &w, &h);
-    CHECK_INT(w, 800);
-    CHECK_INT(h, 29 * 17);
-    shot_size(&x.a, 0, 0, &w, &h); /* not told: 8x16 */
-    CHECK_INT(w, 800);
-    CHECK_INT(h, 29 * 16);
-    shot_size(&x.a, 400, 900, &w, &h); /* 40,000 x 26,100 asked */
+    shot_size(&x.a, 9, &w, &h);
+    CHECK_INT(w, 900);
+    CHECK_INT(h, 29 * 2 * 9);
+    shot_size(&x.a, 0, &w, &h); /* not told: SHOT_K */
+    CHECK_INT(w, 100 * SHOT_K);
+    CHECK_INT(h, 29 * 2 * SHOT_K);
+    shot_size(&x.a, 400, &w, &h); /* 40,000 x 23,200 asked */
     CHECK_MSG((long long)w * h <= SHOT_MAX_PX && (long long)w * h > SHOT_MAX_PX * 0.99,
               "%dx%d", w, h);
-    const double shape = (double)w / h, asked = 40000.0 / 26100.0;
+    const double shape = (double)w / h, asked = 40000.0 / 23200.0;
     CHECK_MSG(shape > asked * 0.999 && shape < asked * 1.001, "%dx%d: %.4f, not %.4f", w, h,
               shape, asked);
     fx_screen_close(&x);

@@ -433,7 +433,7 @@ const struct app_binding app_bindings[] = {
                         "held key counts once)"},
     {IK_ENTER, act_enter, NULL, NULL},
     {'s', act_status, "s", "status line off / on"},
-    {'P', act_shot, "P", "save the picture, drawn at the window's pixels, as "
+    {'P', act_shot, "P", "save the picture, as fine as the window's pixels, as "
                          "swirl-SCENE-N.png here"},
     {'L' - 64, act_repaint, "Ctrl-L", "repaint the whole screen"},
     {'?', act_help, "?", "this help"},

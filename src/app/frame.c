@@ -189,9 +189,9 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         app_advance_within(a, dt, clock, f->st.simulated ? 0.0 : FRAME_STEP_BUDGET * dt);
     double t1 = clock();
     f->t = (struct frame_times){t1 - t0, 0.0, 0.0, 0.0};
-    if (a->shot_asked) { /* P: the scene as it is now, at the cells' pixels */
+    if (a->shot_asked) { /* P: the scene as it is now, as fine as the cells' pixels */
         a->shot_asked = false;
-        shot_take(a, f->px.cell_w, f->px.cell_h);
+        shot_take(a, f->px.cell_w);
     }
     if (a->picture != f->picture) {
         f->picture = a->picture;

@@ -1,12 +1,14 @@
 /*
  * shot.c — the picture as a file (see shot.h). The scene draws any image it
  * is given (the pixel path relies on it too), so the picture is drawn afresh
- * at the window's pixels, as fine as a terminal's own pixels would show it,
- * whatever the glyphs on screen: the cells' size is the one the terminal told
- * (the pty's pixel size, or its answer to CSI 16 t), else 8x16. PNG is
- * kitty.c's writer (24-bit, each row filtered by its left neighbour); without
- * zlib, a PPM of the same pixels. The file is opened with O_EXCL under the
- * first free name, so two swirls saving at once never write one file.
+ * as the terminal's own pixels would show it, whatever the glyphs on screen:
+ * k pixels a canvas pixel each way, k the width of a cell in the terminal's
+ * pixels (the pty's pixel size, or its answer to CSI 16 t; else SHOT_K), as
+ * pixframe.c draws at its finest; a terminal stretches it over the cells'
+ * height as it does that picture. PNG is kitty.c's writer (24-bit, each row
+ * filtered by its left neighbour); without zlib, a PPM of the same pixels.
+ * The file is opened with O_EXCL under the first free name, so two swirls
+ * saving at once never write one file.
  */
 #include "shot_internal.h"
 #include "kitty.h"
@@ -20,10 +22,10 @@
 #include <string.h>
 #include <unistd.h>
 
-void shot_size(const struct app *a, int cw, int ch, int *w, int *h)
+void shot_size(const struct app *a, int k, int *w, int *h)
 {
-    double pw = (double)app_canvas_w(a) * (cw > 0 ? cw : 8);
-    double ph = (double)app_canvas_rows(a) * (ch > 0 ? ch : 16);
+    double pw = (double)app_canvas_w(a) * (k > 0 ? k : SHOT_K);
+    double ph = (double)app_canvas_h(a) * (k > 0 ? k : SHOT_K);
     const double over = pw * ph / (double)SHOT_MAX_PX;
     if (over > 1.0)
         pw /= sqrt(over), ph /= sqrt(over);
@@ -77,18 +79,18 @@ static int open_free(const char *name, const char *ext, char *path, size_t cap)
     return -1;
 }
 
-int shot_save(const struct app *a, int cw, int ch, char *path, size_t cap)
+int shot_save(const struct app *a, int k, char *path, size_t cap)
 {
     int w, h;
-    shot_size(a, cw, ch, &w, &h);
+    shot_size(a, k, &w, &h);
     struct image im;
     image_init(&im, w, h);
     app_scene(a)->draw(a->st[a->cur], &im);
-    struct kitty k;
-    kitty_init(&k, 0, KITTY_PNG, 6);
+    struct kitty png;
+    kitty_init(&png, 0, KITTY_PNG, 6);
     const unsigned char *data;
     unsigned char *own = NULL;
-    size_t n = kitty_png(&k, &im, &data);
+    size_t n = kitty_png(&png, &im, &data);
     const char *ext = "png";
     if (n == 0) {
         n = ppm(&im, &own);
@@ -106,15 +108,15 @@ int shot_save(const struct app *a, int cw, int ch, char *path, size_t cap)
         if (err)
             unlink(path);
     }
-    kitty_free(&k);
+    kitty_free(&png);
     free(own);
     return err;
 }
 
-void shot_take(struct app *a, int cw, int ch)
+void shot_take(struct app *a, int k)
 {
     char path[48], note[APP_NOTE_COLS];
-    const int err = shot_save(a, cw, ch, path, sizeof path);
+    const int err = shot_save(a, k, path, sizeof path);
     if (err)
         snprintf(note, sizeof note, "not saved: %s", strerror(err));
     else

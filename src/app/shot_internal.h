@@ -11,15 +11,16 @@
 
 #define SHOT_MAX_PX (16 * 1024 * 1024) /* pixels a picture, at most (scaled down to fit) */
 #define SHOT_MAX_N 10000               /* swirl-SCENE-N: the numbers tried */
+#define SHOT_K 8                       /* pixels a canvas pixel where the cells' are not known */
 
-/* The size of the picture of a's canvas at cells of cw x ch pixels (at most
- * SHOT_MAX_PX, its shape kept). */
-void shot_size(const struct app *a, int cw, int ch, int *w, int *h);
+/* The size of the picture of a's canvas at k pixels a canvas pixel each way
+ * (0: SHOT_K), at most SHOT_MAX_PX, its shape kept. */
+void shot_size(const struct app *a, int k, int *w, int *h);
 /* The scene shown by a (no status line, help or panel over it) drawn at
  * shot_size, written to swirl-SCENE-N.png (PNG, built with zlib) or .ppm
  * (binary PPM, without) in the current directory, N the first number not
  * taken: nothing is overwritten. Returns 0 with the name in path, or an errno
  * value. */
-int shot_save(const struct app *a, int cw, int ch, char *path, size_t cap);
+int shot_save(const struct app *a, int k, char *path, size_t cap);
 
 #endif
