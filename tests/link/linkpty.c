@@ -309,9 +309,12 @@ int main(int argc, char **argv)
         /* Wait a millisecond, or less for the command's output, but only
          * when it will be read: with the queue in the pty and no credit, or
          * stalled, output waiting there would wake the loop at once, and
-         * spin it. */
-        struct pollfd pf = {master, want && !stalled ? POLLIN : 0, 0};
-        poll(&pf, 1, queue.n || wire.n || up.n ? 1 : IDLE_MS);
+         * spin it. With nothing on the link and the pty read as soon as
+         * anything comes, the wait is longer: the output wakes it. */
+        const bool reading = want && !stalled;
+        const bool idle = reading && !queue.n && !wire.n && !up.n;
+        struct pollfd pf = {master, reading ? POLLIN : 0, 0};
+        poll(&pf, 1, idle ? IDLE_MS : 1);
     }
     if (t_exit < 0) {
         kill(pid, SIGKILL);
