@@ -63,6 +63,8 @@ struct pixframe {
     size_t last_bytes;      /* the last frame's picture, in bytes */
     int area_rows;          /* the rows the picture covers */
     int max_w, max_h;       /* sixel: the largest picture the terminal draws (0: not told) */
+    uint8_t *holes;         /* sixel: the area's cells of text, left undrawn (sixel.h) */
+    size_t holes_cap;
 };
 
 void pixframe_init(struct pixframe *p);

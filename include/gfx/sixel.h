@@ -46,6 +46,12 @@ struct sixel {
     uint8_t order[QUANT_MAX]; /* the band's colours, as first met */
     struct image sent;     /* the last frame sent (an unchanged frame sends nothing), */
     int sent_place[5];     /* and its col, row, scale (0: none), width and height */
+    /* Cells the picture leaves undrawn (nonzero), hole_cols x hole_rows over
+     * its area, row by row (NULL: none): text there keeps its pixels (P2 = 1
+     * leaves a pixel not drawn as it was), so a picture never paints over
+     * the help, a panel or the status line, even for a moment. */
+    const uint8_t *holes;
+    int hole_cols, hole_rows;
 };
 
 void sixel_init(struct sixel *s, enum quant_kind palette, int colours);

@@ -9,6 +9,7 @@
  */
 #include "pixframe.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define BSU "\x1b[?2026h"
@@ -43,6 +44,9 @@ void pixframe_start(struct pixframe *p, enum app_pixels proto, int colours, int 
 
 void pixframe_free(struct pixframe *p)
 {
+    free(p->holes);
+    p->holes = NULL;
+    p->holes_cap = 0;
     image_free(&p->img);
     kitty_free(&p->kt);
     sixel_free(&p->sx);
@@ -233,7 +237,22 @@ static bool area_touched(const struct encoder *enc, const struct cells *cells, i
     return false;
 }
 
-/* Sixel: the text in the picture's area is sent again (the picture drew over it). */
+/* Sixel: the cells of rows [r0, r1) that are not blank, as holes the picture
+ * leaves (text keeps its pixels, never painted over for a moment). */
+static void mark_holes(struct pixframe *p, const struct cells *cells, int r0, int r1)
+{
+    const size_t n = (size_t)(r1 - r0) * (size_t)cells->cols;
+    if (n > p->holes_cap) {
+        p->holes = buf_xrealloc(p->holes, n);
+        p->holes_cap = n;
+    }
+    for (size_t i = 0; i < n; i++)
+        p->holes[i] = !blank(&cells->c[(size_t)r0 * (size_t)cells->cols + i]);
+    p->sx.holes = p->holes, p->sx.hole_cols = cells->cols, p->sx.hole_rows = r1 - r0;
+}
+
+/* Sixel: the text in the picture's area is sent again (a terminal may erase
+ * the cells a picture lies over, holes or not). */
 static void text_again(struct encoder *enc, const struct cells *cells, int r0, int r1,
                        struct buf *out)
 {
@@ -272,6 +291,8 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
      * black beside it, else). */
     p->sx.width = a->cols * p->cell_w, p->sx.height = rows * p->cell_h;
     const struct image canvas = canvas_view(p, a);
+    if (canvas.h >= 1)
+        mark_holes(p, cells, top, top + rows);
     if (canvas.h < 1 || !sixel_frame(&p->sx, &canvas, 0, top, out))
         return false;
     text_again(enc, cells, top, top + rows, out);

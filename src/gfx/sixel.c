@@ -71,7 +71,12 @@ static int band_bits(struct sixel *s, int w, int h, int H, int y0)
     for (int r = 0; r < 6 && y0 + r < H; r++) {
         const int iy = (int)((long long)(y0 + r) * h / H);
         const uint8_t *row = s->idx + (size_t)iy * (size_t)w;
+        const uint8_t *holes = s->holes ? s->holes + (size_t)((long long)(y0 + r) * s->hole_rows / H) *
+                                                         (size_t)s->hole_cols
+                                        : NULL;
         for (int x = 0; x < w; x++) {
+            if (holes && holes[(long long)x * s->hole_cols / w])
+                continue; /* a cell of text: not drawn */
             const int c = row[x];
             s->bits[(size_t)c * (size_t)w + (size_t)x] |= (uint8_t)(1u << r);
             if (s->first[c] < 0) {
