@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +23,13 @@
 
 void shot_size(const struct app *a, int k, int *w, int *h)
 {
-    double pw = (double)app_canvas_w(a) * (k > 0 ? k : SHOT_K);
-    double ph = (double)app_canvas_h(a) * (k > 0 ? k : SHOT_K);
-    const double over = pw * ph / (double)SHOT_MAX_PX;
-    if (over > 1.0)
-        pw /= sqrt(over), ph /= sqrt(over);
-    *w = pw >= 1.0 ? (int)pw : 1;
-    *h = ph >= 1.0 ? (int)ph : 1;
+    const long long cw = app_canvas_w(a) > 0 ? app_canvas_w(a) : 1;
+    const long long ch = app_canvas_h(a) > 0 ? app_canvas_h(a) : 1;
+    long long kk = k > 0 ? k : SHOT_K; /* a whole number: the scene fills the picture */
+    while (kk > 1 && cw * ch * kk * kk > SHOT_MAX_PX)
+        kk--;
+    *w = (int)(cw * kk);
+    *h = (int)(ch * kk);
 }
 
 /* All of p[0..n) to fd; 0 or errno. */

@@ -9,12 +9,13 @@
 
 #include <stddef.h>
 
-#define SHOT_MAX_PX (16 * 1024 * 1024) /* pixels a picture, at most (scaled down to fit) */
+#define SHOT_MAX_PX (16 * 1024 * 1024) /* pixels a picture, at most (a smaller k to fit) */
 #define SHOT_MAX_N 10000               /* swirl-SCENE-N: the numbers tried */
 #define SHOT_K 8                       /* pixels a canvas pixel where the cells' are not known */
 
 /* The size of the picture of a's canvas at k pixels a canvas pixel each way
- * (0: SHOT_K), at most SHOT_MAX_PX, its shape kept. */
+ * (0: SHOT_K), or at the largest whole number of them within SHOT_MAX_PX
+ * (the scene fills a picture a whole number of canvases across). */
 void shot_size(const struct app *a, int k, int *w, int *h);
 /* The scene shown by a (no status line, help or panel over it) drawn at
  * shot_size, written to swirl-SCENE-N.png (PNG, built with zlib) or .ppm
