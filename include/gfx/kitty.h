@@ -84,10 +84,10 @@ bool kitty_frame(struct kitty *k, const struct image *im, int col, int row, int 
 /* The next frame goes whatever it is (the screen was cleared: a resize,
  * Ctrl-L, back from Ctrl-Z). */
 void kitty_invalidate(struct kitty *k);
-/* The PNG file of im (PNG, or PNG8 with k's palette for it) into *data
- * (k's, until its next use); its size, 0 where k sends no PNG (KITTY_RGB:
- * always so without zlib). */
-size_t kitty_png(struct kitty *k, const struct image *im, const unsigned char **data);
+/* im's bytes as a frame sends them (before base64) into *data (k's, until
+ * its next use); their count: a PNG file (KITTY_PNG, KITTY_PNG8), else RGB,
+ * deflated at a level above 0 (built without zlib: always RGB, as is). */
+size_t kitty_payload(struct kitty *k, const struct image *im, const unsigned char **data);
 /* Appends what deletes both ids and their data (on leaving, or when the
  * picture goes: glyphs instead, a resize). */
 void kitty_clear(struct kitty *k, struct buf *out);

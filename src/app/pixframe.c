@@ -251,18 +251,19 @@ static void mark_holes(struct pixframe *p, const struct cells *cells, int r0, in
     p->sx.holes = p->holes, p->sx.hole_cols = cells->cols, p->sx.hole_rows = r1 - r0;
 }
 
-/* Sixel: the text in the picture's area is sent again (a terminal may erase
- * the cells a picture lies over, holes or not). */
-static void text_again(struct encoder *enc, const struct cells *cells, int r0, int r1,
-                       struct buf *out)
+/* Sixel: the text in the picture's area (its holes, mark_holes: from row r0)
+ * is sent again (a terminal may erase the cells a picture lies over, holes or
+ * not). */
+static void text_again(const struct pixframe *p, struct encoder *enc, const struct cells *cells,
+                       int r0, struct buf *out)
 {
     bool any = false;
-    for (int r = r0; r < r1; r++)
-        for (int c = 0; c < cells->cols; c++)
-            if (!blank(&cells->c[(size_t)r * (size_t)cells->cols + (size_t)c])) {
-                encode_forget(enc, c, r);
-                any = true;
-            }
+    const size_t n = (size_t)p->sx.hole_rows * (size_t)p->sx.hole_cols;
+    for (size_t i = 0; i < n; i++)
+        if (p->holes[i]) {
+            encode_forget(enc, (int)(i % (size_t)cells->cols), r0 + (int)(i / (size_t)cells->cols));
+            any = true;
+        }
     if (any)
         encode_frame(enc, cells, out);
 }
@@ -295,7 +296,7 @@ static bool encode_both(struct pixframe *p, const struct app *a, struct encoder 
         mark_holes(p, cells, top, top + rows);
     if (canvas.h < 1 || !sixel_frame(&p->sx, &canvas, 0, top, out))
         return false;
-    text_again(enc, cells, top, top + rows, out);
+    text_again(p, enc, cells, top, out);
     return true;
 }
 

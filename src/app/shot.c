@@ -5,8 +5,9 @@
  * k pixels a canvas pixel each way, k the width of a cell in the terminal's
  * pixels (the pty's pixel size, or its answer to CSI 16 t; else SHOT_K), as
  * pixframe.c draws at its finest; a terminal stretches it over the cells'
- * height as it does that picture. PNG is kitty.c's writer (24-bit, each row
- * filtered by its left neighbour); without zlib, a PPM of the same pixels.
+ * height as it does that picture. The bytes are kitty.c's of a PNG frame:
+ * a PNG file (24-bit, each row filtered by its left neighbour), or without
+ * zlib the pixels' RGB, written as a PPM.
  * The file is opened with O_EXCL under the first free name, so two swirls
  * saving at once never write one file.
  */
@@ -17,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -30,38 +30,6 @@ void shot_size(const struct app *a, int k, int *w, int *h)
         kk--;
     *w = (int)(cw * kk);
     *h = (int)(ch * kk);
-}
-
-/* All of p[0..n) to fd; 0 or errno. */
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-    while (n > 0) {
-        const ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? errno : EIO;
-        p += w, n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* The image as a binary PPM in *out (malloc'd); its size, 0 out of memory. */
-static size_t ppm(const struct image *im, unsigned char **out)
-{
-    char head[48];
-    const int hn = snprintf(head, sizeof head, "P6\n%d %d\n255\n", im->w, im->h);
-    const size_t n = (size_t)hn + (size_t)im->w * (size_t)im->h * 3;
-    unsigned char *p = malloc(n);
-    if (!p)
-        return 0;
-    memcpy(p, head, (size_t)hn);
-    unsigned char *o = p + hn;
-    for (size_t i = 0; i < (size_t)im->w * (size_t)im->h; i++, o += 3)
-        o[0] = (unsigned char)rgb_r(im->px[i]), o[1] = (unsigned char)rgb_g(im->px[i]),
-        o[2] = (unsigned char)rgb_b(im->px[i]);
-    *out = p;
-    return n;
 }
 
 /* A new file under the first free swirl-NAME-N.EXT; its fd (name in path),
@@ -85,30 +53,29 @@ int shot_save(const struct app *a, int k, char *path, size_t cap)
     struct image im;
     image_init(&im, w, h);
     app_scene(a)->draw(a->st[a->cur], &im);
-    struct kitty png;
-    kitty_init(&png, 0, KITTY_PNG, 6);
+    /* kitty's bytes of a PNG frame: a PNG file; without zlib, its RGB, which
+     * a PPM's header makes a file too. */
+    struct kitty kt;
+    kitty_init(&kt, 0, KITTY_PNG, SHOT_ZLIB_LEVEL);
+    const bool png = kt.format == KITTY_PNG;
     const unsigned char *data;
-    unsigned char *own = NULL;
-    size_t n = kitty_png(&png, &im, &data);
-    const char *ext = "png";
-    if (n == 0) {
-        n = ppm(&im, &own);
-        data = own, ext = "ppm";
-    }
+    const size_t n = kitty_payload(&kt, &im, &data);
+    char head[48] = "";
+    if (!png)
+        snprintf(head, sizeof head, "P6\n%d %d\n255\n", w, h);
     image_free(&im);
-    int err = n == 0 ? ENOMEM : 0;
-    const int fd = err ? -1 : open_free(app_scene(a)->name, ext, path, cap);
-    if (!err && fd < 0)
-        err = errno;
+    const int fd = open_free(app_scene(a)->name, png ? "png" : "ppm", path, cap);
+    int err = fd < 0 ? errno : 0;
     if (fd >= 0) {
-        err = write_all(fd, data, n);
+        if (!buf_write_fd(fd, head, strlen(head), SHOT_WRITE_S) ||
+            !buf_write_fd(fd, data, n, SHOT_WRITE_S))
+            err = errno;
         if (close(fd) != 0 && !err)
             err = errno;
         if (err)
             unlink(path);
     }
-    kitty_free(&png);
-    free(own);
+    kitty_free(&kt);
     return err;
 }
 

@@ -12,6 +12,8 @@
 #define SHOT_MAX_PX (16 * 1024 * 1024) /* pixels a picture, at most (a smaller k to fit) */
 #define SHOT_MAX_N 10000               /* swirl-SCENE-N: the numbers tried */
 #define SHOT_K 8                       /* pixels a canvas pixel where the cells' are not known */
+#define SHOT_ZLIB_LEVEL 6              /* the PNG's deflate level */
+#define SHOT_WRITE_S 5.0               /* s a write may wait (a file never makes it wait) */
 
 /* The size of the picture of a's canvas at k pixels a canvas pixel each way
  * (0: SHOT_K), or at the largest whole number of them within SHOT_MAX_PX

@@ -191,7 +191,7 @@ static size_t png_file(struct kitty *k, const struct image *im)
 }
 #endif
 
-size_t kitty_png(struct kitty *k, const struct image *im, const unsigned char **data)
+size_t kitty_payload(struct kitty *k, const struct image *im, const unsigned char **data)
 {
 #ifdef SWIRL_ZLIB
     if (k->format != KITTY_RGB) {
@@ -199,21 +199,6 @@ size_t kitty_png(struct kitty *k, const struct image *im, const unsigned char **
         *data = k->packed;
         return n;
     }
-#else
-    (void)im;
-#endif
-    (void)k;
-    *data = NULL;
-    return 0;
-}
-
-/* The image's bytes as they go (before base64) into *data; returns their
- * count. */
-static size_t payload(struct kitty *k, const struct image *im, const unsigned char **data)
-{
-    if (k->format != KITTY_RGB)
-        return kitty_png(k, im, data);
-#ifdef SWIRL_ZLIB
     if (k->level > 0) {
         const size_t n = deflate_into(k, k->raw, pack(k, im, false), 0);
         *data = k->packed;
@@ -281,7 +266,7 @@ bool kitty_frame(struct kitty *k, const struct image *im, int col, int row, int 
     image_copy(&k->sent, im);
     memcpy(k->sent_place, place, sizeof place);
     const unsigned char *data;
-    const size_t n = payload(k, im, &data);
+    const size_t n = kitty_payload(k, im, &data);
     k->payload = n;
     char first[192];
     if (k->format != KITTY_RGB)
