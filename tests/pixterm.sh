@@ -9,7 +9,7 @@
 #
 # It runs `swirl --scene dye --auto --glyphs kitty|sixel` (or --glyphs GLYPHS:
 # half, quad, sextant, in the same terminal) in DIR for five seconds, pauses
-# it (Space: DIR/paused.png), has it save its picture (P: DIR/swirl-$scene-1.png,
+# it (Space: DIR/paused.png), has it save its picture (P: DIR/swirl-SCENE-1.png,
 # the scene drawn at the window's pixels), presses Ctrl-L (DIR/repainted.png),
 # quits (q) and takes the screen swirl left (DIR/after.png). One "name value"
 # line a result, for tests/test_pixterm.c to judge:
@@ -108,8 +108,11 @@ stands() { still "$1" && sleep 0.5 && still "$1"; }
 until_ok 8 stands "$dir/paused.png" || fail "the paused picture did not stand"
 # The picture saved: the paused scene, as fine as the window's pixels.
 xdotool key shift+p
-saved() { [ -s "$dir/swirl-$scene-1.png" ]; }
+# (swirl's status line says "saved" once the file is whole, its name
+# swirl-SCENE-1.png, or .ppm when it was built without zlib)
+saved() { grep -a -q saved "$dir/typescript"; }
 until_ok 10 saved || fail "P saved no picture (see $dir)"
+saved_file=$(ls "$dir"/swirl-"$scene"-1.p[np][gm])
 xdotool key ctrl+l
 sleep 1
 until_ok 8 still "$dir/repainted.png" || fail "the picture did not stand after Ctrl-L"
@@ -145,14 +148,14 @@ echo "after_colours $(colours "$dir/after.png")"
 # The cells start where the terminal's first non-black pixel is on the
 # diagonal (xterm's inner border: 2 or 3 pixels; kitty's none).
 ch=$(($(convert "$dir/paused.png" -format %h info:) / rows))
-cw=$(($(convert "$dir/swirl-$scene-1.png" -format %w info:) / cols))
+cw=$(($(convert "$saved_file" -format %w info:) / cols))
 off=0
 while [ "$off" -lt 6 ] && [ "$(convert "$dir/paused.png" -format "%[hex:p{$off,$off}]" info:)" = 000000 ]; do
     off=$((off + 1))
 done
 area="$((cw * cols))x$((ch * (rows - 1)))"
 convert "$dir/paused.png" -crop "$area+$off+$off" +repage -scale 25% "$dir/paused-blocks.png"
-convert "$dir/swirl-$scene-1.png" -resize "$area!" -scale 25% "$dir/saved-blocks.png"
+convert "$saved_file" -resize "$area!" -scale 25% "$dir/saved-blocks.png"
 mae=$(compare -metric MAE "$dir/saved-blocks.png" "$dir/paused-blocks.png" null: 2>&1 |
     sed -n 's/.*(\(.*\)).*/\1/p')
 echo "picture_error $(awk -v m="$mae" 'BEGIN { printf "%.2f", 255 * m }')"

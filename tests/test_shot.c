@@ -37,11 +37,13 @@ static void open_cloth(struct fx_screen *x, int cols, int rows)
 }
 
 /* A fresh directory to work in (the test's own), entered; the one left in
- * `back`. */
+ * `back`. A failed check where it cannot be. */
 static bool enter_temp(char *dir, size_t cap, char *back, size_t back_cap)
 {
     snprintf(dir, cap, "/tmp/swirl-shot-%d-XXXXXX", (int)getpid());
-    return getcwd(back, back_cap) != NULL && mkdtemp(dir) != NULL && chdir(dir) == 0;
+    const bool in = getcwd(back, back_cap) != NULL && mkdtemp(dir) != NULL && chdir(dir) == 0;
+    CHECK_MSG(in, "no directory of its own to work in (%s)", dir);
+    return in;
 }
 
 static void leave_temp(const char *dir, const char *back)
@@ -67,10 +69,8 @@ TEST(shot_is_the_scene_drawn_at_the_windows_pixels)
     if (!kitty_zlib())
         test_skip("built without zlib: the picture is a PPM");
     char dir[64], back[PATH_MAX];
-    if (!enter_temp(dir, sizeof dir, back, sizeof back)) {
-        CHECK(false);
+    if (!enter_temp(dir, sizeof dir, back, sizeof back))
         return;
-    }
     struct fx_screen x;
     open_cloth(&x, 60, 20);
     char path[48];
@@ -130,10 +130,8 @@ TEST(shot_size_is_capped_at_a_whole_scale)
 TEST(shot_key_saves_through_the_frame_and_says_so)
 {
     char dir[64], back[PATH_MAX];
-    if (!enter_temp(dir, sizeof dir, back, sizeof back)) {
-        CHECK(false);
+    if (!enter_temp(dir, sizeof dir, back, sizeof back))
         return;
-    }
     struct fx_screen x;
     open_cloth(&x, 80, 24);
     pixframe_cell(&x.f.px, 9, 18);
