@@ -30,11 +30,14 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void e2e_nap(void)
+/* Sleeps s seconds. */
+static void nap_for(double s)
 {
-    struct timespec ts = {0, 40 * 1000 * 1000};
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     nanosleep(&ts, NULL);
 }
+
+void e2e_nap(void) { nap_for(E2E_NAP); }
 
 int e2e_sh(const char *fmt, ...)
 {
@@ -241,12 +244,16 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
 {
     double t0 = now();
     for (;;) {
-        bool late = now() - t0 >= seconds;
+        const double waited = now() - t0;
         if (pred(grab(), arg))
             return true;
-        if (late)
+        if (waited >= seconds)
             return false;
-        e2e_nap();
+        /* A look costs a tmux client and a screen rendered: after the first
+         * fifth of a second, a look every fifth of the time waited so far
+         * (what has not come in 1 s may well take 2), at most E2E_NAP_MOST. */
+        const double nap = waited * E2E_NAP_SHARE;
+        nap_for(nap < E2E_NAP ? E2E_NAP : nap > E2E_NAP_MOST ? E2E_NAP_MOST : nap);
     }
 }
 

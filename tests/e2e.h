@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #define E2E_DEADLINE 15.0 /* seconds: generous, for a loaded machine */
+#define E2E_NAP 0.04      /* seconds between looks at first (e2e_nap's) */
+#define E2E_NAP_SHARE 0.2 /* then this share of the time waited so far, */
+#define E2E_NAP_MOST 0.25 /* at most this long */
 
 extern char e2e_sock[64];
 /* A server's name: the prefix, the test run's mark (the runner puts one of its
