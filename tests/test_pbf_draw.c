@@ -132,6 +132,38 @@ TEST(pbf_draw_water_at_rest_keeps_its_pixels)
     fx_pbf_close(&x);
 }
 
+TEST(pbf_draw_of_another_size_between_frames_changes_no_pixel)
+{
+    /* Paused, a picture saved (the scene drawn at three times the canvas) or
+     * the status line hidden a moment (a canvas a row taller), and the canvas
+     * drawn again: the same pixels as before, the play kept through it (the
+     * water sloshing 2 s after the dam broke: play holds many pixels there). */
+    struct fx_pbf x;
+    if (!fx_pbf_open(&x, 80, 24, false, NULL))
+        return;
+    fx_pbf_frames(&x, 60, true);
+    const int n = x.im.w * x.im.h;
+    rgb_t *before = malloc((size_t)n * sizeof *before);
+    CHECK(before != NULL);
+    if (!before) {
+        fx_pbf_close(&x);
+        return;
+    }
+    memcpy(before, x.im.px, (size_t)n * sizeof *before);
+    const int other[][2] = {{3 * x.im.w, 3 * x.im.h}, {x.im.w, x.im.h + 2}};
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+        struct image between;
+        image_init(&between, other[k][0], other[k][1]);
+        scene_pbf.draw(x.st, &between);
+        image_free(&between);
+        scene_pbf.draw(x.st, &x.im);
+        CHECK_MSG(changed(before, x.im.px, n) == 0, "%d of %d pixels changed after a draw of "
+                  "%dx%d", changed(before, x.im.px, n), n, other[k][0], other[k][1]);
+    }
+    free(before);
+    fx_pbf_close(&x);
+}
+
 /* A throw: a press inside the water under column col, a fast drag up over 8
  * steps to row 6 and a release while moving (the pointer's velocity is the
  * drag's). */

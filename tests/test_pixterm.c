@@ -113,7 +113,10 @@ static void pixterm(const char *proto)
     pixterm_run(proto, "half", &h);
     CHECK_MSG(h.error >= PIXTERM_HALF_WORSE * x->error, "half-blocks %.2f from the saved picture, "
               "pixels %.2f (see %s and %s)", h.error, x->error, h.dir, dir);
-    if (h.status == 0 && h.error >= PIXTERM_HALF_WORSE * x->error)
+    /* (Saving it left the paused water as it was: the drawing's play kept.) */
+    CHECK_MSG(h.canvas == 0, "half-blocks: %ld canvas pixels differ between the paused picture "
+              "and its Ctrl-L repaint after P (see %s)", h.canvas, h.dir);
+    if (h.status == 0 && h.error >= PIXTERM_HALF_WORSE * x->error && h.canvas == 0)
         e2e_sh("rm -rf %s", h.dir);
 }
 

@@ -41,6 +41,12 @@ static bool grow(void **p, size_t bytes)
     return q != NULL;
 }
 
+/* Whether a draw of w x h in view v is one of ow x oh in view o. */
+static bool same_draw(int w, int h, const struct view *v, int ow, int oh, const struct view *o)
+{
+    return w == ow && h == oh && v->zoom == o->zoom && v->ox == o->ox && v->oy == o->oy;
+}
+
 /* Room for the fields of a w x h canvas; false when memory ran out. A new size
  * or view forgets what was kept. */
 static bool water_fields(struct water_draw *d, int w, int h, const struct view *v)
@@ -64,12 +70,20 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
             return false;
         d->cap = m, d->row_cap = r;
     }
-    if (w != d->kept_w || h != d->kept_h || v->zoom != d->view.zoom || v->ox != d->view.ox ||
-        v->oy != d->view.oy) {
+    /* What was kept goes on with draws of its size and view; a size drawn
+     * twice running (the terminal resized, the status line hidden) takes
+     * over, starting afresh; a draw of another size between two of the kept
+     * one (a picture saved, a look at the status line's row) leaves it be, so
+     * that water at rest shows the same pixels again after it. */
+    const bool kept = same_draw(w, h, v, d->kept_w, d->kept_h, &d->view);
+    const bool again = same_draw(w, h, v, d->last_w, d->last_h, &d->last);
+    d->last_w = w, d->last_h = h, d->last = *v;
+    if (!kept && again) {
         d->kept_w = w, d->kept_h = h;
         d->view = *v;
         d->kept_ok = false;
     }
+    d->keeping = kept || again;
     return true;
 }
 

@@ -38,6 +38,11 @@ struct water_draw {
     int kept_w, kept_h;
     bool kept_ok;        /* kept_* hold the last frame, of this size and view */
     struct view view;    /* the view it was drawn in */
+    bool keeping;        /* this draw is of kept_w x kept_h in view: it uses and
+                          * writes kept_* (a draw of another size, a picture
+                          * saved, leaves them for the next of this one) */
+    int last_w, last_h;  /* the size and view of the draw before this one */
+    struct view last;
     struct view at;      /* this frame's view: the scene's, k image pixels a canvas pixel */
     float k;
     int x0, y0, x1, y1;  /* the first and last pixels inside the walls */

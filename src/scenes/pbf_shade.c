@@ -143,12 +143,16 @@ static void sharpen_rows(struct water_draw *d, size_t n, float gain, size_t i0, 
     }
 }
 
+/* The coverages with play (keep: kept_* hold the last frame of this size),
+ * kept for the next when this draw is of the kept size (d->keeping). */
 static void play_rows(struct water_draw *d, bool keep, size_t i0, size_t i1)
 {
     for (size_t i = i0; i < i1; i++) {
         const float body = d->cov[i], drop = fminf(DROP_GAIN * d->spr[i], 1.0f);
-        d->cov[i] = d->kept_body[i] = keep ? with_play(d->kept_body[i], body) : body;
-        d->spr[i] = d->kept_drop[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
+        d->cov[i] = keep ? with_play(d->kept_body[i], body) : body;
+        d->spr[i] = keep ? with_play(d->kept_drop[i], drop) : drop;
+        if (d->keeping)
+            d->kept_body[i] = d->cov[i], d->kept_drop[i] = d->spr[i];
     }
 }
 
@@ -306,12 +310,12 @@ void water_shade(struct pbf_scene *s, struct image *im)
     if (!d->tables)
         water_tables(d);
     const float part = water_particle_px(s), gain = EDGE_GAIN * fminf(KERNEL_PX * part, SCALE_MAX);
-    struct field_job fj = {d, w, h, SHARPEN, gain, d->kept_ok};
+    struct field_job fj = {d, w, h, SHARPEN, gain, d->keeping && d->kept_ok};
     for (fj.pass = SHARPEN; fj.pass <= PLAY_PASS; fj.pass++)
         scene_bands(s->opt.pool, h, field_rows, &fj);
     fill_enclosed_air(d, w, h);
     water_depth(d, w, h, d->y0 < 0 ? d->k * (SURFACE_TO + 1.0f) : 0.0f); /* lid off: no bright line */
     struct colour_job j = {s, im, part};
     scene_bands(s->opt.pool, h, colour_rows, &j);
-    d->kept_ok = true;
+    d->kept_ok = d->kept_ok || d->keeping;
 }
