@@ -102,6 +102,10 @@ struct pbf {
     float *lambda;
     float *omega;        /* vorticity (for vorticity confinement) */
     float *vol;          /* V_j = m / rho_j for the viscosity passes */
+    float *xy;           /* x and y of each slot side by side (the lambda pass's
+                          * gathers: one load a neighbour), set by the density
+                          * loop and its corrections */
+    long xy_cap;         /* floats xy has room for */
     int ngroup;          /* ceil(nfluid / PBF_LANES) */
     int *gstart, *gkw, *gkb;
     struct pbf_part part[PBF_PARTS];

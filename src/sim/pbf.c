@@ -99,6 +99,7 @@ void pbf_free(struct pbf *s)
     for (int a = 0; a < INT_ARRAYS; a++)
         free(*is[a]);
     free(s->held);
+    free(s->xy);
     free(s->gstart);
     free(s->gkw);
     free(s->gkb);

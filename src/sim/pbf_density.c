@@ -158,7 +158,7 @@ struct lane_set {
 };
 
 struct lambda_args {
-    const float *x, *y, *psi;
+    const float *x, *y, *xy, *psi;
     const int *nbr, *gstart, *gkw, *gkb;
     float *pw, *pgx, *pgy;
     struct lane_set c;
@@ -282,7 +282,7 @@ static void lambda_part(struct pbf_job *j, struct pbf_part *pt)
     struct pbf *s = j->s;
     const float rho0 = s->prm.density0;
     const struct lambda_args a = {
-        s->x, s->y, s->psi, pt->lists.nbr, s->gstart, s->gkw, s->gkb, pt->pw, pt->pgx, pt->pgy,
+        s->x, s->y, s->xy, s->psi, pt->lists.nbr, s->gstart, s->gkw, s->gkb, pt->pw, pt->pgx, pt->pgy,
         {j->kn.inv_h, j->kn.k2, j->kn.gfac, j->kn.k, s->mass, 1.0f / rho0, rho0, LAMBDA_EPS}};
     const struct group_loops *run = loops_for(j->lanes);
     double err = 0.0;
@@ -325,8 +325,9 @@ static void correction_part(struct pbf_job *j, struct pbf_part *pt)
         const int count = pbf_group_lanes(s, g);
         for (int l = 0; l < count; l++)
             if (!s->held[g * L + l]) {
-                s->x[g * L + l] = nx[l];
-                s->y[g * L + l] = ny[l];
+                const int i = g * L + l;
+                s->x[i] = s->xy[2 * i] = nx[l];
+                s->y[i] = s->xy[2 * i + 1] = ny[l];
             }
     }
 }
@@ -351,6 +352,8 @@ static double lambda_pass(struct pbf_job *j)
 void pbf_solve_density(struct pbf_job *j)
 {
     struct pbf *s = j->s;
+    for (int i = 0; i <= s->n; i++) /* every slot and the dummy, as the lists name them */
+        s->xy[2 * i] = s->x[i], s->xy[2 * i + 1] = s->y[i];
     const double tol = (double)s->prm.max_error_pct * PCT * s->prm.density0;
     const atomic_int *stop = s->prm.stop; /* cut short: after a correction at least */
     int iter = 0;

@@ -38,7 +38,8 @@ SIMD_INLINE TARGET void FN(kernel)(const struct CONSTS *c, VF r2, VF *w, VF *g)
     *g = V(div)(V(mul)(c->gfac, V(sub)(t2, V(mul)(c->four, u2))), V(add)(rl, c->tiny));
 }
 
-/* The group's lambda pass (lambda_part's, group g): W_ij and grad W_ij into
+/* The group's lambda pass (lambda_part's, group g; the neighbours' positions
+ * from the pairs in xy): W_ij and grad W_ij into
  * the caches, and per lane rho_i, lambda_i and max(rho_i - rho0, 0) into
  * rho, lam and over (all PBF_LANES lanes, whatever their count). */
 TARGET static void FN(lambda_group)(const struct lambda_args *a, int g, float *rho, float *lam,
@@ -57,8 +58,9 @@ TARGET static void FN(lambda_group)(const struct lambda_args *a, int g, float *r
         const VF xi = V(load)(a->x + g * PBF_LANES + b), yi = V(load)(a->y + g * PBF_LANES + b);
         VF sw = V(zero)(), sx = V(zero)(), sy = V(zero)(), s2 = V(zero)();
         for (int e = b; e < kw * PBF_LANES; e += PBF_LANES) {
-            const VF rx = V(sub)(xi, V(gather)(a->x, nbr + e));
-            const VF ry = V(sub)(yi, V(gather)(a->y, nbr + e));
+            VF xj, yj;
+            V(gather2)(a->xy, nbr + e, &xj, &yj);
+            const VF rx = V(sub)(xi, xj), ry = V(sub)(yi, yj);
             VF w, gs;
             FN(kernel)(&c, V(add)(V(mul)(rx, rx), V(mul)(ry, ry)), &w, &gs);
             const VF gx = V(mul)(gs, rx), gy = V(mul)(gs, ry);
@@ -72,8 +74,9 @@ TARGET static void FN(lambda_group)(const struct lambda_args *a, int g, float *r
         }
         VF bw = V(zero)(), bx = V(zero)(), by = V(zero)();
         for (int e = kw * PBF_LANES + b; e < (kw + kb) * PBF_LANES; e += PBF_LANES) {
-            const VF rx = V(sub)(xi, V(gather)(a->x, nbr + e));
-            const VF ry = V(sub)(yi, V(gather)(a->y, nbr + e));
+            VF xj, yj;
+            V(gather2)(a->xy, nbr + e, &xj, &yj);
+            const VF rx = V(sub)(xi, xj), ry = V(sub)(yi, yj);
             const VF pj = V(gather)(a->psi, nbr + e);
             VF w, gs;
             FN(kernel)(&c, V(add)(V(mul)(rx, rx), V(mul)(ry, ry)), &w, &gs);

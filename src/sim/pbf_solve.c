@@ -340,8 +340,10 @@ static void cut_ranges(struct pbf *s)
 static bool build_lists(struct pbf_job *j)
 {
     struct pbf *s = j->s;
-    if (!j->grid)
+    const long xy = 2 * ((long)s->n + 1);
+    if (!j->grid || (s->xy_cap < xy && SIM_RESIZE(s->xy, xy) != 0))
         return false;
+    s->xy_cap = s->xy_cap < xy ? xy : s->xy_cap;
     for (int g = 0; g < s->ngrab; g++)
         nsearch_place(&s->ns, s->x, s->y, s->grab_i[g], s->grab_i[g] + 1);
     nsearch_sort(&s->ns, s->x, s->y);

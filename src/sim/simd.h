@@ -114,7 +114,9 @@ int simd_lanes(int most);
  * zip_lo and zip_hi put them back. Past 4 lanes the shuffles work within each
  * 128-bit block, so even() holds the even floats in the order 0 2 8 10 4 6 12
  * 14 (8 lanes): the same order for every array split so, which is all a lane
- * by lane computation needs.
+ * by lane computation needs. gather2 loads (x, y) pairs stored side by side
+ * (xy[2 idx[l]], xy[2 idx[l] + 1]) into lane l of x and of y: a load a lane
+ * where two gathers take two.
  */
 #if SIMD_HAVE_4
 #include <immintrin.h>
@@ -170,6 +172,19 @@ SIMD_INLINE f32x4 f32x4_load_hi2(f32x4 v, const float *p)
 SIMD_INLINE void f32x4_store_lo2(float *p, f32x4 v) { _mm_storel_pi((__m64 *)(void *)p, v); }
 SIMD_INLINE void f32x4_store_hi2(float *p, f32x4 v) { _mm_storeh_pi((__m64 *)(void *)p, v); }
 SIMD_INLINE int f32x4_mask(f32x4 v) { return _mm_movemask_ps(v); }
+/* The pairs of lanes l and l + 1 in one vector (x y x y). */
+SIMD_INLINE f32x4 f32x4_pairs(const float *xy, const int *idx, int l)
+{
+    return f32x4_load_hi2(f32x4_load_lo2(_mm_setzero_ps(), xy + 2 * idx[l]), xy + 2 * idx[l + 1]);
+}
+/* Each block of four lanes from the pairs of its lanes 0-1 (lo) and 2-3 (hi):
+ * even and odd take x and y back in lane order. */
+SIMD_INLINE void f32x4_gather2(const float *xy, const int *idx, f32x4 *x, f32x4 *y)
+{
+    const f32x4 lo = f32x4_pairs(xy, idx, 0), hi = f32x4_pairs(xy, idx, 2);
+    *x = f32x4_even(lo, hi);
+    *y = f32x4_odd(lo, hi);
+}
 #endif
 
 #if SIMD_HAVE_8
@@ -214,6 +229,13 @@ SIMD_INLINE_8 f32x8 f32x8_zip_lo(f32x8 a, f32x8 b) { return _mm256_unpacklo_ps(a
 SIMD_INLINE_8 f32x8 f32x8_zip_hi(f32x8 a, f32x8 b) { return _mm256_unpackhi_ps(a, b); }
 /* The lanes' sign bits as an 8-bit mask (lane 0 in bit 0), as f32x4_mask. */
 SIMD_INLINE_8 int f32x8_mask(f32x8 v) { return _mm256_movemask_ps(v); }
+SIMD_INLINE_8 void f32x8_gather2(const float *xy, const int *idx, f32x8 *x, f32x8 *y)
+{
+    const f32x8 lo = _mm256_set_m128(f32x4_pairs(xy, idx, 4), f32x4_pairs(xy, idx, 0));
+    const f32x8 hi = _mm256_set_m128(f32x4_pairs(xy, idx, 6), f32x4_pairs(xy, idx, 2));
+    *x = f32x8_even(lo, hi);
+    *y = f32x8_odd(lo, hi);
+}
 #endif
 
 #if SIMD_HAVE_16
@@ -269,6 +291,21 @@ SIMD_INLINE_16 f32x16 f32x16_odd(f32x16 lo, f32x16 hi)
 }
 SIMD_INLINE_16 f32x16 f32x16_zip_lo(f32x16 a, f32x16 b) { return _mm512_unpacklo_ps(a, b); }
 SIMD_INLINE_16 f32x16 f32x16_zip_hi(f32x16 a, f32x16 b) { return _mm512_unpackhi_ps(a, b); }
+/* Four blocks of four lanes (see f32x4_gather2). */
+SIMD_INLINE_16 f32x16 f32x16_blocks(f32x4 b0, f32x4 b1, f32x4 b2, f32x4 b3)
+{
+    const __m256 low = _mm256_set_m128(b1, b0), high = _mm256_set_m128(b3, b2);
+    return _mm512_insertf32x8(_mm512_castps256_ps512(low), high, 1);
+}
+SIMD_INLINE_16 void f32x16_gather2(const float *xy, const int *idx, f32x16 *x, f32x16 *y)
+{
+    const f32x16 lo = f32x16_blocks(f32x4_pairs(xy, idx, 0), f32x4_pairs(xy, idx, 4),
+                                    f32x4_pairs(xy, idx, 8), f32x4_pairs(xy, idx, 12));
+    const f32x16 hi = f32x16_blocks(f32x4_pairs(xy, idx, 2), f32x4_pairs(xy, idx, 6),
+                                    f32x4_pairs(xy, idx, 10), f32x4_pairs(xy, idx, 14));
+    *x = f32x16_even(lo, hi);
+    *y = f32x16_odd(lo, hi);
+}
 #endif
 
 #endif
