@@ -43,6 +43,16 @@ static void ref_blur(float *v, const float *a, int w, int lo, int hi, int blur)
     memcpy(v, tmp, (size_t)w * sizeof *v);
 }
 
+/* What a pixel of coverage a passes on of the depth above it: a canvas
+ * pixel's AIR_KEEP (0.5) of air, an image pixel (1/k of one) its k-th root. */
+static float ref_keep(float a, float k)
+{
+    const float keep = a + (1.0f - a) * 0.5f;
+    if (k <= 1.0f || keep >= 1.0f)
+        return keep;
+    return powf(a <= 0.0f ? 0.5f : keep, 1.0f / k);
+}
+
 /* The depth as written first: a pixel at a time, its diagonal neighbours
  * inside the walls looked at in turn; AIR_KEEP 0.5, DEPTH_BLUR 2. */
 static void ref_depth(const float *cov, float *dep, float *lit, int w, int h, int x0, int x1,
@@ -59,13 +69,13 @@ static void ref_depth(const float *cov, float *dep, float *lit, int w, int h, in
         for (int x = 0; x < w; x++)
             d[x] = top[x] + 0.5f * a[x], l[x] = up[x] + 0.5f * a[x];
         for (int x = 0; x < w; x++) {
-            const float keep = a[x] + (1.0f - a[x]) * 0.5f;
+            const float keep = ref_keep(a[x], k);
             float best = top[x] * keep + a[x];
             for (int e = -1; e <= 1 && x >= lo && x <= hi; e += 2) {
                 const int q = x + e;
                 if (q < lo || q > hi)
                     continue;
-                const float via = top[q] * (a[q] + (1.0f - a[q]) * 0.5f) + 1.41421f * a[q];
+                const float via = top[q] * ref_keep(a[q], k) + 1.41421f * a[q];
                 best = via < best ? via : best;
             }
             next[x] = best;
@@ -140,4 +150,31 @@ TEST(pbf_depth_matches_a_walk_a_pixel_at_a_time)
             CHECK_MSG(bd < 0 && bl < 0, "%dx%d, walls %d..%d, k %g: dep %d, lit %d", w, h, x0,
                       x1, (double)k, bd, bl);
         }
+}
+
+TEST(pbf_depth_of_air_as_wide_is_the_same_at_any_k)
+{
+    /* A column of water, a canvas pixel of air in it (a pocket), more water
+     * below: the depth under the pocket, in canvas pixels, is the same drawn
+     * at 1, 2, 4 and 8 image pixels a canvas pixel (each pixel of air at k 8
+     * halved it once: 1/256 of it was left, and a pocket lit the water under
+     * it far more in pixels than in glyphs). */
+    enum { ABOVE = 6, GAP = 1, BELOW = 5, KMAX = 8 };
+    static float cov[(ABOVE + GAP + BELOW) * KMAX], dep[(ABOVE + GAP + BELOW) * KMAX];
+    static float lit[(ABOVE + GAP + BELOW) * KMAX], rows[5];
+    float at_one = -1.0f;
+    for (int k = 1; k <= KMAX; k *= 2) {
+        const int h = (ABOVE + GAP + BELOW) * k;
+        for (int y = 0; y < h; y++)
+            cov[y] = y >= ABOVE * k && y < (ABOVE + GAP) * k ? 0.0f : 1.0f;
+        struct water_draw d = {.cov = cov, .dep = dep, .lit = lit, .row = rows, .k = (float)k,
+                               .x0 = 0, .x1 = 0};
+        water_depth(&d, 1, h, 0.0f);
+        const float bottom = dep[h - 1] / (float)k; /* canvas pixels of depth */
+        if (k == 1)
+            at_one = bottom;
+        CHECK_MSG(fabsf(bottom - at_one) <= 0.1f * at_one, "k %d: %.2f canvas pixels deep at the "
+                  "bottom, %.2f at k 1", k, (double)bottom, (double)at_one);
+    }
+    CHECK(at_one > (float)BELOW); /* the water above the pocket still counts */
 }

@@ -71,6 +71,9 @@ void water_depth(struct water_draw *d, int w, int h, float above)
     float *top = d->row, *next = d->row + w, *up = d->row + 2 * w, *sum = d->row + 3 * w;
     const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
     const int blur = (int)lrintf(d->k * DEPTH_BLUR);
+    /* AIR_KEEP is a canvas pixel's: an image pixel of air, 1/k of one, keeps
+     * its k-th root, so that air as wide keeps as much at any k. */
+    const float inv_k = d->k > 1.0f ? 1.0f / d->k : 1.0f, air = powf(AIR_KEEP, inv_k);
     for (int x = 0; x < w; x++)
         top[x] = up[x] = above;
     for (int y = 0; y < h; y++) {
@@ -82,7 +85,9 @@ void water_depth(struct water_draw *d, int w, int h, float above)
         }
         float *via = sum; /* what a diagonal step from each pixel passes on */
         for (int x = 0; x < w; x++) {
-            const float keep = a[x] + (1.0f - a[x]) * AIR_KEEP;
+            float keep = a[x] + (1.0f - a[x]) * AIR_KEEP;
+            if (inv_k != 1.0f && keep < 1.0f) /* (water, the most of it, keeps all) */
+                keep = a[x] <= 0.0f ? air : powf(keep, inv_k);
             next[x] = top[x] * keep + a[x];
             via[x] = top[x] * keep + 1.41421f * a[x];
             up[x] = up[x] * keep + a[x];
