@@ -668,6 +668,12 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* No signal blocked, as a shell starts a program: what started the run
+     * may have blocked some (perf record blocks SIGWINCH), and the tests of
+     * resizes and of the pool's signal masks would read its mask, not swirl's. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_IGN);
     /* Every ./swirl a test starts reads no config file of the user's (one that
      * tests config files names its own). */
