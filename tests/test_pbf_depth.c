@@ -178,3 +178,42 @@ TEST(pbf_depth_of_air_as_wide_is_the_same_at_any_k)
     }
     CHECK(at_one > (float)BELOW); /* the water above the pocket still counts */
 }
+
+TEST(pbf_depth_finer_than_the_canvas_is_the_canvas_s)
+{
+    /* Drawn at 3 image pixels a canvas pixel, the depth at the middle of each
+     * canvas pixel is 3 times the depth at k 1 of the coverage averaged over
+     * it, to the bit; what lies straight above (lit) is the image's own. */
+    enum { K = 3, CW = 14, CH = 9, W = K * CW, H = K * CH };
+    static float cov[W * H], dep[W * H], lit[W * H], dep2[W * H], lit2[W * H];
+    static float rows[5 * W], coarse[3 * (W * H / 4 + 1)];
+    static float ca[CW * CH], cdep[CW * CH], clit[CW * CH], crows[5 * CW];
+    struct rng r = {.s = 5};
+    for (int i = 0; i < W * H; i++)
+        cov[i] = coverage(&r);
+    const int x0 = 2 * K, x1 = (CW - 1) * K - 1; /* walls on canvas pixels' edges */
+    struct water_draw d = {.cov = cov, .dep = dep, .lit = lit, .row = rows, .coarse = coarse,
+                           .k = (float)K, .x0 = x0, .x1 = x1};
+    water_depth(&d, W, H, 0.0f);
+    struct water_draw fine = {.cov = cov, .dep = dep2, .lit = lit2, .row = rows, .k = (float)K,
+                              .x0 = x0, .x1 = x1};
+    water_depth(&fine, W, H, 0.0f);
+    CHECK(first_unlike(lit, lit2, W * H) < 0);
+    for (int y = 0; y < CH; y++)
+        for (int x = 0; x < CW; x++) {
+            float sum = 0.0f;
+            for (int yy = y * K; yy < y * K + K; yy++)
+                for (int xx = x * K; xx < x * K + K; xx++)
+                    sum += cov[yy * W + xx];
+            ca[y * CW + x] = sum * (1.0f / (float)(K * K));
+        }
+    struct water_draw c = {.cov = ca, .dep = cdep, .lit = clit, .row = crows, .k = 1.0f,
+                           .x0 = x0 / K, .x1 = (x1 + 1) / K - 1};
+    water_depth(&c, CW, CH, 0.0f);
+    int unlike = 0;
+    for (int y = 0; y < CH; y++)
+        for (int x = c.x0; x <= c.x1; x++)
+            unlike += dep[(K * y + K / 2) * W + K * x + K / 2] != (float)K * cdep[y * CW + x];
+    CHECK_MSG(unlike == 0, "%d canvas pixels' depth not the canvas's", unlike);
+    CHECK(first_unlike(dep, dep2, W * H) >= 0); /* (the image's own would differ) */
+}

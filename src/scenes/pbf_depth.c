@@ -66,7 +66,16 @@ void water_blur_rows(float *dep, float *lit, const float *a, float *out, int w, 
     memcpy(lit, ol, (size_t)w * sizeof *lit);
 }
 
-void water_depth(struct water_draw *d, int w, int h, float above)
+/* What water_depth finds on one image: coverage cov, depth and lit out, the
+ * walls' inner columns x0 and x1, k image pixels a canvas pixel, row scratch. */
+struct depth_job {
+    const float *cov;
+    float *dep, *lit, *row;
+    int x0, x1;
+    float k;
+};
+
+static void depth_rows(const struct depth_job *d, int w, int h, float above)
 {
     float *top = d->row, *next = d->row + w, *up = d->row + 2 * w, *sum = d->row + 3 * w;
     const int lo = clampi(d->x0, 0, w - 1), hi = clampi(d->x1, 0, w - 1);
@@ -100,4 +109,51 @@ void water_depth(struct water_draw *d, int w, int h, float above)
         top = next, next = t;
         water_blur_rows(dep, lit, a, sum, w, lo, hi, blur);
     }
+}
+
+/* The depth on the canvas's pixels (k image pixels each way) into d->dep,
+ * interpolated and in image pixels: the coverage averaged over each canvas
+ * pixel into coarse, its depth found there as at k 1. */
+static void depth_on_canvas(struct water_draw *d, int w, int h, int k, float above)
+{
+    const int cw = w / k, ch = h / k;
+    const size_t cn = (size_t)cw * (size_t)ch;
+    float *ca = d->coarse, *cd = d->coarse + cn, *cl = d->coarse + 2 * cn;
+    const float share = 1.0f / (float)(k * k);
+    for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++) {
+            float sum = 0.0f;
+            for (int yy = y * k; yy < y * k + k; yy++)
+                for (int xx = x * k; xx < x * k + k; xx++)
+                    sum += d->cov[(size_t)yy * (size_t)w + (size_t)xx];
+            ca[(size_t)y * (size_t)cw + (size_t)x] = sum * share;
+        }
+    /* The walls' inner faces lie on the cells' boundaries: on whole canvas pixels. */
+    const int x0 = d->x0 < 0 ? d->x0 : d->x0 / k, x1 = d->x1 < 0 ? d->x1 : (d->x1 + 1) / k - 1;
+    const struct depth_job c = {ca, cd, cl, d->row, x0, x1, 1.0f};
+    depth_rows(&c, cw, ch, above / (float)k);
+    const int lo = clampi(x0, 0, cw - 1), hi = clampi(x1, lo, cw - 1);
+    struct lerp *lxs = (struct lerp *)(void *)d->row; /* 5 w floats: room for w of these */
+    for (int x = 0; x < w; x++)
+        lxs[x] = lerp_at(x, k, lo, hi);
+    for (int y = 0; y < h; y++) {
+        const struct lerp ly = lerp_at(y, k, 0, ch - 1);
+        const float *ra = cd + (size_t)ly.a * (size_t)cw, *rb = cd + (size_t)ly.b * (size_t)cw;
+        float *out = d->dep + (size_t)y * (size_t)w;
+        for (int x = 0; x < w; x++) {
+            const struct lerp lx = lxs[x];
+            const float top = ra[lx.a] + lx.t * (ra[lx.b] - ra[lx.a]);
+            const float bot = rb[lx.a] + lx.t * (rb[lx.b] - rb[lx.a]);
+            out[x] = (float)k * (top + ly.t * (bot - top));
+        }
+    }
+}
+
+void water_depth(struct water_draw *d, int w, int h, float above)
+{
+    const struct depth_job j = {d->cov, d->dep, d->lit, d->row, d->x0, d->x1, d->k};
+    depth_rows(&j, w, h, above);
+    const int k = (int)d->k;
+    if (k >= 2 && (float)k == d->k && w % k == 0 && h % k == 0 && d->coarse)
+        depth_on_canvas(d, w, h, k, above);
 }

@@ -25,6 +25,7 @@ void water_draw_free(struct water_draw *d)
     free(d->spr);
     free(d->dep);
     free(d->lit);
+    free(d->coarse);
     free(d->row);
     free(d->stack);
     free(d->kept_body);
@@ -62,6 +63,7 @@ static bool water_fields(struct water_draw *d, int w, int h, const struct view *
                   grow((void **)&d->spr, m * sizeof(float)) &&
                   grow((void **)&d->dep, m * sizeof(float)) &&
                   grow((void **)&d->lit, m * sizeof(float)) &&
+                  grow((void **)&d->coarse, 3 * (m / 4 + 1) * sizeof(float)) &&
                   grow((void **)&d->kept_body, m * sizeof(float)) &&
                   grow((void **)&d->kept_drop, m * sizeof(float)) &&
                   grow((void **)&d->stack, m * sizeof(int)) &&

@@ -10,6 +10,7 @@
 #include "scene.h"
 #include "view.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -30,6 +31,8 @@ struct water_draw {
     int grid_f;          /* image pixels a pixel of what the body was last splatted on */
     float *spr;          /* the drops' coverage */
     float *dep, *lit;    /* depth below the surface, two ways (see water_depth) */
+    float *coarse;       /* the depth's on the canvas's pixels: coverage, depth, lit
+                          * (each a quarter of cap: k is 2 or more there) */
     float *row;          /* five rows of scratch */
     int *stack;          /* scratch: pixels to visit (fill_enclosed_air) */
     float *kept_body, *kept_drop; /* the body's alpha and the drops' coverage drawn last */
@@ -96,6 +99,22 @@ static inline float smooth01(float a, float b, float v)
     return t * t * (3.0f - 2.0f * t);
 }
 
+/* Image pixel i's place between the centres of a grid of f image pixels a
+ * pixel, along an axis: the two grid pixels (within [lo, hi], the walls'
+ * inside, so that nothing outside them bleeds in) and the second's weight. */
+struct lerp {
+    int a, b;
+    float t;
+};
+
+static inline struct lerp lerp_at(int i, int f, int lo, int hi)
+{
+    const float u = ((float)i + 0.5f) / (float)f - 0.5f;
+    const int a = (int)floorf(u);
+    const float t = u - (float)a;
+    return (struct lerp){clampi(a, lo, hi), clampi(a + 1, lo, hi), t};
+}
+
 /* A particle's diameter in pixels of the image drawn (draw.at), at least one,
  * at most SCALE_MAX. */
 static inline float water_particle_px(const struct pbf_scene *s)
@@ -124,7 +143,12 @@ void water_shade(struct pbf_scene *s, struct image *im);
  * the canvas (zoomed in) deep enough for no bright line, the water up there not
  * being drawn. A pixel of air passes on AIR_KEEP of the depth above it. Both
  * are averaged over neighbouring columns (DEPTH_BLUR a canvas pixel), so that
- * those agree. d->row is scratch. */
+ * those agree. d->row is scratch. Where the image is k canvas pixels a pixel
+ * each way (k whole, 2 or more), d->dep is the canvas's, interpolated: the
+ * body's coverage averaged over each canvas pixel and its depth found there
+ * (d->coarse), so that the colour goes by depth as in half-blocks (a notch a
+ * few image pixels wide, where the surface meets a wall, made a least deep
+ * way up for the water beside it, and lit it in a cone). */
 void water_depth(struct water_draw *d, int w, int h, float above);
 /* Averages rows dep and lit of w pixels over blur columns either side inside
  * the walls [lo, hi] (within the row), by weights falling off linearly from the

@@ -286,22 +286,6 @@ static void splat_grid(struct pbf_scene *s, const struct grid *g)
     pool_run(s->opt.pool, splat_band, &j, nb);
 }
 
-/* Image pixel i's place between the grid's pixel centres along an axis: the
- * two pixels (within [lo, hi], the walls' inside, so that nothing outside
- * them bleeds in) and the second's weight. */
-struct lerp {
-    int a, b;
-    float t;
-};
-
-static struct lerp lerp_at(int i, int f, int lo, int hi)
-{
-    const float u = ((float)i + 0.5f) / (float)f - 0.5f;
-    const int a = (int)floorf(u);
-    const float t = u - (float)a;
-    return (struct lerp){clampi(a, lo, hi), clampi(a + 1, lo, hi), t};
-}
-
 struct up_job {
     struct water_draw *d;
     const struct grid *g;
