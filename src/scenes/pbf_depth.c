@@ -4,7 +4,9 @@
  * up and straight above it, each averaged over neighbouring columns by a blur
  * weighted by the body's coverage. The blur takes its pixels a block at a time
  * where the walls are not in reach, with the same sums, in the same order, as
- * one at a time.
+ * one at a time. Drawn finer than the canvas, the least deep way up is found
+ * on the canvas's pixels and drawn between them, so the water is shaded alike
+ * in every glyph set and in pixels.
  */
 #include "pbf_scene.h"
 
