@@ -7,6 +7,7 @@
  */
 #include "e2e.h"
 #include "fit.h"
+#include "fixtures.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -30,14 +31,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Sleeps s seconds. */
-static void nap_for(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
-void e2e_nap(void) { nap_for(E2E_NAP); }
+void e2e_nap(void) { fx_nap(E2E_NAP); }
 
 int e2e_sh(const char *fmt, ...)
 {
@@ -253,7 +247,7 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
          * fifth of a second, a look every fifth of the time waited so far
          * (what has not come in 1 s may well take 2), at most E2E_NAP_MOST. */
         const double nap = waited * E2E_NAP_SHARE;
-        nap_for(nap < E2E_NAP ? E2E_NAP : nap > E2E_NAP_MOST ? E2E_NAP_MOST : nap);
+        fx_nap(nap < E2E_NAP ? E2E_NAP : nap > E2E_NAP_MOST ? E2E_NAP_MOST : nap);
     }
 }
 
