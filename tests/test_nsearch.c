@@ -335,6 +335,9 @@ TEST(nsearch_lanes_of_points_sorted_by_cell_share_their_blocks)
     CHECK_INT(nsearch_build(&ns, xs, ys, n, nwater, radius), 0);
     CHECK_INT(lanes_against_lists(&ns, &ln, nwater, nwater, 16, n), 0);
     CHECK_INT(lanes_against_lists(&ns, &ln, nwater, nwater, 8, n), 0);
+    /* (and as a CPU without the widest vectors makes them) */
+    for (ln.lanes_most = 1; ln.lanes_most <= 8; ln.lanes_most *= 2)
+        CHECK_INT(lanes_against_lists(&ns, &ln, nwater, nwater, 16, n), 0);
     nsearch_lanes_free(&ln);
     nsearch_free(&ns);
 }

@@ -37,6 +37,7 @@ struct nsearch_lanes {
     int cap;
     int *scratch;        /* one group's query results */
     int scratch_cap;
+    int lanes_most;      /* the widest vectors that make them (0: any the CPU runs) */
 };
 
 void nsearch_init(struct nsearch *ns);

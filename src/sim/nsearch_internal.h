@@ -1,5 +1,5 @@
 /*
- * nsearch_internal.h — private to src/sim/nsearch.c (and the tests): one
+ * nsearch_internal.h — private to src/sim/nsearch*.c (and the tests): one
  * point's neighbours at a time, the query the lists are made of, which the
  * tests hold against a brute-force search; the product takes whole lists
  * (nsearch_build, nsearch_lanes).
@@ -8,6 +8,9 @@
 #define SWIRL_NSEARCH_INTERNAL_H
 
 #include "nsearch.h"
+
+/* The criterion's absolute slack, as in pbf.html: dist2 - radius2 < 1e-6. */
+#define NSEARCH_SLACK 1e-6f
 
 /* After nsearch_grid: an upper bound on the neighbours of point i (the points in
  * the 3x3 cells around it), and the neighbours themselves, written to out (room

@@ -149,6 +149,7 @@ static void lists_part(struct pbf_job *j, struct pbf_part *pt)
     struct pbf *s = j->s;
     int off = 0;
     pt->fail = false;
+    pt->lists.lanes_most = s->lanes_most;
     for (int g = pt->g0; g < pt->g1 && !pt->fail; g++) {
         pt->fail = nsearch_lanes(&s->ns, g * L, L, s->nfluid, s->nfluid, s->n, &pt->lists, off,
                                  &s->gkw[g], &s->gkb[g]) != 0;

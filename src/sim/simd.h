@@ -306,6 +306,30 @@ SIMD_INLINE_16 void f32x16_gather2(const float *xy, const int *idx, f32x16 *x, f
     *x = f32x16_even(lo, hi);
     *y = f32x16_odd(lo, hi);
 }
+
+/*
+ * Sixteen ints, for sorting values out (16 lanes only): load; which lanes are
+ * below a value and which have a bit set (a mask of 16 bits, bit l for lane
+ * l); keep, which packs the lanes of a mask at dst in lane order and says how
+ * many (all 16 are written: room for 16 at dst). Packed in a register and
+ * stored whole: a compressing store is many times slower on some CPUs.
+ */
+typedef __m512i i32x16;
+
+SIMD_INLINE_16 i32x16 i32x16_load(const int *p) { return _mm512_loadu_si512((const void *)p); }
+SIMD_INLINE_16 unsigned i32x16_below(i32x16 v, int bound)
+{
+    return _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32(bound));
+}
+SIMD_INLINE_16 unsigned i32x16_has(i32x16 v, unsigned bits)
+{
+    return _mm512_test_epi32_mask(v, _mm512_set1_epi32((int)bits));
+}
+SIMD_INLINE_16 int i32x16_keep(int *dst, i32x16 v, unsigned mask)
+{
+    _mm512_storeu_si512((void *)dst, _mm512_maskz_compress_epi32((__mmask16)mask, v));
+    return __builtin_popcount(mask & 0xffffu);
+}
 #endif
 
 #endif
