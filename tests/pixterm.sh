@@ -8,7 +8,7 @@
 #                                              SWIRL=path picks the binary)
 #
 # It runs `swirl --scene dye --auto --glyphs kitty|sixel` (or --glyphs GLYPHS:
-# half, quad, sextant, in the same terminal) in DIR for five seconds, pauses
+# half, quad, sextant, in the same terminal) in DIR for two seconds, pauses
 # it (Space: DIR/paused.png), has it save its picture (P: DIR/swirl-SCENE-1.png,
 # the scene drawn at the window's pixels), presses Ctrl-L (DIR/repainted.png),
 # quits (q) and takes the screen swirl left (DIR/after.png). One "name value"
@@ -23,7 +23,7 @@
 #                      difference of a channel, 0-255 (ImageMagick's MAE)
 # Where a tool is missing it prints "skipped: ..." and exits 77; on a failure
 # to drive the programs, "error: ..." and exits 1. Every wait polls against a
-# deadline but the five seconds of --auto. It ends only what it started, by id.
+# deadline but the two seconds of --auto. It ends only what it started, by id.
 set -u
 dir=${1:?usage: tests/pixterm.sh DIR kitty|sixel}
 proto=${2:-}
@@ -95,7 +95,7 @@ xdotool mousemove 400 100
 # The server's first key maps its keycode: a key can be lost meanwhile, so
 # the first one is Shift, which sends swirl nothing.
 xdotool key shift
-sleep 5 # the five seconds of --auto the test is about
+sleep 2 # the two seconds of --auto the test is about (the water sloshing)
 # Space pauses: swirl says so on its status line (in what it wrote: the
 # typescript; on a busy machine it may take seconds to say so, while the
 # terminal reads a picture slowly: one Space only, as a second one would

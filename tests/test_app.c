@@ -950,10 +950,11 @@ static bool screen_has(struct fx_screen *x, const char *s)
 
 /* The scene's hint says what to try until it is tried: a press in the scene
  * ends it (it does not stay over a drag), and it never shows beside or under
- * the parameter panel or the help (r then p used to leave it sticking out). */
+ * the parameter panel or the help (r then p used to leave it sticking out),
+ * nor over a paused scene (it faded out over a picture that stood). */
 TEST(app_hint_goes_once_tried_and_under_panels)
 {
-    for (int way = 0; way < 3; way++) {
+    for (int way = 0; way < 4; way++) {
         struct fx_screen x;
         init(&x, 1, 100, 30);
         frames(&x.a, 2);
@@ -965,6 +966,8 @@ TEST(app_hint_goes_once_tried_and_under_panels)
             press(&x.a, 'p');
         } else if (way == 1) {
             press(&x.a, '?');
+        } else if (way == 3) {
+            press(&x.a, ' ');
         } else {
             mouse(&x.a, MOUSE_PRESS, 50, 20);
             frames(&x.a, 2);
@@ -975,8 +978,8 @@ TEST(app_hint_goes_once_tried_and_under_panels)
         frames(&x.a, 2);
         fx_screen_compose(&x);
         CHECK_MSG(!screen_has(&x, h), "way %d: the hint still shows", way);
-        if (way < 2) { /* closed again within the hint's time, it is back */
-            press(&x.a, IK_ESC);
+        if (way != 2) { /* closed again within the hint's time, it is back */
+            press(&x.a, way == 3 ? ' ' : IK_ESC);
             frames(&x.a, 1);
             fx_screen_compose(&x);
             CHECK_MSG(screen_has(&x, h), "way %d: the hint does not come back", way);

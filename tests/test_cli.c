@@ -392,7 +392,7 @@ TEST_E2E_CPU(cli_results_do_not_depend_on_the_thread_count)
     snprintf(a, sizeof a, "/tmp/swirl-thr-%d-1.cast", (int)getpid());
     snprintf(b, sizeof b, "/tmp/swirl-thr-%d-2.cast", (int)getpid());
     for (int k = 0; k < 2; k++) {
-        snprintf(args, sizeof args, "--headless --demo --seconds 30 --size 100x30 --threads %d "
+        snprintf(args, sizeof args, "--headless --demo --seconds 30 --size 80x24 --threads %d "
                  "--record %s --overwrite", k ? 2 : 1, k ? b : a);
         struct run r = swirl(args);
         CHECK_INT(r.status, 0);

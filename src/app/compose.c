@@ -370,13 +370,15 @@ static void centred_over(const struct app *a, struct cells *cells, int row, cons
 
 /* What to try, over the middle of a scene just shown, fading; gone once it
  * was tried (a press since) and while a panel or the help is open, so it
- * never shows beside or under them. */
+ * never shows beside or under them, and while paused, so a paused picture
+ * is the scene alone (the hint's clock runs on: it would fade out over a
+ * picture that stands). */
 static void hint(const struct app *a, struct cells *cells)
 {
     double age = a->now - a->shown_at;
     const char *h = app_scene(a)->hint;
     if (!h || a->demo || a->o.screensaver || age > HINT_SECONDS + HINT_FADE || a->panel ||
-        a->help || a->pressed_at >= a->shown_at)
+        a->help || a->paused || a->pressed_at >= a->shown_at)
         return;
     float alpha = age < HINT_SECONDS ? 1.0f : (float)(1.0 - (age - HINT_SECONDS) / HINT_FADE);
     centred_over(a, cells, app_canvas_top(a) + app_canvas_rows(a) / 2, h, alpha);
