@@ -276,6 +276,39 @@ TEST(flow_writes_to_a_silent_terminal_at_once)
     CHECK_NEAR(r.flow.base, 0.6, 0.01);
 }
 
+/* A terminal given up on (no answer by FLOW_GIVE_UP: what was sent counts as
+ * taken in) that answers after all: the answers to the pings sent before take
+ * nothing back. They set what was taken in back to their own pings (the
+ * bytes in flight grew by the frames sent meanwhile) and shrank the window
+ * by what they took back, to its least (1 KB): seen behind a 0.3 s round
+ * trip on a busy machine, frames stopped there. */
+TEST(flow_late_answers_take_back_nothing_given_up_on)
+{
+    struct flow f;
+    flow_init(&f);
+    flow_asked(&f, 0.0, -1.0); /* the start-up questions, unanswered */
+    enum flow_ping kind[8];
+    int k = 0;
+    for (; k < 4; k++) /* a frame in pieces, each with its ping */
+        kind[k] = flow_wrote(&f, 4000, 0.05 + 0.01 * k);
+    flow_tick(&f, 0.3);
+    CHECK(f.off);
+    CHECK_INT(flow_in_flight(&f), 0);
+    for (; k < 8; k++) /* frames sent to a silent terminal */
+        kind[k] = flow_wrote(&f, 12000, 0.31 + 0.03 * (k - 4));
+    const double window = f.window;
+    long long in_flight = flow_in_flight(&f);
+    for (int i = 0; i < 8; i++) { /* each answered 0.3 s after its ping */
+        flow_answered(&f, kind[i], (i < 4 ? 0.05 + 0.01 * i : 0.31 + 0.03 * (i - 4)) + 0.3);
+        CHECK_MSG(flow_in_flight(&f) <= in_flight, "answer %d: %lld bytes in flight, were %lld",
+                  i, flow_in_flight(&f), in_flight);
+        CHECK_MSG(f.window >= window, "answer %d: window %.0f, was %.0f", i, f.window, window);
+        in_flight = flow_in_flight(&f);
+    }
+    CHECK_INT(flow_in_flight(&f), 0);
+    CHECK(!f.off);
+}
+
 /* How long leaving waits for the answers on their way: about what a ping
  * takes on this link, nothing on a stopped one, never more than
  * FLOW_DRAIN_MAX. */

@@ -124,11 +124,13 @@ size_t flow_chunk(const struct flow *f, const char *data, size_t n)
     return n;
 }
 
-/* The oldest ping in flight goes, unanswered. */
+/* The oldest ping in flight goes, unanswered. What it was sent after counts
+ * as taken in, if it did not already (a terminal given up on has what was
+ * sent before its pings counted so: FLOW_GIVE_UP). */
 static void drop_oldest(struct flow *f)
 {
     f->wheres -= f->ping[f->head].where;
-    f->acked = f->ping[f->head].at;
+    f->acked = f->ping[f->head].at > f->acked ? f->ping[f->head].at : f->acked;
     f->head = (f->head + 1) % FLOW_PINGS;
     f->n--;
 }
@@ -244,7 +246,7 @@ void flow_answered(struct flow *f, enum flow_ping kind, double now)
     if (lost)
         f->hist_n = 0; /* the answers before were taken for others': no rate from them */
     long long at = f->ping[f->head].at, before = f->ping[f->head].before;
-    long long acked = at - f->acked;
+    long long acked = at > f->acked ? at - f->acked : 0; /* newly taken in */
     double sent_t = f->ping[f->head].t;
     drop_oldest(f);
     f->rtt = now - sent_t;
