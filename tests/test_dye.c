@@ -535,7 +535,7 @@ static bool lit_in_range(const char *screen, void *arg)
     return q->seen >= q->lo && q->seen <= q->hi;
 }
 
-static bool hud_ready(void) { return e2e_wait_for(e2e_plain, " ms/step"); }
+static bool hud_ready(void) { return e2e_wait_for(e2e_plain, "? help"); }
 
 TEST_E2E(e2e_dye_first_frame_shows_bright_splats)
 {

@@ -174,7 +174,7 @@ static void quit_and_stop(void)
 
 static bool hud_ready(void)
 {
-    return e2e_wait_for(e2e_plain, " ms/step");
+    return e2e_wait_for(e2e_plain, "? help");
 }
 
 /* At least `want` copies of a needle in a capture; keeps the count. */
@@ -383,7 +383,7 @@ TEST_E2E(e2e_resize_keeps_hud_on_last_row)
     CHECK_MSG(resize_and_wait(120, 36), "no HUD on the last row after growing");
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
     const char *s = e2e_plain();
-    CHECK_INT(count(s, "ms/step"), 1);
+    CHECK_INT(count(s, "? help"), 1);
     const char *sc = e2e_screen_full();
     for (int r = 0; r < 35; r++) {
         /* A painted row: all 120 cells carry the scene's colours; a stale one
@@ -491,7 +491,7 @@ TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
     CHECK(e2e_wait_for(e2e_plain, "Stopped"));
     e2e_send_bytes("fg\r");
     CHECK_MSG(e2e_wait_for(e2e_modes, "1 0 1 1 1"), "resumed: %s", e2e_modes());
-    CHECK(e2e_wait_for(e2e_plain, " ms/step"));
+    CHECK(e2e_wait_for(e2e_plain, "? help"));
     e2e_send_key("q");
     CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "after quit: %s", e2e_modes());
     e2e_stop();
@@ -543,7 +543,7 @@ TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
     CHECK(e2e_start_swirl(10, 4, "COLORTERM=truecolor", ""));
     CHECK(e2e_wait_for(e2e_plain, "too small"));
     e2e_sh("tmux -L %s resize-window -t e -x 90 -y 26", e2e_sock);
-    CHECK(e2e_wait_for(e2e_plain, " ms/step"));
+    CHECK(e2e_wait_for(e2e_plain, "? help"));
     CHECK(e2e_wait_gone(e2e_plain, "too small"));
     quit_and_stop();
 }
@@ -715,7 +715,7 @@ TEST_E2E(e2e_demo_captions_fit_80_and_40_columns)
 TEST_E2E(e2e_help_and_panel_reach_their_last_line_at_40x12)
 {
     CHECK(e2e_start_swirl(40, 12, "COLORTERM=truecolor", "--scene cloth"));
-    /* At 40 columns the status line keeps its hints and drops ms/step. */
+    /* At 40 columns the status line keeps its hints and drops the figures. */
     CHECK(e2e_wait_for(e2e_plain, "? help  q quit"));
     e2e_send_key("?");
     CHECK(e2e_wait_for(e2e_plain, "swirl 0"));

@@ -87,9 +87,12 @@ TEST(hud_keeps_help_and_quit_at_every_width)
             const char *h = strstr(line, "? help");
             CHECK_MSG(h > line + 1 && h[-1] == ' ', "%s at %d: '%s'", name, w, line);
             CHECK_MSG(line[w - 1] == ' ' && line[w - 2] == 't', "%s at %d: '%s'", name, w, line);
-            /* From 80 columns the timings are there beside them. */
+            /* From 80 columns the frame rate is there beside them; what a
+             * step takes and the solver's iterations are the help's. */
             if (w >= 80)
                 CHECK_MSG(strstr(line, " fps"), "%s at %d: no fps: '%s'", name, w, line);
+            CHECK_MSG(!strstr(line, "ms/step") && !strstr(line, "iter"),
+                      "%s at %d: a solver's figure: '%s'", name, w, line);
         }
     /* 80 and 100 columns of dye: statistics and the short hints; 200: all. */
     CHECK(strstr(status_at(0, 80, false), "grid "));

@@ -109,7 +109,8 @@ TEST(help_shows_the_round_trip_the_rate_and_the_picture)
     CHECK_MSG(strstr(screen_text(&x), "threads     1 of 1 in use"), "%s", screen_text(&x));
     /* The scene's statistics, with its diagnostics, are in the help. */
     CHECK_MSG(strstr(screen_text(&x), "statistics  grid ") &&
-                  strstr(screen_text(&x), "pressure residual"),
+                  strstr(screen_text(&x), "pressure residual") &&
+                  strstr(screen_text(&x), "; a step "),
               "%s", screen_text(&x));
     fx_screen_close(&x);
 }

@@ -92,11 +92,9 @@ static void hud(const struct app *a, const struct frame_stats *fs, struct cells 
     const struct scene_ops *s = app_scene(a);
     cells_clear(cells, row, row + 1, mode_colour(a, hud_bg));
     s->hud(a->st[a->cur], stats, sizeof stats);
-    char timing[64] = "";
+    char timing[64] = ""; /* (what a step takes is the help's) */
     if (!fs->simulated && fs->fps > 0.0) /* once measured */
-        snprintf(timing, sizeof timing, "%2.0f fps  %.2f ms/step  ", fs->fps, a->step_ms);
-    else if (!fs->simulated)
-        snprintf(timing, sizeof timing, "%.2f ms/step  ", a->step_ms);
+        snprintf(timing, sizeof timing, "%2.0f fps  ", fs->fps);
     /* What is never cut: the name and what the scene is doing, a word each
      * (the help says why): the picture is coarser than it could be, for the
      * link or the CPU; the scene runs slower than life. */
@@ -270,9 +268,9 @@ static int help_lines(const struct app *a, const struct frame_stats *fs,
     /* At the end (the keys before them), the scene's statistics and what
      * output costs. */
     raw[nraw++][0] = 0;
-    char st[APP_HELP_COLS - 16];
+    char st[APP_HELP_COLS - 40]; /* (room for the step's time after it) */
     app_scene(a)->stats(a->st[a->cur], st, sizeof st);
-    snprintf(stats, sizeof stats, "  %-11s %s", "statistics", st);
+    snprintf(stats, sizeof stats, "  %-11s %s; a step %.2f ms", "statistics", st, a->step_ms);
     snprintf(raw[nraw++], APP_HELP_COLS, "%s", stats);
     if (fs->frames > 0) {
         snprintf(out, sizeof out, "  %-11s %.1f KB a frame; %ld frames left out while the link was busy",

@@ -395,8 +395,7 @@ static void pbf_zoom(void *p, float x, float y, int clicks)
 static void pbf_hud(void *p, char *out, size_t n)
 {
     struct pbf_scene *s = p;
-    snprintf(out, n, "t %.2fs  iter %d  particles %d", (double)s->sim.time, s->sim.iter,
-             s->sim.nfluid);
+    snprintf(out, n, "t %.2fs  particles %d", (double)s->sim.time, s->sim.nfluid);
 }
 
 static void pbf_stats(void *p, char *out, size_t n)
