@@ -83,8 +83,8 @@ static void cut_items(char *s, size_t keep, size_t room)
         s[--at] = 0;
 }
 
-/* The last row: the scene's name and state, the timings and the scene's
- * statistics on the left, the key hints on the right, one blank between. */
+/* The last row: the scene's name and state, the frame rate and the scene's
+ * chief figures on the left, the key hints on the right, one blank between. */
 static void hud(const struct app *a, const struct frame_stats *fs, struct cells *cells)
 {
     int row = a->rows - 1;
