@@ -42,8 +42,7 @@ void nsearch_free(struct nsearch *ns)
     nsearch_init(ns);
 }
 
-/* Resizes *p to n ints unless it already holds that many; 0 or -1. */
-static int grow_ints(int **p, int *cap, int n)
+int nsearch_grow_ints(int **p, int *cap, int n)
 {
     if (n <= *cap)
         return 0;
@@ -194,7 +193,7 @@ static int reserve_nbr(struct nsearch *ns, int len, int more)
         want = len + more;
     if (want > INT_MAX)
         want = INT_MAX;
-    return grow_ints(&ns->nbr, &ns->nbr_cap, (int)want);
+    return nsearch_grow_ints(&ns->nbr, &ns->nbr_cap, (int)want);
 }
 
 /* The cells around point i's own, clamped to the grid. */
@@ -221,9 +220,10 @@ int nsearch_candidates(const struct nsearch *ns, int i)
 }
 
 /* The matches among sorted positions [k0, k1) (self: the query's own place),
- * appended to out; returns how many. In chunks: first the criterion for every candidate (a loop over
- * contiguous coordinates, vectorized), then a branch-free compaction (always
- * write, advance on a match: out has room for every candidate). */
+ * appended to out; returns how many. In chunks: first the criterion for
+ * every candidate (a loop over contiguous coordinates, vectorized), then a
+ * branch-free compaction (always write, advance on a match: out has room for
+ * every candidate). */
 static int match_run(const float *restrict sx, const float *restrict sy,
                      const int *restrict sorted, int k0, int k1, float xi, float yi,
                      float radius2, int self, int *restrict out)
@@ -316,7 +316,7 @@ static int lay_grid(struct nsearch *ns, int n, float radius, struct bounds b)
         return -1;
     ns->radius = radius;
     const double cell = choose_cell(ns, b, radius * radius, n);
-    if (grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
+    if (nsearch_grow_ints(&ns->cell_start, &ns->ncell_cap, ns->gw * ns->gh + 1) != 0)
         return -1;
     ns->ox = b.minx;
     ns->oy = b.miny;

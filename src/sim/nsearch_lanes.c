@@ -8,7 +8,6 @@
  */
 #include "nsearch.h"
 #include "nsearch_internal.h"
-#include "sim_internal.h"
 #include "simd.h"
 
 #include <limits.h>
@@ -25,11 +24,7 @@ static int grow_doubling(int **p, int *cap, long long need)
     if (need <= *cap)
         return 0;
     const long long twice = 2LL * *cap;
-    const int n = (int)(twice > need && twice <= INT_MAX ? twice : need);
-    if (SIM_RESIZE(*p, (size_t)n) != 0)
-        return -1;
-    *cap = n;
-    return 0;
+    return nsearch_grow_ints(p, cap, (int)(twice > need && twice <= INT_MAX ? twice : need));
 }
 
 /*
@@ -213,9 +208,9 @@ static deal_fn deal_for(int most)
  * their shared block: rows cy-1 .. cy+1, cells x0 .. x1 (clamped): each
  * candidate's mask first (a lane's own point cleared), then each candidate to
  * the lanes it matches. */
-static void shared_block(const struct nsearch *ns, unsigned lanes_in, int cy, int x0, int x1, int i0,
-                         const float *xi, const float *yi, struct group_out *o, match_fn match,
-                         deal_fn deal)
+static void shared_block(const struct nsearch *ns, unsigned lanes_in, int cy, int x0, int x1,
+                         int i0, const float *xi, const float *yi, struct group_out *o,
+                         match_fn match, deal_fn deal)
 {
     const int *cs = ns->cell_start;
     const float radius2 = ns->radius * ns->radius;
