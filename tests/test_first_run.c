@@ -196,6 +196,14 @@ static bool wait_last_row(int rows, const char *needle, bool want, char *seen, s
     return ok;
 }
 
+/* The status line's two hints that are never cut, ? help and q quit (the
+ * others between them where the row has room). */
+static bool wait_hints(int rows, char *seen, size_t n)
+{
+    return wait_last_row(rows, "? help ", true, seen, n) &&
+           wait_last_row(rows, "q quit", true, seen, n);
+}
+
 /* The status line's background (compose.c's hud_bg) on cells of the last row:
  * all of them while it is shown, none once the scene has the row. */
 #define HUD_BG (E2E_RGB | 0x1c1c28)
@@ -280,17 +288,13 @@ TEST_E2E(first_status_line_keeps_its_hints_and_s_hides_it)
         e2e_send_key(key);
         CHECK_MSG(wait_last_row(24, name, true, seen, sizeof seen), "'%s'", seen);
         CHECK_MSG(wait_last_row(24, " fps", true, seen, sizeof seen), "'%s'", seen);
-        CHECK_MSG(wait_last_row(24, "? help ", true, seen, sizeof seen) &&
-                      wait_last_row(24, "q quit", true, seen, sizeof seen),
-                  "%s: '%s'", name, seen);
+        CHECK_MSG(wait_hints(24, seen, sizeof seen), "%s: '%s'", name, seen);
     }
     e2e_send_key("s");
     CHECK_MSG(wait_last_row(24, "? help", false, seen, sizeof seen), "'%s'", seen);
     CHECK_MSG(wait_scene_on_last_row(24), "%s", e2e_screen()); /* the scene has the row */
     e2e_send_key("s");
-    CHECK_MSG(wait_last_row(24, "? help ", true, seen, sizeof seen) &&
-                  wait_last_row(24, "q quit", true, seen, sizeof seen),
-              "'%s'", seen);
+    CHECK_MSG(wait_hints(24, seen, sizeof seen), "'%s'", seen);
     e2e_send_key("q");
     CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
     e2e_stop();
@@ -300,9 +304,7 @@ TEST_E2E(first_status_line_keeps_its_hints_and_s_hides_it)
     CHECK_MSG(wait_scene_on_last_row(24), "%s", e2e_screen());
     CHECK_MSG(!strstr(e2e_plain(), "? help"), "%s", e2e_plain());
     e2e_send_key("s");
-    CHECK_MSG(wait_last_row(24, "? help ", true, seen, sizeof seen) &&
-                  wait_last_row(24, "q quit", true, seen, sizeof seen),
-              "'%s'", seen);
+    CHECK_MSG(wait_hints(24, seen, sizeof seen), "'%s'", seen);
     e2e_send_key("q");
     CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
     e2e_stop();
