@@ -259,6 +259,8 @@ bool e2e_wait_for(const char *(*grab)(void), const char *needle)
     return e2e_wait(grab, has, (void *)needle, E2E_DEADLINE);
 }
 
+bool e2e_wait_hud(void) { return e2e_wait_for(e2e_plain, E2E_HUD_SIGN); }
+
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle)
 {
     return e2e_wait(grab, lacks, (void *)needle, E2E_DEADLINE);

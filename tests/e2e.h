@@ -75,6 +75,10 @@ bool e2e_wait(const char *(*grab)(void), bool (*pred)(const char *screen, void *
               void *arg, double seconds);
 /* e2e_wait() for a substring to appear (or be gone), within E2E_DEADLINE. */
 bool e2e_wait_for(const char *(*grab)(void), const char *needle);
+/* What shows that swirl has drawn its status line: the hint the row never
+ * cuts. e2e_wait_hud() waits for it (e2e_wait_for on the plain screen). */
+#define E2E_HUD_SIGN "? help"
+bool e2e_wait_hud(void);
 bool e2e_wait_gone(const char *(*grab)(void), const char *needle);
 /* With the help up (?): true once needle shows in it, within E2E_DEADLINE,
  * scrolling it down (Down, which stops at its end) while it does not: what

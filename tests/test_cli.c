@@ -327,7 +327,7 @@ TEST_E2E(cli_record_killed_in_the_middle)
         char args[128];
         snprintf(args, sizeof args, "--record %s --overwrite", path);
         CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", args));
-        CHECK(e2e_wait_for(e2e_plain, "? help"));
+        CHECK(e2e_wait_hud());
         snprintf(pane_pid, sizeof pane_pid, "%s", e2e_tmux("display -p -t e '#{pane_pid}'"));
         pane_pid[strcspn(pane_pid, "\n")] = 0;
         e2e_sh("pkill -%s -P %s -x swirl", sig[k], pane_pid);

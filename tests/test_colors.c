@@ -62,12 +62,12 @@ static bool in_margin(int row, int col)
 
 static bool hud_up(const struct screen *s)
 {
-    /* "? help" on the last row: a frame with the HUD has been drawn. */
+    /* E2E_HUD_SIGN on the last row: a frame with the HUD has been drawn. */
     char line[COLS + 1];
     for (int c = 0; c < COLS; c++)
         line[c] = s->c[ROWS - 1][c].ch < 128 ? (char)s->c[ROWS - 1][c].ch : '?';
     line[COLS] = 0;
-    return strstr(line, "? help") != NULL;
+    return strstr(line, E2E_HUD_SIGN) != NULL;
 }
 
 /* ---- what the waits look for --------------------------------------------- */
@@ -188,7 +188,7 @@ TEST_E2E(colors_256_flat_background_is_one_colour)
 TEST_E2E(colors_256_cleared_dye_is_one_colour)
 {
     CHECK(e2e_start_swirl(COLS, ROWS, "TERM=xterm-256color COLORTERM= TMUX=", "--scene dye"));
-    CHECK(e2e_wait_for(e2e_plain, "? help"));
+    CHECK(e2e_wait_hud());
     /* Once the start hint has faded (a letter of it counts as another colour),
      * the cleared canvas is the background, all of it: paused first, so that
      * the idle autopilot (2.5 s after a key) never stirs it again, however

@@ -535,8 +535,6 @@ static bool lit_in_range(const char *screen, void *arg)
     return q->seen >= q->lo && q->seen <= q->hi;
 }
 
-static bool hud_ready(void) { return e2e_wait_for(e2e_plain, "? help"); }
-
 TEST_E2E(e2e_dye_first_frame_shows_bright_splats)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
@@ -546,7 +544,7 @@ TEST_E2E(e2e_dye_first_frame_shows_bright_splats)
     struct lit_query q = {.r0 = 0, .r1 = 28, .level = 200, .lo = 30, .hi = 1000};
     CHECK_MSG(e2e_wait(e2e_screen, lit_in_range, &q, 1.0), "%d columns brighter than 200",
               q.seen);
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     e2e_send_key("q");
     e2e_stop();
 }
@@ -588,7 +586,7 @@ static void send_due(int *sent, int total, double t0, double seconds, int c0, in
 TEST_E2E(e2e_dye_fast_drag_is_bright_along_its_path)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     e2e_send_key("c");
     struct lit_query dark = {.r0 = 3, .r1 = 5, .level = 160, .lo = 0, .hi = 0};
     CHECK_MSG(e2e_wait(e2e_screen, lit_in_range, &dark, E2E_DEADLINE),

@@ -172,11 +172,6 @@ static void quit_and_stop(void)
     e2e_stop();
 }
 
-static bool hud_ready(void)
-{
-    return e2e_wait_for(e2e_plain, "? help");
-}
-
 /* At least `want` copies of a needle in a capture; keeps the count. */
 struct count_query {
     const char *needle;
@@ -193,7 +188,7 @@ static bool enough_copies(const char *screen, void *arg)
 TEST_E2E(e2e_truecolor_half_blocks_and_hud)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     struct count_query blocks = {.needle = "\xe2\x96\x80", .want = 101}; /* ▀ */
     CHECK_MSG(e2e_wait(e2e_screen, enough_copies, &blocks, E2E_DEADLINE), "%d half-blocks",
               blocks.seen);
@@ -213,7 +208,7 @@ TEST_E2E(e2e_truecolor_half_blocks_and_hud)
 TEST_E2E(e2e_drag_leaves_dye_along_its_path)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     e2e_send_key("c"); /* clear the opening splats */
     struct bright_query dark = {.row = 6, .lo = 0, .hi = 2};
     CHECK_MSG(e2e_wait(e2e_screen, bright_in_range, &dark, E2E_DEADLINE),
@@ -253,7 +248,7 @@ static bool no_water_up_high(const char *screen, void *arg)
 TEST_E2E(e2e_drag_moves_water)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene pbf"));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     /* Let the block collapse: water on the floor of the box, none up high. */
     struct cells_query floor = {.r0 = 25, .r1 = 28, .colour = is_water, .want = 20};
     CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &floor, E2E_DEADLINE),
@@ -288,7 +283,7 @@ static bool is_cloth(int c)
 TEST_E2E(e2e_drag_moves_the_cloth)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", "--scene cloth"));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     /* The cloth hangs in the upper middle; the lower left corner stays clear. */
     struct cells_query hung = {.r0 = 2, .r1 = 20, .colour = is_cloth, .want = 51};
     CHECK_MSG(e2e_wait(e2e_screen, enough_cells, &hung, E2E_DEADLINE), "%d cloth cells", hung.found);
@@ -327,7 +322,7 @@ TEST_E2E(e2e_scene_keys_switch_scenes)
      * tag a loaded machine brings. */
     double v;
     CHECK(e2e_start_swirl(160, 30, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     e2e_send_key("2");
     CHECK(e2e_wait_for(e2e_plain, " pbf "));
     CHECK(e2e_wait_figure("particles", &v));
@@ -378,12 +373,12 @@ TEST_E2E(e2e_unasked_strings_are_not_keys)
 TEST_E2E(e2e_resize_keeps_hud_on_last_row)
 {
     CHECK(e2e_start_swirl(100, 30, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK_MSG(resize_and_wait(70, 18), "no HUD on the last row after shrinking");
     CHECK_MSG(resize_and_wait(120, 36), "no HUD on the last row after growing");
     /* Nothing stale: the old HUD row is canvas now, and every canvas row is drawn. */
     const char *s = e2e_plain();
-    CHECK_INT(count(s, "? help"), 1);
+    CHECK_INT(count(s, E2E_HUD_SIGN), 1);
     const char *sc = e2e_screen_full();
     for (int r = 0; r < 35; r++) {
         /* A painted row: all 120 cells carry the scene's colours; a stale one
@@ -402,7 +397,7 @@ TEST_E2E(e2e_resize_keeps_hud_on_last_row)
 TEST_E2E(e2e_quit_restores_the_terminal)
 {
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
     e2e_send_key("q");
     CHECK(e2e_wait_for(e2e_plain, "SWIRL-EXIT=0"));
@@ -429,7 +424,7 @@ TEST_E2E(e2e_ctrl_c_and_signals_restore_the_terminal)
     } cases[] = {{"C-c", "SWIRL-EXIT=130"}, {"TERM", "SWIRL-EXIT=143"}, {"HUP", "SWIRL-EXIT=129"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
-        CHECK(hud_ready());
+        CHECK(e2e_wait_hud());
         CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
         if (i == 0)
             e2e_send_key(cases[i].how);
@@ -465,7 +460,7 @@ TEST_E2E(e2e_every_terminating_signal_restores_the_terminal)
                  {"VTALRM", "SWIRL-EXIT=154"}, {"XCPU", "SWIRL-EXIT=152"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene dye"));
-        CHECK(hud_ready());
+        CHECK(e2e_wait_hud());
         CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
         if (i == 0)
             e2e_send_key(cases[i].how);
@@ -484,14 +479,14 @@ TEST_E2E(e2e_ctrl_z_and_fg_leave_and_reenter)
     CHECK(e2e_start(80, 24, "env TERM=tmux-256color COLORTERM=truecolor PS1=READY: bash --norc --noprofile -i"));
     CHECK(e2e_wait_for(e2e_plain, "READY:"));
     e2e_send_bytes("./swirl\r");
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK(e2e_wait_for(e2e_modes, "1 0 1 1 1"));
     e2e_send_key("C-z");
     CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "stopped: %s", e2e_modes());
     CHECK(e2e_wait_for(e2e_plain, "Stopped"));
     e2e_send_bytes("fg\r");
     CHECK_MSG(e2e_wait_for(e2e_modes, "1 0 1 1 1"), "resumed: %s", e2e_modes());
-    CHECK(e2e_wait_for(e2e_plain, "? help"));
+    CHECK(e2e_wait_hud());
     e2e_send_key("q");
     CHECK_MSG(e2e_wait_for(e2e_modes, "0 1 0 0 0"), "after quit: %s", e2e_modes());
     e2e_stop();
@@ -514,7 +509,7 @@ TEST_E2E(e2e_the_scrolling_region_is_the_whole_window)
                              "--noprofile -i"));
     CHECK(e2e_wait_for(e2e_plain, "READY:"));
     e2e_send_bytes("./swirl --no-config\r");
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK_MSG(e2e_wait_for(region, "1 0 39"), "running: %s", region());
     e2e_send_key("C-z");
     CHECK(e2e_wait_for(e2e_plain, "Stopped"));
@@ -529,7 +524,7 @@ TEST_E2E(e2e_the_scrolling_region_is_the_whole_window)
 TEST_E2E(e2e_lang_c_gives_ascii)
 {
     CHECK(e2e_start_swirl(80, 24, "LANG=C LC_ALL=C COLORTERM=truecolor", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     const char *s = e2e_screen();
     CHECK(strstr(s, "\xe2\x96\x80") == NULL);
     for (const unsigned char *p = (const unsigned char *)e2e_plain(); *p; p++)
@@ -543,7 +538,7 @@ TEST_E2E(e2e_tiny_window_shows_a_message_and_recovers)
     CHECK(e2e_start_swirl(10, 4, "COLORTERM=truecolor", ""));
     CHECK(e2e_wait_for(e2e_plain, "too small"));
     e2e_sh("tmux -L %s resize-window -t e -x 90 -y 26", e2e_sock);
-    CHECK(e2e_wait_for(e2e_plain, "? help"));
+    CHECK(e2e_wait_hud());
     CHECK(e2e_wait_gone(e2e_plain, "too small"));
     quit_and_stop();
 }
@@ -552,7 +547,7 @@ TEST_E2E(e2e_colour_depth_follows_the_environment)
 {
     /* A tmux that passes no RGB on (its defaults): 256 colours. */
     CHECK(e2e_start_swirl_tmux(80, 24, NULL, "COLORTERM=", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK_MSG(e2e_wait_for(e2e_screen, "8;5;"), "no 256-colour cells");
     const char *s = e2e_screen();
     CHECK(strstr(s, "8;2;") == NULL);
@@ -560,7 +555,7 @@ TEST_E2E(e2e_colour_depth_follows_the_environment)
     e2e_stop();
     /* NO_COLOR: no colour at all, the picture in glyphs. */
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor NO_COLOR=1", ""));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK(e2e_wait_for(e2e_screen, "\xe2\x96")); /* half and full blocks */
     s = e2e_screen();
     CHECK(strstr(s, "8;5;") == NULL && strstr(s, "8;2;") == NULL);
@@ -575,7 +570,7 @@ TEST_E2E(e2e_record_a_session_with_a_resize)
     snprintf(args, sizeof args, "--record %s", path);
     /* Wide enough that the status line keeps its statistics beside "rec". */
     CHECK(e2e_start_swirl(110, 20, "COLORTERM=truecolor", args));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     CHECK(resize_and_wait(120, 18));
     CHECK(e2e_wait_figure_text("grid", "120x34")); /* swirl itself has seen the resize */
     quit_and_stop();
@@ -742,7 +737,7 @@ TEST_E2E(e2e_help_and_panel_reach_their_last_line_at_40x12)
 TEST_E2E(e2e_autorepeat_does_not_flip_the_keyboard_pointer)
 {
     CHECK(e2e_start_swirl(80, 24, "COLORTERM=truecolor", "--scene cloth"));
-    CHECK(hud_ready());
+    CHECK(e2e_wait_hud());
     e2e_send_key("m");
     CHECK(e2e_wait_for(e2e_plain, "+"));
     /* A held Space: the terminal sends it again and again, 30 ms apart. */

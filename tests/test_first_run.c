@@ -266,7 +266,7 @@ TEST_E2E(first_help_names_the_source_of_the_colours)
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         CHECK(e2e_start_swirl(100, 40, env, runs[k].args));
-        CHECK(e2e_wait_for(e2e_plain, "? help"));
+        CHECK(e2e_wait_hud());
         e2e_send_key("?");
         CHECK_MSG(e2e_wait_for(e2e_plain, runs[k].says), "swirl %s:\n%s", runs[k].args,
                   e2e_plain());

@@ -448,7 +448,7 @@ static void check_in_tmux(const char *features, const char *want, bool rgb_out)
     snprintf(args, sizeof args, "--record %s --overwrite", rec);
     /* COLORTERM=truecolor as tmux inherits it from the terminal it started in. */
     CHECK(e2e_start_swirl_tmux(100, 30, features, "COLORTERM=truecolor", args));
-    CHECK_MSG(e2e_wait_for(e2e_plain, "? help"), "no HUD:\n%s", e2e_plain());
+    CHECK_MSG(e2e_wait_hud(), "no HUD:\n%s", e2e_plain());
     e2e_send_key("?");
     CHECK_MSG(e2e_wait(e2e_plain, colour_line, (void *)want, E2E_DEADLINE), "%s: help:\n%s",
               features ? features : "tmux's defaults", e2e_plain());

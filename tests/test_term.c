@@ -115,7 +115,7 @@ TEST_E2E(term_swirl_inside_gnu_screen)
     CHECK(e2e_start(100, 30, "env TERM=xterm-256color COLORTERM=truecolor LANG=C.UTF-8 "
                              "LC_ALL=C.UTF-8 screen -q -c /dev/null -T screen-256color ./swirl; "
                              "sleep 60"));
-    CHECK_MSG(e2e_wait_for(e2e_plain, "? help"), "no HUD:\n%s", e2e_plain());
+    CHECK_MSG(e2e_wait_hud(), "no HUD:\n%s", e2e_plain());
     CHECK(e2e_wait_for(e2e_plain, " dye "));
     e2e_send_key("c");
     CHECK_MSG(e2e_wait(e2e_screen, cleared, NULL, E2E_DEADLINE), "not one colour:\n%s",
@@ -172,7 +172,7 @@ TEST_E2E(term_quick_stop_and_continue_does_not_leave_swirl_stopped)
     CHECK(e2e_start(100, 30, "env TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 "
                              "COLORTERM=truecolor sh -mc 'exec ./swirl'; "
                              "echo SWIRL-EXIT=\\$?; sleep 60"));
-    CHECK_MSG(e2e_wait_for(e2e_plain, "? help"), "no HUD:\n%s", e2e_plain());
+    CHECK_MSG(e2e_wait_hud(), "no HUD:\n%s", e2e_plain());
     char pane[32];
     snprintf(pane, sizeof pane, "%s", e2e_tmux("display -p -t e '#{pane_pid}'"));
     pane[strcspn(pane, "\n")] = 0;

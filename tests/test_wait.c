@@ -846,7 +846,7 @@ TEST_E2E(wait_r_resets_during_a_step_of_seconds)
     const long pid = e2e_swirl_pid();
     double used, c0 = e2e_cpu_seconds(pid);
     e2e_send_key("R");
-    CHECK_MSG(answers_within(pid, c0, "? help", &used),
+    CHECK_MSG(answers_within(pid, c0, E2E_HUD_SIGN, &used),
               "no frame within %.1f s of work after R (%.2f s of the processor used):\n%s",
               KEY_DEADLINE, used, e2e_plain());
     double last;
@@ -878,7 +878,7 @@ TEST_E2E(wait_ctrl_s_does_not_freeze_swirl)
     CHECK(e2e_wait_for(e2e_plain, "READY:"));
     CHECK(tty_flag("ixon"));
     e2e_send_bytes("./swirl\r");
-    CHECK(e2e_wait_for(e2e_plain, "? help"));
+    CHECK(e2e_wait_hud());
     CHECK(tty_flag("-ixon"));
     e2e_send_key("C-s");
     e2e_send_key("C-z");
