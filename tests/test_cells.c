@@ -34,6 +34,43 @@ TEST(blit_half_blocks_upper_is_fg_lower_is_bg)
     cells_free(&s);
 }
 
+/* A coarser picture's block takes each channel's median of its pixels: a 6x3
+ * block across an edge (its 6 x 6 pixels, 24 of one colour, 12 of another)
+ * is the colour most of it shows, not a blur of both; a block of a gradient
+ * its middle; with halves, each half the median of its own pixels; and
+ * blocks cut by the screen's edge of what is left of them. */
+TEST(blit_blocks_take_the_median_of_their_pixels)
+{
+    struct image im;
+    struct cells s;
+    const rgb_t water = RGB(40, 90, 200), air = RGB(10, 12, 20);
+    image_init(&im, 14, 6);
+    cells_init(&s, 14, 3);
+    for (int y = 0; y < 6; y++)
+        for (int x = 0; x < 14; x++)
+            image_put(&im, x, y, y < 2 ? air : water);      /* the surface 2 pixels down */
+    for (int y = 0; y < 6; y++)
+        for (int x = 6; x < 12; x++)
+            image_put(&im, x, y, RGB(x * 10, y * 10, 100)); /* a gradient */
+    const struct cells_block b63 = {6, 3, false};
+    cells_blit_on(NULL, &im, &s, COLOR_TRUE, GLYPHS_HALF, 1, &b63);
+    CHECK_MSG(cells_at(&s, 0, 0)->ch == ' ' && cells_at(&s, 0, 0)->bg == water,
+              "the block across the surface: %06x", (unsigned)cells_at(&s, 0, 0)->bg);
+    CHECK(cells_at(&s, 5, 2)->bg == water);
+    /* x 60..110, y 0..50: the middle pair's mean (80 + 90) / 2, (20 + 30) / 2 */
+    CHECK_MSG(cells_at(&s, 6, 1)->bg == RGB(85, 25, 100), "%06x", (unsigned)cells_at(&s, 6, 1)->bg);
+    CHECK(cells_at(&s, 12, 0)->bg == water && cells_at(&s, 13, 2)->bg == water); /* cut: 2 wide */
+    const struct cells_block halves = {2, 1, true};
+    cells_blit_on(NULL, &im, &s, COLOR_TRUE, GLYPHS_HALF, 1, &halves);
+    CHECK(cells_at(&s, 0, 0)->ch == ' ' && cells_at(&s, 0, 0)->bg == air);
+    CHECK(cells_at(&s, 0, 1)->bg == water);
+    const struct cell *g = cells_at(&s, 6, 1); /* y 2 over y 3, x 60 and 70 */
+    CHECK_MSG(g->ch == GLYPH_UPPER && g->fg == RGB(65, 20, 100) && g->bg == RGB(65, 30, 100),
+              "%06x over %06x", (unsigned)g->fg, (unsigned)g->bg);
+    image_free(&im);
+    cells_free(&s);
+}
+
 TEST(blit_256_uses_palette_colours)
 {
     struct image im;

@@ -43,6 +43,11 @@ struct frame {
     struct cells trial_cells;
     struct buf trial_out;
     struct pixframe px;  /* pixels where the terminal shows them (off: glyphs) */
+    /* A picture of blocks keeps its still parts fine: the cells drawn whole,
+     * and for how many frames running each has been the same. */
+    struct cells fine, fine_was;
+    unsigned char *fine_still;
+    bool fine_counted;   /* the counts are of the frames before this */
 };
 
 /* Sized for the app's terminal; simulated: see frame_stats. */

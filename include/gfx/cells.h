@@ -74,8 +74,9 @@ void cells_blit(const struct image *im, struct cells *s, enum color_mode mode,
 /*
  * A coarser picture (what a slow link or terminal gets): the cells in blocks
  * of w x h cells on a grid fixed to the screen's top left, each block one
- * colour, the mean of its pixels (a space; with `halves` and h 1, a ▀ whose
- * halves are the means of the block's upper and lower pixels), mapped to
+ * colour, the median of its pixels, channel by channel (a space; with
+ * `halves` and h 1, a ▀ whose halves are the medians of the block's upper and
+ * lower pixels), mapped to
  * `mode` as the blit maps pixels (a dither pattern on the blocks' grid). The
  * image is `scale` image pixels a canvas pixel (cells_scale). Rows [row0,
  * row1) alone, each cell a function of its block's pixels: bands give what

@@ -7,8 +7,9 @@
  * a cell is sent when its glyph differs or a colour it shows differs from the
  * shadow by more than `tolerance` in some channel (the shadow keeps what was
  * sent, so small drifts add up and are sent once they exceed it). Cursor moves
- * are CUF on the same row or CUP otherwise, and only when the next cell to send
- * is not where the cursor already is; fg and bg SGRs are elided when equal to
+ * are the shortest of CUP and the relative moves (CUF, CUB, CUU, CUD), and only
+ * when the next cell to send is not where the cursor already is; fg and bg
+ * SGRs are elided when equal to
  * those in force (a space shows no fg: it is sent with the default fg, see
  * below), and a colour
  * within the tolerance of the one in force is shown with that one. Two cells
@@ -45,6 +46,12 @@
  * bytes, and leave those cells exact). The tolerance works
  * the same in every mode but mono (where cells have no colours): a
  * 256-colour cell is compared by the palette colours it shows.
+ *
+ * With `block` set (a coarser picture, blocks of cells of one colour: the
+ * ladder's), the cells go block by block: a block that is one colour and
+ * changed is sent whole, its rows one under the other, so its colour is set
+ * once, not once a row (a 6x3 block costs a third less); a block that is not
+ * (the status line over it) goes cell by cell as any cell does.
  */
 #ifndef SWIRL_ENCODE_H
 #define SWIRL_ENCODE_H
@@ -71,6 +78,7 @@ struct encoder {
     double pad;          /* bytes of padding the next frame adds (0: none; see above) */
     int pad_row;         /* where the next padding begins */
     size_t padded;       /* the last frame's padding, in bytes */
+    struct cells_block block; /* the picture's blocks (w, h 0: cells) */
     int cur_row, cur_col; /* -1: unknown */
     rgb_t cur_fg, cur_bg; /* SGR in force */
     unsigned cur_attr;    /* mono: bold and reverse video in force (encode.c) */

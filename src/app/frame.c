@@ -10,6 +10,7 @@
 #include "shot.h"
 #include "pool.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define FRAME_STEP_BUDGET 0.7 /* share of a frame the steps may take */
@@ -35,6 +36,8 @@ void frame_init(struct frame *f, const struct app *a, bool simulated)
     cells_init(&f->trial_cells, 1, 1); /* sized at the first trial: most runs have none */
     buf_init(&f->trial_out);
     pixframe_init(&f->px);
+    cells_init(&f->fine, 1, 1); /* sized at the first picture of blocks */
+    cells_init(&f->fine_was, 1, 1);
 }
 
 void frame_free(struct frame *f)
@@ -46,6 +49,9 @@ void frame_free(struct frame *f)
     cells_free(&f->trial_cells);
     buf_free(&f->trial_out);
     pixframe_free(&f->px);
+    cells_free(&f->fine);
+    cells_free(&f->fine_was);
+    free(f->fine_still);
 }
 
 /* The picture at rung r of the ladder, as the composer draws it. */
@@ -135,6 +141,51 @@ static void tune_after(struct frame *f, struct app *a, double dt, int cur, long 
         app_set_detail(a, f->tune.level);
 }
 
+#define FRAME_FINE_STILL 4 /* frames running a cell is the same before it is kept fine */
+
+static bool blocky(const struct frame_stats *st) { return st->block.w * st->block.h > 1; }
+
+/* A picture of blocks keeps its still parts fine: a cell whose own picture
+ * (drawn whole) has been the same FRAME_FINE_STILL frames running is shown as it
+ * is, not as its block (the box's walls, a settled background, water at rest
+ * are sharp, and cost their bytes once; what moves is coarse). The counts are
+ * kept while the picture is of blocks and start again when it becomes one. */
+static void fine_count(struct frame *f, const struct app *a)
+{
+    const size_t n = (size_t)f->cells.cols * (size_t)f->cells.rows;
+    const struct cells was = f->fine_was;
+    f->fine_was = f->fine, f->fine = was;
+    if (f->fine.cols != f->cells.cols || f->fine.rows != f->cells.rows ||
+        f->fine_was.cols != f->cells.cols || f->fine_was.rows != f->cells.rows || !f->fine_still ||
+        !f->fine_counted) {
+        cells_resize(&f->fine, f->cells.cols, f->cells.rows);
+        cells_resize(&f->fine_was, f->cells.cols, f->cells.rows);
+        f->fine_still = buf_xrealloc(f->fine_still, n);
+        memset(f->fine_still, 0, n);
+    }
+    struct frame_stats whole = f->st;
+    whole.block = (struct cells_block){0, 0, false};
+    compose_blit(a, &whole, &f->img, &f->fine);
+    for (size_t i = 0; i < n; i++) {
+        const struct cell *c = &f->fine.c[i], *w = &f->fine_was.c[i];
+        const bool same = f->fine_still[i] > 0 && c->ch == w->ch && c->fg == w->fg && c->bg == w->bg;
+        f->fine_still[i] =
+            same ? (unsigned char)(f->fine_still[i] < 255 ? f->fine_still[i] + 1 : 255) : 1;
+    }
+    f->fine_counted = true;
+}
+
+/* The still cells of `cells`, a picture of blocks, fine (see fine_count). */
+static void fine_keep(const struct frame *f, struct cells *cells)
+{
+    if (cells->cols != f->fine.cols || cells->rows != f->fine.rows)
+        return;
+    const size_t n = (size_t)cells->cols * (size_t)cells->rows;
+    for (size_t i = 0; i < n; i++)
+        if (f->fine_still[i] >= FRAME_FINE_STILL)
+            cells->c[i] = f->fine.c[i];
+}
+
 /* A trial (ladder.h): the picture just drawn, at the rung on trial, encoded
  * against the trial's own screen into nothing but its count of bytes. */
 static void trial_frame(struct frame *f, const struct app *a)
@@ -146,8 +197,11 @@ static void trial_frame(struct frame *f, const struct app *a)
         encode_invalidate(&f->trial_enc);
     }
     compose_blit(a, &st, &f->img, &f->trial_cells);
+    if (blocky(&st) && f->fine_counted)
+        fine_keep(f, &f->trial_cells);
     compose_over(a, &st, &f->trial_cells);
     f->trial_enc.mode = compose_mode(a, &st);
+    f->trial_enc.block = st.block;
     f->trial_enc.tolerance = a->o.tolerance_set ? a->o.tolerance
                                                 : ladder_tolerance_at(f->lad.trial, a->o.tolerance);
     const bool repaint = !f->trial_enc.valid;
@@ -168,6 +222,7 @@ static size_t pixel_frame(struct frame *f, struct app *a, double dt, double (*cl
     if (a->help)
         app_help_shown(a, compose_help_over(a, &f->st));
     f->enc.exact = true; /* text alone: every change of it exact */
+    f->enc.block = (struct cells_block){0, 0, false};
     f->enc.mode = compose_mode(a, &f->st);
     f->enc.tolerance = a->o.tolerance;
     pixframe_encode(&f->px, a, &f->enc, &f->cells, t1, clock, out);
@@ -222,6 +277,11 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         compose_draw(a, &f->img);
         double t2 = clock();
         compose_blit(a, &f->st, &f->img, &f->cells);
+        f->fine_counted = f->fine_counted && blocky(&f->st);
+        if (blocky(&f->st)) {
+            fine_count(f, a);
+            fine_keep(f, &f->cells);
+        }
         double t3 = clock();
         compose_over(a, &f->st, &f->cells);
         if (a->help)
@@ -233,6 +293,7 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         trial_frame(f, a);
     f->enc.exact = a->paused; /* a still picture is left exact, not within the tolerance */
     f->enc.mode = compose_mode(a, &f->st);
+    f->enc.block = f->st.block;
     f->enc.tolerance = a->o.tolerance_set ? a->o.tolerance : ladder_tolerance(&f->lad, a->o.tolerance);
     const bool repaint = !f->enc.valid;
     encode_frame(&f->enc, &f->cells, out);

@@ -213,16 +213,35 @@ static void put_colour(struct buf *out, enum color_mode mode, rgb_t c, bool fore
     }
 }
 
+static int digits(int n) { return n >= 100 ? 3 + (n >= 1000) : 1 + (n >= 10); }
+
+/* The bytes of a relative move of n cells (CUU, CUD, CUF, CUB; 0: none). */
+static int rel_cost(int n)
+{
+    n = abs(n);
+    return n == 0 ? 0 : n == 1 ? 3 : 3 + digits(n);
+}
+
+static void put_rel(struct buf *out, int n, char fwd, char back)
+{
+    if (n == 0)
+        return;
+    buf_puts(out, "\x1b[");
+    if (abs(n) > 1)
+        buf_putu(out, (unsigned)abs(n));
+    buf_putc(out, n > 0 ? fwd : back);
+}
+
+/* The cursor to (row, col), by the shortest of CUP and the relative moves. */
 static void move_to(struct encoder *e, struct buf *out, int row, int col)
 {
     if (e->cur_row == row && e->cur_col == col)
         return;
-    if (e->cur_row == row && e->cur_col >= 0 && col > e->cur_col) {
-        int n = col - e->cur_col;
-        buf_puts(out, "\x1b[");
-        if (n > 1)
-            buf_putu(out, (unsigned)n);
-        buf_putc(out, 'C');
+    const int cup = 3 + (row > 0 || col > 0 ? digits(row + 1) : 0) + (col > 0 ? 1 + digits(col + 1) : 0);
+    if (e->cur_row >= 0 && e->cur_col >= 0 &&
+        rel_cost(row - e->cur_row) + rel_cost(col - e->cur_col) < cup) {
+        put_rel(out, row - e->cur_row, 'B', 'A');
+        put_rel(out, col - e->cur_col, 'C', 'D');
     } else {
         buf_puts(out, "\x1b[");
         if (row > 0 || col > 0)
@@ -339,36 +358,128 @@ void encode_forget(struct encoder *e, int col, int row)
         e->shadow[(size_t)row * (size_t)e->cols + (size_t)col] = unknown_cell;
 }
 
-/* One pass over the rows: the cells that differ beyond the tolerance (none
- * within it on the swept row or once still), each sent within it; and the
- * books on what was asked. */
+/* A frame's pass over the cells: its tolerance, the row it compares exactly
+ * (-1: none), and whether the screen is unknown. */
 struct pass {
     int tol, swept;
     bool fresh;
 };
 
+/* The books on cell i, asked for as `now`: how long the same has been asked
+ * for. */
+static void keep_books(struct encoder *e, const struct pass *ps, size_t i, const struct cell *now)
+{
+    const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
+    e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
+    e->wanted[i] = *now;
+}
+
+/* The tolerance cell i of row r is judged with. The sweep puts right what the
+ * tolerance let stand in its row, moving or not: every cell is exact once a
+ * pass over the rows; a cell asked for the same ENCODE_SETTLE frames is sent
+ * exactly. */
+static int tol_of(const struct encoder *e, const struct pass *ps, size_t i, int r)
+{
+    return r == ps->swept || e->still[i] > ENCODE_SETTLE ? 0 : ps->tol;
+}
+
+/* Cell (c, r), sent when it differs beyond its tolerance from what the screen
+ * shows (the shadow, which records what it then shows). */
+static void send_if_changed(struct encoder *e, const struct cells *s, struct buf *out,
+                            const struct pass *ps, struct run *run, int *sent, int c, int r)
+{
+    const size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+    const int ctol = tol_of(e, ps, i, r);
+    if (!cell_differs(&e->shadow[i], &s->c[i], ctol))
+        return;
+    e->shadow[i] = cheapest(e, &s->c[i], ctol);
+    send_cell(e, out, c, r, &e->shadow[i], run);
+    (*sent)++;
+}
+
+/* One pass over the rows: the cells that differ beyond the tolerance (none
+ * within it on the swept row or once still), each sent within it. */
 static void encode_rows(struct encoder *e, const struct cells *s, struct buf *out,
                         const struct pass *ps, struct run *run, int *sent)
 {
-    for (int r = 0; r < s->rows; r++) {
+    for (int r = 0; r < s->rows; r++)
         for (int c = 0; c < s->cols; c++) {
-            size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
-            const struct cell *now = &s->c[i];
-            /* how long the same has been asked for */
-            const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
-            e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
-            e->wanted[i] = *now;
-            /* The sweep puts right what the tolerance let stand in its row,
-             * moving or not: every cell is exact once a pass over the rows;
-             * a cell asked for the same ENCODE_SETTLE frames is sent exactly. */
-            int ctol = r == ps->swept || e->still[i] > ENCODE_SETTLE ? 0 : ps->tol;
-            if (!cell_differs(&e->shadow[i], now, ctol))
-                continue;
-            /* The shadow records what the screen shows. */
-            e->shadow[i] = cheapest(e, now, ctol);
-            send_cell(e, out, c, r, &e->shadow[i], run);
+            keep_books(e, ps, (size_t)r * (size_t)s->cols + (size_t)c,
+                       &s->c[(size_t)r * (size_t)s->cols + (size_t)c]);
+            send_if_changed(e, s, out, ps, run, sent, c, r);
+        }
+}
+
+/* Blocks of one colour that changed, side by side in a band of rows, not
+ * yet sent: cells [c0, c1) x [r0, r1), all `em`. */
+struct block_run {
+    int c0, c1, r0, r1;
+    struct cell em;
+};
+
+/* The run sent whole, its rows one under the other, its colour set once. */
+static void send_block_run(struct encoder *e, const struct cells *s, struct buf *out,
+                           struct block_run *br, struct run *run, int *sent)
+{
+    for (int r = br->r0; r < br->r1; r++)
+        for (int c = br->c0; c < br->c1; c++) {
+            e->shadow[(size_t)r * (size_t)s->cols + (size_t)c] = br->em;
+            send_cell(e, out, c, r, &br->em, run);
             (*sent)++;
         }
+    br->c1 = br->c0; /* empty */
+}
+
+/* The block of cells [c0, c1) x [r0, r1): when it is one picture cell and any
+ * of its cells changed, it joins the run beside it (if of its colour within
+ * the tolerance) or starts the next; a block that is not one cell (the status
+ * line over it) goes cell by cell. */
+static void encode_block(struct encoder *e, const struct cells *s, struct buf *out,
+                         const struct pass *ps, struct block_run *br, struct run *run, int *sent,
+                         int c0, int c1, int r0, int r1)
+{
+    const struct cell *first = &s->c[(size_t)r0 * (size_t)s->cols + (size_t)c0];
+    bool changed = false, one = fit_is_picture(first->ch);
+    int btol = ps->tol;
+    for (int r = r0; r < r1; r++)
+        for (int c = c0; c < c1; c++) {
+            const size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            keep_books(e, ps, i, &s->c[i]);
+            const int ctol = tol_of(e, ps, i, r);
+            btol = ctol < btol ? ctol : btol;
+            changed = changed || cell_differs(&e->shadow[i], &s->c[i], ctol);
+            one = one && cells_equal(&s->c[i], first);
+        }
+    if (!changed)
+        return;
+    if (one && br->c1 > br->c0 && br->c1 == c0 && !cell_differs(&br->em, first, btol)) {
+        br->c1 = c1; /* the run's colour shows this block within its tolerance */
+        return;
+    }
+    if (br->c1 > br->c0)
+        send_block_run(e, s, out, br, run, sent);
+    if (one) {
+        *br = (struct block_run){c0, c1, r0, r1, cheapest(e, first, btol)};
+        return;
+    }
+    for (int r = r0; r < r1; r++)
+        for (int c = c0; c < c1; c++)
+            send_if_changed(e, s, out, ps, run, sent, c, r);
+}
+
+/* encode_rows for a picture of blocks (encode.h), a band of rows at a time. */
+static void encode_blocks(struct encoder *e, const struct cells *s, struct buf *out,
+                          const struct pass *ps, struct run *run, int *sent)
+{
+    const int bw = e->block.w, bh = e->block.h;
+    for (int r0 = 0; r0 < s->rows; r0 += bh) {
+        const int r1 = r0 + bh < s->rows ? r0 + bh : s->rows;
+        struct block_run br = {0, 0, r0, r1, {0, 0, 0}};
+        for (int c0 = 0; c0 < s->cols; c0 += bw)
+            encode_block(e, s, out, ps, &br, run, sent, c0, c0 + bw < s->cols ? c0 + bw : s->cols,
+                         r0, r1);
+        if (br.c1 > br.c0)
+            send_block_run(e, s, out, &br, run, sent);
     }
 }
 
@@ -421,7 +532,10 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
     struct run run = {SIZE_MAX, 0};
     struct pass ps = {.tol = tol, .fresh = fresh,
                       .swept = e->sweep && !fresh ? e->sweep_row % s->rows : -1};
-    encode_rows(e, s, out, &ps, &run, &sent);
+    if (e->block.w > 0 && e->block.h > 0 && e->block.w * e->block.h > 1)
+        encode_blocks(e, s, out, &ps, &run, &sent);
+    else
+        encode_rows(e, s, out, &ps, &run, &sent);
     e->sweep_row = (e->sweep_row + 1) % s->rows;
     e->padded = 0;
     if (e->pad > 0.0 && !fresh)
