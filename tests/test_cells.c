@@ -67,6 +67,24 @@ TEST(blit_blocks_take_the_median_of_their_pixels)
     const struct cell *g = cells_at(&s, 6, 1); /* y 2 over y 3, x 60 and 70 */
     CHECK_MSG(g->ch == GLYPH_UPPER && g->fg == RGB(65, 20, 100) && g->bg == RGB(65, 30, 100),
               "%06x over %06x", (unsigned)g->fg, (unsigned)g->bg);
+    /* In ASCII a block is drawn as ASCII draws its colour: the dark background
+     * blank on the terminal's own, as the cells drawn whole show it, so a
+     * picture of blocks and the still cells kept fine in it (frame.c) match. */
+    struct cells fine;
+    cells_init(&fine, 14, 3);
+    image_fill(&im, air);
+    for (int x = 0; x < 6; x++)
+        image_put(&im, x, 5, water);
+    cells_blit_on(NULL, &im, &s, COLOR_TRUE, GLYPHS_ASCII, 1, &b63);
+    cells_blit(&im, &fine, COLOR_TRUE, GLYPHS_ASCII);
+    CHECK(fine.c[13].ch == ' ' && fine.c[13].bg == COLOR_DEFAULT);
+    for (int i = 0; i < 14 * 3; i++)
+        CHECK_MSG(s.c[i].ch == ' ' && s.c[i].bg == COLOR_DEFAULT, "cell %d: '%c' on %06x", i,
+                  (char)s.c[i].ch, (unsigned)s.c[i].bg);
+    image_fill(&im, water);
+    cells_blit_on(NULL, &im, &s, COLOR_TRUE, GLYPHS_ASCII, 1, &b63);
+    CHECK(s.c[0].ch != ' ' && s.c[0].bg == COLOR_DEFAULT && !(s.c[0].fg & COLOR_DEFAULT));
+    cells_free(&fine);
     image_free(&im);
     cells_free(&s);
 }

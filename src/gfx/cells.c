@@ -134,36 +134,40 @@ static void blit_half(const struct image *im, struct cells *s, enum color_mode m
     }
 }
 
+/* The ASCII cell of colour m at cell (x, r): a ramp glyph by brightness
+ * (dithered on the cells' grid), its colour the hue. */
+static struct cell ascii_cell(enum color_mode mode, rgb_t m, int x, int r)
+{
+    const int nramp = (int)sizeof ascii_ramp - 1;
+    /* Brightness for glyph density: luma alone makes saturated blues and
+     * reds (water, dye) nearly vanish, so average it with the value. */
+    int mx = rgb_r(m) > rgb_g(m) ? rgb_r(m) : rgb_g(m);
+    mx = mx > rgb_b(m) ? mx : rgb_b(m);
+    int l = (luma(m) + mx) / 2;
+    /* Dither between neighbouring ramp glyphs so gradients keep steps;
+     * the darkest shades (a scene's background) stay blank. */
+    float v = (float)(l - ASCII_BLACK) / (float)(256 - ASCII_BLACK) * (float)(nramp - 1);
+    if (v > 0.0f)
+        v += palette_bayer(x, r) - 0.5f;
+    int gi = clampi((int)lrintf(v), 0, nramp - 1);
+    rgb_t fg = COLOR_DEFAULT;
+    if (mode != COLOR_MONO && gi > 0) {
+        /* The glyph carries the brightness; the colour carries the hue. */
+        fg = palette_nearest(mode, rgb_scale(m, mx > 0 ? 255.0f / (float)mx : 0));
+    }
+    return (struct cell){(uint32_t)ascii_ramp[gi], fg, COLOR_DEFAULT};
+}
+
 static void blit_ascii(const struct image *im, struct cells *s, enum color_mode mode,
                        int row0, int rows)
 {
-    const int nramp = (int)sizeof ascii_ramp - 1;
     for (int r = row0; r < rows; r++) {
         struct cell *out = cells_at(s, 0, r);
-        for (int x = 0; x < s->cols; x++) {
-            if (x >= im->w) {
-                out[x] = (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT};
-                continue;
-            }
-            rgb_t m = rgb_mix(image_get(im, x, 2 * r), image_get(im, x, 2 * r + 1), 0.5f);
-            /* Brightness for glyph density: luma alone makes saturated blues and
-             * reds (water, dye) nearly vanish, so average it with the value. */
-            int mx = rgb_r(m) > rgb_g(m) ? rgb_r(m) : rgb_g(m);
-            mx = mx > rgb_b(m) ? mx : rgb_b(m);
-            int l = (luma(m) + mx) / 2;
-            /* Dither between neighbouring ramp glyphs so gradients keep steps;
-             * the darkest shades (a scene's background) stay blank. */
-            float v = (float)(l - ASCII_BLACK) / (float)(256 - ASCII_BLACK) * (float)(nramp - 1);
-            if (v > 0.0f)
-                v += palette_bayer(x, r) - 0.5f;
-            int gi = clampi((int)lrintf(v), 0, nramp - 1);
-            rgb_t fg = COLOR_DEFAULT;
-            if (mode != COLOR_MONO && gi > 0) {
-                /* The glyph carries the brightness; the colour carries the hue. */
-                fg = palette_nearest(mode, rgb_scale(m, mx > 0 ? 255.0f / (float)mx : 0));
-            }
-            out[x] = (struct cell){(uint32_t)ascii_ramp[gi], fg, COLOR_DEFAULT};
-        }
+        for (int x = 0; x < s->cols; x++)
+            out[x] = x >= im->w ? (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT}
+                                : ascii_cell(mode, rgb_mix(image_get(im, x, 2 * r),
+                                                           image_get(im, x, 2 * r + 1), 0.5f),
+                                             x, r);
     }
 }
 
@@ -266,11 +270,12 @@ static rgb_t colour_of(const struct image *im, int x0, int x1, int y0, int y1)
     return RGB(median_of(r, n), median_of(g, n), median_of(b, n));
 }
 
-static void blit_blocks(const struct image *im, struct cells *s, enum color_mode mode, int scale,
-                       struct cells_block blk, int row0, int row1)
+static void blit_blocks(const struct image *im, struct cells *s, enum color_mode mode,
+                        enum glyph_set glyphs, int scale, struct cells_block blk, int row0,
+                        int row1)
 {
     const int bw = blk.w > 0 ? blk.w : 1, bh = blk.h > 0 ? blk.h : 1;
-    const bool halves = blk.halves && bh == 1;
+    const bool ascii = glyphs == GLYPHS_ASCII, halves = blk.halves && bh == 1 && !ascii;
     const int per_row = 2 * scale, rows = im->h / per_row < s->rows ? im->h / per_row : s->rows;
     row0 = row0 < 0 ? 0 : row0;
     row1 = row1 < rows ? row1 : rows;
@@ -293,6 +298,10 @@ static void blit_blocks(const struct image *im, struct cells *s, enum color_mode
                     cl = fg == bg ? (struct cell){' ', COLOR_DEFAULT, bg}
                                   : (struct cell){GLYPH_UPPER, fg, bg};
                 }
+            } else if (ascii) { /* the block as ASCII draws its colour */
+                rgb_t m = colour_of(im, x0, x1, y0, y1);
+                cl = m & COLOR_DEFAULT ? (struct cell){' ', COLOR_DEFAULT, COLOR_DEFAULT}
+                                       : ascii_cell(mode, m, bc, br);
             } else {
                 rgb_t m = colour_of(im, x0, x1, y0, y1);
                 if (mode == COLOR_MONO)
@@ -357,7 +366,7 @@ static void blit_part(void *arg, int part, int nparts)
     int r0, r1;
     pool_span(j->rows, part, nparts, &r0, &r1);
     if (j->blk)
-        blit_blocks(j->im, j->s, j->mode, j->scale, *j->blk, r0, r1);
+        blit_blocks(j->im, j->s, j->mode, j->glyphs, j->scale, *j->blk, r0, r1);
     else
         blit_band(j->im, j->s, j->mode, j->glyphs, r0, r1);
 }
