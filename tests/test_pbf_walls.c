@@ -17,6 +17,7 @@
 #include "swirl.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -322,4 +323,47 @@ TEST(pbf_draw_walls_straight_in_every_glyph_set)
         memset(&ps->draw, 0, sizeof ps->draw); /* each set's freed above */
         fx_pbf_close(&x);
     }
+}
+
+/* The mean colour of canvas pixels [x0,x1) x [y0,y1) of a picture drawn k
+ * image pixels a canvas pixel. */
+static void mean_at(const struct image *im, int k, int x0, int x1, int y0, int y1, double m[3])
+{
+    double n = 0.0;
+    m[0] = m[1] = m[2] = 0.0;
+    for (int y = k * y0; y < k * y1; y++)
+        for (int x = k * x0; x < k * x1; x++) {
+            const rgb_t c = im->px[(size_t)y * (size_t)im->w + (size_t)x];
+            m[0] += rgb_r(c), m[1] += rgb_g(c), m[2] += rgb_b(c), n += 1.0;
+        }
+    for (int i = 0; i < 3; i++)
+        m[i] /= n;
+}
+
+TEST(pbf_draw_walls_look_alike_at_every_scale)
+{
+    /* The right wall, in the air beside the block of water (the first
+     * picture), drawn 2, 4 and 8 image pixels a canvas pixel (quadrants and
+     * sextants draw at 2, the terminal's pixels at several): the strip of
+     * canvas pixels around it the same colour on average at each, so the finer
+     * glyphs show it as the finest picture does. (Its lighter inner edge was
+     * an image pixel at any scale: half the wall at 2, an eighth at 8.) */
+    const int cols = 80, rows = 24, w = cols, h = 2 * (rows - 1);
+    double m[3][3];
+    static const int ks[] = {2, 4, 8};
+    for (int i = 0; i < 3; i++) {
+        void *st = scene_open(cols, rows);
+        if (!st)
+            return;
+        struct image im;
+        image_init(&im, ks[i] * w, ks[i] * h);
+        scene_pbf.draw(st, &im);
+        mean_at(&im, ks[i], w - 4, w, h / 2 - 3, h / 2 + 3, m[i]);
+        image_free(&im);
+        scene_pbf.destroy(st);
+    }
+    for (int i = 0; i < 2; i++)
+        for (int c = 0; c < 3; c++)
+            CHECK_MSG(fabs(m[i][c] - m[2][c]) < 2.0, "at %d: channel %d %.1f, at 8: %.1f", ks[i], c,
+                      m[i][c], m[2][c]);
 }

@@ -16,6 +16,7 @@
 #define SPEED_MAX 8.0f       /* seed preset: m/s at the top of the colour ramp */
 #define WALL RGB(118, 126, 140)
 #define WALL_EDGE RGB(186, 194, 208)
+#define WALL_EDGE_PX 0.125f /* the edge's width, canvas pixels */
 
 void water_draw_free(struct water_draw *d)
 {
@@ -151,7 +152,10 @@ static struct box box_faces(const struct pbf_scene *s)
 
 /* The box: the walls drawn solid (particles a pixel or two apart would alias
  * into dots) on the faces box_faces puts on whole pixels, with a lighter
- * inner edge on the water's side when there is room for one. Whole pixels, so
+ * inner edge on the water's side when there is room for one, WALL_EDGE_PX of a
+ * canvas pixel wide at any scale (an image pixel at every scale made it half
+ * the wall in quadrants, which then showed the walls further from the finer
+ * picture than half-blocks did). Whole pixels, so
  * that no pixel is part wall and part water or background: a wall mixed with
  * water is a greyish blue, which 8 and 16 colours show as blue, and a thin
  * wall mixed with the background is a dark grey, which mono leaves blank or
@@ -173,10 +177,11 @@ static void draw_walls(struct pbf_scene *s, struct image *im, rgb_t c, rgb_t bg,
     wall(im, b.ro, b.to, w, b.bo, bg);
     if (!edge || b.li - b.lo < 2.0f)
         return;
-    wall(im, b.li - 1.0f, b.ti - 1.0f, b.ri + 1.0f, b.ti, WALL_EDGE);
-    wall(im, b.li - 1.0f, b.bi, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
-    wall(im, b.li - 1.0f, b.ti - 1.0f, b.li, b.bi + 1.0f, WALL_EDGE);
-    wall(im, b.ri, b.ti - 1.0f, b.ri + 1.0f, b.bi + 1.0f, WALL_EDGE);
+    const float e = s->draw.k * WALL_EDGE_PX;
+    wall(im, b.li - e, b.ti - e, b.ri + e, b.ti, WALL_EDGE);
+    wall(im, b.li - e, b.bi, b.ri + e, b.bi + e, WALL_EDGE);
+    wall(im, b.li - e, b.ti - e, b.li, b.bi + e, WALL_EDGE);
+    wall(im, b.ri, b.ti - e, b.ri + e, b.bi + e, WALL_EDGE);
 }
 
 /* The seed page's picture: dots coloured by speed, the grabbed one red. */
