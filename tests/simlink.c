@@ -236,6 +236,8 @@ void simlink_run(const struct simlink_cfg *c, struct simlink_result *r)
                 lose = lost_once = true;
             if (c->no_where && s->ping == FLOW_PING_WHERE)
                 lose = true;
+            if (c->no_status && s->ping == FLOW_PING_STATUS)
+                lose = true;
             if (!s->restore && !c->silent && !lose) {
                 int i = (back.head + back.n++) % SIM_SEGS;
                 back.t[i] = t + c->up, back.kind[i] = s->ping;

@@ -45,6 +45,7 @@ struct simlink_cfg {
     int lose_every;      /* every k-th answer is lost (0: none) */
     double lose_at;      /* the first answer after this is lost (0: none) */
     bool no_where;       /* it answers status requests, not position requests */
+    bool no_status;      /* it answers position requests, not status requests (st) */
     double idle_at, idle_for; /* no frame goes in this span (a still picture; 0: none) */
     bool colour_fixed;   /* the user chose the colours: never fewer */
     /* The rate changes to rate2 from t_change until t_back (0: never). */

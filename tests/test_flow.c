@@ -112,6 +112,8 @@ TEST(flow_base_round_trip_is_told_apart_from_queueing)
     CHECK_MSG(f.rate > 45000 && f.rate < 55000, "rate %g", f.rate);
     CHECK_MSG(f.window < 50000 * (0.1 + FLOW_QUEUE) * 1.1, "window %g", f.window);
     /* The old base is forgotten once FLOW_BASE_SLOTS slots have passed. */
+    for (int i = 180; i < 200; i++, t += 0.02) /* the last answers come */
+        flow_answered(&f, kind[i], t);
     flow_tick(&f, t + FLOW_BASE_SLOT * (FLOW_BASE_SLOTS + 1));
     flow_answered(&f, flow_wrote(&f, 10, t + 20.0), t + 20.3); /* the link is longer now */
     CHECK_NEAR(f.base, 0.3, 0.05);
@@ -255,6 +257,29 @@ TEST(flow_survives_lost_answers)
             &r);
         CHECK_MSG(r.fps >= 27.0, "position answers %s: %.1f fps", no_where ? "none" : "too",
                   r.fps);
+    }
+}
+
+/* A terminal that answers position requests and not status requests (st
+ * 0.9): after its first position answer every ping asks where the cursor is,
+ * and the frames come as from one that answers both, near and far (each
+ * position request paced it alone: 3 frames a second). */
+TEST(flow_a_terminal_answering_positions_alone_keeps_its_frames)
+{
+    static const double delay[] = {0.0, 0.05};
+    for (size_t i = 0; i < sizeof delay / sizeof delay[0]; i++) {
+        struct simlink_result r;
+        run((struct simlink_cfg){.rate = 10e6, .down = delay[i], .up = delay[i], .frame = 30000,
+                                 .no_status = true},
+            &r);
+        CHECK_MSG(r.fps >= 27.0, "%.0f ms each way: %.1f fps", delay[i] * 1e3, r.fps);
+        CHECK(r.flow.where_ok && !r.flow.status_ok && !r.flow.off);
+        run((struct simlink_cfg){.rate = 100e3, .down = delay[i], .up = delay[i], .frame = 30000,
+                                 .no_status = true},
+            &r);
+        CHECK_MSG(r.fps >= ladder_rungs[r.rung_at_end].floor && r.util >= 0.8,
+                  "%.0f ms each way, 100 KB/s: %.1f fps at rung %d, %.2f used", delay[i] * 1e3,
+                  r.fps, r.rung_at_end, r.util);
     }
 }
 

@@ -31,7 +31,10 @@
  * to their own pings again; an answer late by far brings a position request
  * of its own (flow_probe_due). A terminal that answers status requests and
  * not position requests has its answers matched in order, and what was lost
- * is written off all the same (flow_tick).
+ * is written off all the same (flow_tick); one that answers position requests
+ * and not status requests (st) is asked its position at every ping once it
+ * has answered one and no status request (it was paced by the position
+ * requests alone: 3 frames a second).
  *
  * The plan (flow_plan) turns this into the rate frames are paced to: whole
  * frames, each followed by a pause its bytes take at that rate, keep the
@@ -98,6 +101,7 @@ struct flow {
     int head, n;         /* pings in flight, oldest at head */
     int wheres;          /* of which position requests */
     bool where_ok;       /* it has answered a position request */
+    bool status_ok;      /* it has answered a status request */
     bool desync;         /* pings were given up on, their answers may yet come: */
     int stale;           /* the position answers of those, to be let pass */
     double where_t;      /* when the last of those went out */

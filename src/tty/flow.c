@@ -143,7 +143,8 @@ enum flow_ping flow_wrote(struct flow *f, size_t n, double now)
     f->sent += (long long)n;
     if (f->n == FLOW_PINGS) /* a ping too many in flight: the oldest counts as answered */
         drop_oldest(f);
-    bool where = f->where_t < 0.0 || now - f->where_t >= FLOW_RESYNC;
+    bool where = (f->where_ok && !f->status_ok) || f->where_t < 0.0 ||
+                 now - f->where_t >= FLOW_RESYNC;
     int i = (f->head + f->n) % FLOW_PINGS;
     f->ping[i].at = f->sent, f->ping[i].before = before;
     f->ping[i].t = now, f->ping[i].where = where;
@@ -238,6 +239,8 @@ void flow_answered(struct flow *f, enum flow_ping kind, double now)
         return; /* one we gave up on, or a key that looked like one */
     if (kind == FLOW_PING_WHERE)
         f->where_ok = true;
+    else
+        f->status_ok = true;
     bool lost = false;
     while (f->n > 0 && f->ping[f->head].where != (kind == FLOW_PING_WHERE))
         drop_oldest(f), lost = true;
