@@ -4,6 +4,7 @@
  * terminal's screen judged against the picture.
  */
 #include "compose.h"
+#include "fixtures.h"
 #include "frame.h"
 #include "scene.h"
 #include "simscreen.h"
@@ -86,18 +87,16 @@ static double no_clock(void) { return 0.0; }
 
 /* A picture of blocks keeps its still parts fine: the water's box, still
  * from the first frame, is drawn exactly as on a fast link once it has been
- * the same four frames running, while what moves (the water, under --auto) is blocks;
- * the first frame of blocks is blocks throughout. */
+ * the same four frames running, while what moves (the water, under --auto)
+ * is blocks; the first frame of blocks is blocks throughout. */
 TEST(degrade_blocks_keep_what_is_still_fine)
 {
     struct app_opts o;
     app_opts_default(&o);
     o.autopilot = true;
     o.scene = scene_find("pbf");
-    struct app a;
-    CHECK(app_init(&a, &o, 60, 20) == 0);
-    struct frame f;
-    frame_init(&f, &a, true);
+    struct fx_screen x;
+    fx_screen_open(&x, &o, 60, 20);
     struct buf out;
     buf_init(&out);
     struct cells fine, was, blocks;
@@ -107,30 +106,28 @@ TEST(degrade_blocks_keep_what_is_still_fine)
     static unsigned char still[60 * 20];
     int kept = 0, coarse = 0;
     for (int k = 0; k < 12; k++) {
-        f.st.block = (struct cells_block){6, 3, false}; /* as the ladder's 6x3 rung gives */
+        x.f.st.block = (struct cells_block){6, 3, false}; /* as the ladder's 6x3 rung gives */
         buf_clear(&out);
-        frame_next(&f, &a, 1.0 / 30, no_clock, false, &out);
-        struct frame_stats st = f.st; /* the frame's canvas whole, and in blocks */
+        frame_next(&x.f, &x.a, 1.0 / 30, no_clock, false, &out);
+        struct frame_stats st = x.f.st; /* the frame's canvas whole, and in blocks */
         st.block = (struct cells_block){0, 0, false};
-        compose_blit(&a, &st, &f.img, &fine);
-        compose_over(&a, &st, &fine); /* (the hint over the picture) */
-        st.block = f.st.block;
-        compose_blit(&a, &st, &f.img, &blocks);
-        compose_over(&a, &st, &blocks);
+        compose_blit(&x.a, &st, &x.f.img, &fine);
+        compose_over(&x.a, &st, &fine); /* (the hint over the picture) */
+        st.block = x.f.st.block;
+        compose_blit(&x.a, &st, &x.f.img, &blocks);
+        compose_over(&x.a, &st, &blocks);
         for (int i = 0; i < 60 * 19; i++) { /* (the status line's row aside) */
-            const bool same = k > 0 && fine.c[i].ch == was.c[i].ch && fine.c[i].fg == was.c[i].fg &&
-                              fine.c[i].bg == was.c[i].bg;
+            const bool same = k > 0 && cells_same(&fine.c[i], &was.c[i]);
             still[i] = same ? (unsigned char)(still[i] + 1) : 0;
-            const struct cell *c = &f.cells.c[i], *want = still[i] >= 3 ? &fine.c[i] : &blocks.c[i];
-            CHECK_MSG(c->ch == want->ch && c->fg == want->fg && c->bg == want->bg,
-                      "frame %d, cell %d (still %d frames): %06x, not %06x", k, i, still[i],
-                      (unsigned)c->bg, (unsigned)want->bg);
-            if (k == 0 && still[i] == 0)
+            const struct cell *c = &x.f.cells.c[i];
+            const struct cell *want = still[i] >= 3 ? &fine.c[i] : &blocks.c[i];
+            CHECK_MSG(cells_same(c, want), "frame %d, cell %d (still %d frames): %06x, not %06x", k,
+                      i, still[i], (unsigned)c->bg, (unsigned)want->bg);
+            if (k == 0)
                 continue;
             kept += still[i] >= 3 && (fine.c[i].bg != blocks.c[i].bg || fine.c[i].ch != ' ');
             coarse += still[i] < 3 && fine.c[i].bg != blocks.c[i].bg;
         }
-        was.cols = fine.cols;
         memcpy(was.c, fine.c, sizeof *fine.c * 60 * 20);
     }
     CHECK_MSG(kept > 100 && coarse > 100, "%d still cells kept fine, %d moving ones coarse", kept,
@@ -139,6 +136,5 @@ TEST(degrade_blocks_keep_what_is_still_fine)
     cells_free(&was);
     cells_free(&blocks);
     buf_free(&out);
-    frame_free(&f);
-    app_free(&a);
+    fx_screen_close(&x);
 }

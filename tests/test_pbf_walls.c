@@ -203,11 +203,6 @@ static bool cell_has_wall(const struct image *im, int k, int c, int r)
     return false;
 }
 
-static bool same_cell(const struct cell *a, const struct cell *b)
-{
-    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
-}
-
 /* The walls as cells: the cell rows the wall crosses in the middle column
  * (the lid and the floor) and the columns it crosses in the middle row (the
  * sides) each show the same glyph in the same colours all along, between the
@@ -232,7 +227,7 @@ static bool walls_straight(const struct image *im, int k, const struct cells *cs
     struct cells *s = (struct cells *)cs;
     for (int r = r0; r <= r1; r++)
         for (int c = c0; c <= c1 && wall_row[r]; c++)
-            if (!wall_col[c] && !same_cell(cells_at(s, c, r), cells_at(s, cm, r))) {
+            if (!wall_col[c] && !cells_same(cells_at(s, c, r), cells_at(s, cm, r))) {
                 const struct cell *a = cells_at(s, c, r), *b = cells_at(s, cm, r);
                 snprintf(why, n, "wall row %d: column %d shows U+%04X %06X/%06X, column %d "
                          "U+%04X %06X/%06X", r, c, (unsigned)a->ch, (unsigned)a->fg,
@@ -241,7 +236,7 @@ static bool walls_straight(const struct image *im, int k, const struct cells *cs
             }
     for (int c = c0; c <= c1; c++)
         for (int r = r0; r <= r1 && wall_col[c]; r++)
-            if (!wall_row[r] && !same_cell(cells_at(s, c, r), cells_at(s, c, rm))) {
+            if (!wall_row[r] && !cells_same(cells_at(s, c, r), cells_at(s, c, rm))) {
                 const struct cell *a = cells_at(s, c, r), *b = cells_at(s, c, rm);
                 snprintf(why, n, "wall column %d: row %d shows U+%04X %06X/%06X, row %d "
                          "U+%04X %06X/%06X", c, r, (unsigned)a->ch, (unsigned)a->fg,

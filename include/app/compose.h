@@ -40,10 +40,7 @@ struct frame_stats {
 };
 
 /* Is the picture drawn in blocks coarser than the glyphs' cells? */
-static inline bool compose_blocky(const struct frame_stats *fs)
-{
-    return fs->block.w > 1 || fs->block.h > 1 || (fs->block.w == 1 && !fs->block.halves);
-}
+static inline bool compose_blocky(const struct frame_stats *fs) { return cells_blocky(&fs->block); }
 
 /* Is the picture coarser than it could be: a level of the link's (ladder.h),
  * or the CPU's detail (tune.h)? The status line says so in a word. */

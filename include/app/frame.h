@@ -44,7 +44,8 @@ struct frame {
     struct buf trial_out;
     struct pixframe px;  /* pixels where the terminal shows them (off: glyphs) */
     /* A picture of blocks keeps its still parts fine: the cells drawn whole,
-     * and for how many frames running each has been the same. */
+     * the last frame's of them, and for how many frames running each has been
+     * the same (cells_count_still). */
     struct cells fine, fine_was;
     unsigned char *fine_still;
     bool fine_counted;   /* the counts are of the frames before this */

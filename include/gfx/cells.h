@@ -46,6 +46,20 @@ static inline struct cell *cells_at(struct cells *s, int col, int row)
 {
     return &s->c[(size_t)row * (size_t)s->cols + (size_t)col];
 }
+static inline bool cells_same(const struct cell *a, const struct cell *b)
+{
+    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
+}
+/* How many frames running a cell has been the same (the encoder's cells asked
+ * for, the frame's still parts): *still counts them (0: none yet, or `fresh`,
+ * the count starting again), *was keeps the last cell to compare with. */
+static inline void cells_count_still(unsigned char *still, struct cell *was,
+                                     const struct cell *now, bool fresh)
+{
+    const bool same = !fresh && *still > 0 && cells_same(was, now);
+    *still = same ? (unsigned char)(*still < 255 ? *still + 1 : 255) : 1;
+    *was = *now;
+}
 /* Fills a row range with spaces of background bg. */
 void cells_clear(struct cells *s, int row0, int row1, rgb_t bg);
 /* Writes ASCII text at (col,row), clipped; returns the column after it. */
@@ -86,6 +100,11 @@ struct cells_block {
     int w, h;
     bool halves;
 };
+/* Is a picture in blocks b coarser than the cells (halves of 1 x 1: the cells)? */
+static inline bool cells_blocky(const struct cells_block *b)
+{
+    return b->w > 0 && b->h > 0 && (b->w > 1 || b->h > 1 || !b->halves);
+}
 struct pool;
 /* The blit (cells_blit; blk not NULL: blocks, as above) in bands of cell
  * rows on the pool's threads: each cell is a function of its own pixels (its

@@ -143,8 +143,6 @@ static void tune_after(struct frame *f, struct app *a, double dt, int cur, long 
 
 #define FRAME_FINE_STILL 4 /* frames running a cell is the same before it is kept fine */
 
-static bool blocky(const struct frame_stats *st) { return st->block.w * st->block.h > 1; }
-
 /* A picture of blocks keeps its still parts fine: a cell whose own picture
  * (drawn whole) has been the same FRAME_FINE_STILL frames running is shown as it
  * is, not as its block (the box's walls, a settled background, water at rest
@@ -153,11 +151,7 @@ static bool blocky(const struct frame_stats *st) { return st->block.w * st->bloc
 static void fine_count(struct frame *f, const struct app *a)
 {
     const size_t n = (size_t)f->cells.cols * (size_t)f->cells.rows;
-    const struct cells was = f->fine_was;
-    f->fine_was = f->fine, f->fine = was;
-    if (f->fine.cols != f->cells.cols || f->fine.rows != f->cells.rows ||
-        f->fine_was.cols != f->cells.cols || f->fine_was.rows != f->cells.rows || !f->fine_still ||
-        !f->fine_counted) {
+    if (!f->fine_counted || f->fine.cols != f->cells.cols || f->fine.rows != f->cells.rows) {
         cells_resize(&f->fine, f->cells.cols, f->cells.rows);
         cells_resize(&f->fine_was, f->cells.cols, f->cells.rows);
         f->fine_still = buf_xrealloc(f->fine_still, n);
@@ -166,12 +160,8 @@ static void fine_count(struct frame *f, const struct app *a)
     struct frame_stats whole = f->st;
     whole.block = (struct cells_block){0, 0, false};
     compose_blit(a, &whole, &f->img, &f->fine);
-    for (size_t i = 0; i < n; i++) {
-        const struct cell *c = &f->fine.c[i], *w = &f->fine_was.c[i];
-        const bool same = f->fine_still[i] > 0 && c->ch == w->ch && c->fg == w->fg && c->bg == w->bg;
-        f->fine_still[i] =
-            same ? (unsigned char)(f->fine_still[i] < 255 ? f->fine_still[i] + 1 : 255) : 1;
-    }
+    for (size_t i = 0; i < n; i++)
+        cells_count_still(&f->fine_still[i], &f->fine_was.c[i], &f->fine.c[i], false);
     f->fine_counted = true;
 }
 
@@ -197,7 +187,7 @@ static void trial_frame(struct frame *f, const struct app *a)
         encode_invalidate(&f->trial_enc);
     }
     compose_blit(a, &st, &f->img, &f->trial_cells);
-    if (blocky(&st) && f->fine_counted)
+    if (compose_blocky(&st) && f->fine_counted)
         fine_keep(f, &f->trial_cells);
     compose_over(a, &st, &f->trial_cells);
     f->trial_enc.mode = compose_mode(a, &st);
@@ -277,8 +267,8 @@ size_t frame_next(struct frame *f, struct app *a, double dt, double (*clock)(voi
         compose_draw(a, &f->img);
         double t2 = clock();
         compose_blit(a, &f->st, &f->img, &f->cells);
-        f->fine_counted = f->fine_counted && blocky(&f->st);
-        if (blocky(&f->st)) {
+        f->fine_counted = f->fine_counted && compose_blocky(&f->st);
+        if (compose_blocky(&f->st)) {
             fine_count(f, a);
             fine_keep(f, &f->cells);
         }

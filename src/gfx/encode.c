@@ -237,7 +237,8 @@ static void move_to(struct encoder *e, struct buf *out, int row, int col)
 {
     if (e->cur_row == row && e->cur_col == col)
         return;
-    const int cup = 3 + (row > 0 || col > 0 ? digits(row + 1) : 0) + (col > 0 ? 1 + digits(col + 1) : 0);
+    const int cup =
+        3 + (row > 0 || col > 0 ? digits(row + 1) : 0) + (col > 0 ? 1 + digits(col + 1) : 0);
     if (e->cur_row >= 0 && e->cur_col >= 0 &&
         rel_cost(row - e->cur_row) + rel_cost(col - e->cur_col) < cup) {
         put_rel(out, row - e->cur_row, 'B', 'A');
@@ -344,11 +345,6 @@ static void send_cell(struct encoder *e, struct buf *out, int c, int r, const st
         e->cur_row = -1;
 }
 
-static bool cells_equal(const struct cell *a, const struct cell *b)
-{
-    return a->ch == b->ch && a->fg == b->fg && a->bg == b->bg;
-}
-
 /* What no cell holds: a shadow of these sends every cell it is compared with. */
 static const struct cell unknown_cell = {0xFFFFFFFFu, COLOR_DEFAULT, COLOR_DEFAULT};
 
@@ -369,9 +365,7 @@ struct pass {
  * for. */
 static void keep_books(struct encoder *e, const struct pass *ps, size_t i, const struct cell *now)
 {
-    const bool same = !ps->fresh && e->still[i] > 0 && cells_equal(&e->wanted[i], now);
-    e->still[i] = same ? (unsigned char)(e->still[i] < 255 ? e->still[i] + 1 : 255) : 1;
-    e->wanted[i] = *now;
+    cells_count_still(&e->still[i], &e->wanted[i], now, ps->fresh);
 }
 
 /* The tolerance cell i of row r is judged with. The sweep puts right what the
@@ -404,8 +398,8 @@ static void encode_rows(struct encoder *e, const struct cells *s, struct buf *ou
 {
     for (int r = 0; r < s->rows; r++)
         for (int c = 0; c < s->cols; c++) {
-            keep_books(e, ps, (size_t)r * (size_t)s->cols + (size_t)c,
-                       &s->c[(size_t)r * (size_t)s->cols + (size_t)c]);
+            const size_t i = (size_t)r * (size_t)s->cols + (size_t)c;
+            keep_books(e, ps, i, &s->c[i]);
             send_if_changed(e, s, out, ps, run, sent, c, r);
         }
 }
@@ -448,7 +442,7 @@ static void encode_block(struct encoder *e, const struct cells *s, struct buf *o
             const int ctol = tol_of(e, ps, i, r);
             btol = ctol < btol ? ctol : btol;
             changed = changed || cell_differs(&e->shadow[i], &s->c[i], ctol);
-            one = one && cells_equal(&s->c[i], first);
+            one = one && cells_same(&s->c[i], first);
         }
     if (!changed)
         return;
@@ -532,7 +526,7 @@ int encode_frame(struct encoder *e, const struct cells *s, struct buf *out)
     struct run run = {SIZE_MAX, 0};
     struct pass ps = {.tol = tol, .fresh = fresh,
                       .swept = e->sweep && !fresh ? e->sweep_row % s->rows : -1};
-    if (e->block.w > 0 && e->block.h > 0 && e->block.w * e->block.h > 1)
+    if (cells_blocky(&e->block))
         encode_blocks(e, s, out, &ps, &run, &sent);
     else
         encode_rows(e, s, out, &ps, &run, &sent);
